@@ -1,0 +1,116 @@
+/* Generated from schema/ by `npm run generate`. Do not edit. */
+
+export type Status = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+export type Level = 'MUST' | 'SHOULD' | 'MAY';
+
+/**
+ * reports/report.json: the verdict of one mcp-conformance run. Every other report is rendered from it.
+ */
+export interface Report {
+  tool: {
+    name: string;
+    version: string;
+  };
+  /**
+   * What was tested, as the user named it, and how it was launched (secrets redacted).
+   */
+  target: {
+    description: string;
+    command?: string;
+    args?: string[];
+    cwd?: string;
+    url?: string;
+  };
+  /**
+   * Identity and negotiated revision; absent when initialize never succeeded.
+   */
+  server?: {
+    name?: string;
+    version?: string;
+    title?: string;
+    protocolVersion: string;
+    capabilities: {
+      [k: string]: unknown;
+    };
+    instructions?: string;
+    counts?: {
+      tools?: number;
+      resources?: number;
+      resourceTemplates?: number;
+      prompts?: number;
+    };
+  };
+  startedAt: string;
+  durationMs: number;
+  strict?: boolean;
+  /**
+   * The run was stopped before every check ran (signal or budget).
+   */
+  interrupted?: boolean;
+  summary: Summary;
+  checks: CheckResult[];
+}
+export interface Summary {
+  pass: number;
+  fail: number;
+  warn: number;
+  skip: number;
+  error: number;
+}
+export interface CheckResult {
+  id: string;
+  title: string;
+  /**
+   * First segment of the id
+   */
+  area: string;
+  status: Status;
+  level: Level;
+  requirement: Requirement;
+  message: string;
+  /**
+   * What the specification asks for (any JSON)
+   */
+  expected?: unknown;
+  /**
+   * What the server did (any JSON)
+   */
+  actual?: unknown;
+  durationMs: number;
+  transcript?: TranscriptEntry[];
+}
+/**
+ * The normative statement a check exercises.
+ */
+export interface Requirement {
+  /**
+   * Catalogue id, e.g. base.method-not-found
+   */
+  id: string;
+  level: Level;
+  /**
+   * Specification URL with anchor
+   */
+  spec: string;
+  /**
+   * One-line paraphrase
+   */
+  text: string;
+}
+export interface TranscriptEntry {
+  seq: number;
+  /**
+   * send: to the server; recv: from the server (stdout); stderr: a stderr line; event: process start, exit, signal, timeout
+   */
+  dir: 'send' | 'recv' | 'stderr' | 'event';
+  /**
+   * Milliseconds since the session started
+   */
+  t: number;
+  bytes: number;
+  /**
+   * The frame as text; truncated when large
+   */
+  text: string;
+  truncated?: boolean;
+}
