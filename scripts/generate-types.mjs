@@ -6,19 +6,23 @@ import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'src/schema/generated');
+// [schema, output, extra json-schema-to-typescript options]
 const targets = [
   ['schema/report.schema.json', 'report.ts'],
+  // The MCP schema's root only holds $defs: emit every definition.
+  ['schema/mcp/2025-11-25.schema.json', 'mcp-2025-11-25.ts', { unreachableDefinitions: true }],
 ];
 const banner = '/* Generated from schema/ by `npm run generate`. Do not edit. */';
 
 export async function generate() {
   const files = {};
-  for (const [input, output] of targets) {
+  for (const [input, output, extra = {}] of targets) {
     files[output] = await compileFromFile(join(root, input), {
       bannerComment: banner,
       cwd: join(root, 'schema'),
       additionalProperties: false,
       style: { singleQuote: true },
+      ...extra,
     });
   }
   return files;

@@ -19,10 +19,10 @@ export interface InboundLine {
 
 /** Moves raw frames; knows nothing about MCP. */
 export interface Transport {
-  /** Writes one message (serialised JSON, without the newline). */
-  send(text: string): void;
-  /** Writes bytes exactly as given (malformed-input probes). */
-  sendRaw(text: string): void;
+  /** Writes one message (serialised JSON, without the newline) and records it in the transcript. */
+  send(text: string): TranscriptEntry;
+  /** Writes bytes exactly as given (malformed-input probes) and records them. */
+  sendRaw(text: string): TranscriptEntry;
   onLine(listener: (line: InboundLine) => void): void;
   onExit(listener: (exit: ExitInfo) => void): void;
   readonly exited: ExitInfo | undefined;

@@ -1,0 +1,540 @@
+// A small, dependency-free MCP server core: everything except the stdio loop
+// lives in `createServer()`, so test fixtures can wrap or override parts of it.
+// Conformant to MCP revisions 2025-11-25, 2025-06-18 and 2025-03-26.
+
+export const SERVER_NAME = 'mcp-reference-server';
+export const SERVER_VERSION = '1.0.0';
+export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+export const LATEST_VERSION = SUPPORTED_VERSIONS[0];
+export const PAGE_SIZE = 2;
+export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+export const ErrorCode = {
+  PARSE_ERROR: -32700,
+  INVALID_REQUEST: -32600,
+  METHOD_NOT_FOUND: -32601,
+  INVALID_PARAMS: -32602,
+  INTERNAL_ERROR: -32603,
+  RESOURCE_NOT_FOUND: -32002,
+};
+
+/** Thrown by handlers; becomes a JSON-RPC error response. */
+export class RpcError extends Error {
+  constructor(code, message, data) {
+    super(message);
+    this.code = code;
+    this.data = data;
+  }
+}
+
+const invalidParams = (message, data) => new RpcError(ErrorCode.INVALID_PARAMS, message, data);
+
+// 8x8 and 16x16 RGB PNGs.
+export const SMALL_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAAAgAAAAICAIAAABLbSncAAAAG0lEQVR42mP49euXXMUdTJIBq+ivX78YBqUOAJwyjAG7tAywAAAAAElFTkSuQmCC';
+export const LOGO_PNG =
+  'iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAIAAACQkWg2AAAANUlEQVR42mP4TyJgoIKGOzYacERAA7JSXNoYCKpG00OuBvyqkfUMXg20DyVyIo6cpEGT1AoAz3c6bzyNRU8AAAAASUVORK5CYII=';
+
+// ---------------------------------------------------------------- helpers
+
+export const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** True when the negotiated revision `rev` is `min` or newer (dates compare as strings). */
+export const atLeast = (rev, min) => rev >= min;
+const text = (t) => ({ type: 'text', text: t });
+
+/** Type-checks a params object against a tiny spec: { key: 'string' | 'number' | 'object' | '?string' ... }. */
+function checkParams(params, spec, method) {
+  for (const [key, want] of Object.entries(spec)) {
+    const optional = want.startsWith('?');
+    const type = optional ? want.slice(1) : want;
+    const value = params[key];
+    if (value === undefined) {
+      if (!optional) throw invalidParams(`Invalid params for ${method}: missing "${key}"`);
+      continue;
+    }
+    const ok = type === 'object' ? isObject(value) : typeof value === type;
+    if (!ok) throw invalidParams(`Invalid params for ${method}: "${key}" must be ${type === 'object' ? 'an' : 'a'} ${type}`);
+  }
+  if (params._meta !== undefined && !isObject(params._meta)) throw invalidParams(`Invalid params for ${method}: "_meta" must be an object`);
+}
+
+/** Validates tool arguments against the simple object schemas used here. Returns a message or null. */
+export function argumentProblem(schema, args) {
+  if (!isObject(schema) || schema.type !== 'object') return null;
+  for (const key of schema.required ?? []) if (!(key in args)) return `missing required argument "${key}"`;
+  for (const [key, value] of Object.entries(args)) {
+    const prop = schema.properties?.[key];
+    if (!prop) {
+      if (schema.additionalProperties === false) return `unexpected argument "${key}"`;
+      continue;
+    }
+    const ok = prop.type === 'number' ? typeof value === 'number' && Number.isFinite(value) : typeof value === prop.type;
+    if (!ok) return `argument "${key}" must be a ${prop.type}`;
+  }
+  return null;
+}
+
+/** Opaque cursors: base64 of "<tag>:<offset>". */
+export const encodeCursor = (tag, offset) => Buffer.from(`${tag}:${offset}`).toString('base64');
+
+export function paginate(items, params, tag, key) {
+  let offset = 0;
+  if (params.cursor !== undefined) {
+    const c = params.cursor;
+    const decoded = typeof c === 'string' && Buffer.from(c, 'base64').toString('base64') === c ? Buffer.from(c, 'base64').toString() : '';
+    const m = /^([a-z]+):(\d+)$/.exec(decoded);
+    if (!m || m[1] !== tag || Number(m[2]) >= items.length) throw invalidParams('Invalid cursor');
+    offset = Number(m[2]);
+  }
+  const result = { [key]: items.slice(offset, offset + PAGE_SIZE) };
+  if (offset + PAGE_SIZE < items.length) result.nextCursor = encodeCursor(tag, offset + PAGE_SIZE);
+  return result;
+}
+
+// ---------------------------------------------------------------- catalogue
+
+function defaultTools() {
+  return [
+    {
+      name: 'echo',
+      title: 'Echo',
+      description: 'Returns the message it is given.',
+      inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'Text to echo back' } }, required: ['message'] },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      _meta: { 'dev.reference-server/category': 'demo' },
+      run: (args) => ({ content: [text(String(args.message ?? ''))] }),
+    },
+    {
+      name: 'add',
+      title: 'Add Numbers',
+      description: 'Adds two numbers.',
+      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      run: (args, _server, rev) => {
+        const structured = { sum: args.a + args.b };
+        if (!atLeast(rev, '2025-06-18')) return { content: [text(JSON.stringify(structured))] };
+        return { content: [text(JSON.stringify(structured))], structuredContent: structured };
+      },
+    },
+    {
+      name: 'get-image',
+      title: 'Get Image',
+      description: 'Returns a small PNG image.',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      run: () => ({ content: [{ type: 'image', data: SMALL_PNG, mimeType: 'image/png' }] }),
+    },
+    {
+      name: 'write-note',
+      title: 'Write Note',
+      description: 'Stores a note in memory; read it back as ref://notes/{id}.',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+      run: (args, server, rev) => {
+        const id = `note-${++server.state.noteCounter}`;
+        const uri = `ref://notes/${id}`;
+        server.notes.set(id, args.text);
+        if (server.subscriptions.has(uri)) server.notify('notifications/resources/updated', { uri });
+        const content = [text(`Saved note ${id} (${uri})`)];
+        if (atLeast(rev, '2025-06-18')) content.push({ type: 'resource_link', uri, name: id, mimeType: 'text/plain' });
+        return { content };
+      },
+    },
+  ];
+}
+
+const README = '# MCP reference server\n\nA small, fully conformant MCP server used by mcp-conformance.\n';
+const CHANGELOG = '1.0.0\n- First release.\n';
+
+function defaultResources() {
+  return [
+    { uri: 'ref://docs/readme', name: 'readme', title: 'README', description: 'What this server is.', mimeType: 'text/markdown', text: README, annotations: { audience: ['user', 'assistant'], priority: 0.8 } },
+    { uri: 'ref://docs/changelog', name: 'changelog', title: 'Changelog', description: 'Release notes.', mimeType: 'text/plain', text: CHANGELOG, annotations: { audience: ['user'], priority: 0.3 } },
+    { uri: 'ref://assets/logo', name: 'logo', title: 'Logo', description: 'The server logo.', mimeType: 'image/png', blob: LOGO_PNG, annotations: { audience: ['user'], priority: 0.1 } },
+  ];
+}
+
+const NOTE_TEMPLATE = 'ref://notes/{id}';
+const NOTE_URI = /^ref:\/\/notes\/([A-Za-z0-9-]+)$/;
+const templates = [
+  { uriTemplate: NOTE_TEMPLATE, name: 'note', title: 'Note', description: 'A note kept in memory; any id made of letters, digits and "-".', mimeType: 'text/plain' },
+];
+
+function defaultPrompts() {
+  return [
+    {
+      name: 'greet',
+      title: 'Greet',
+      description: 'Greets someone by name.',
+      arguments: [{ name: 'name', title: 'Name', description: 'Who to greet', required: true }],
+      render: (args) => [{ role: 'user', content: text(`Please greet ${args.name} warmly.`) }],
+    },
+    {
+      name: 'summarize',
+      title: 'Summarize',
+      description: 'Asks for a summary of the README.',
+      arguments: [{ name: 'style', title: 'Style', description: 'short, detailed or bullets', required: false }],
+      render: (args) => [
+        {
+          role: 'user',
+          content: text(`Summarize this document${args.style ? ` in a ${args.style} style` : ''}.`),
+        },
+        { role: 'user', content: { type: 'resource', resource: { uri: 'ref://docs/readme', mimeType: 'text/markdown', text: README } } },
+      ],
+    },
+    { name: 'plain', title: 'Plain', description: 'A prompt without arguments.', render: () => [{ role: 'user', content: text('Say hello.') }] },
+  ];
+}
+
+const NAMES = ['Ada', 'Alan', 'Alice', 'Barbara', 'Bob', 'Charles', 'Edsger', 'Grace', 'Katherine', 'Linus', 'Margaret', 'Tim'];
+const STYLES = ['short', 'detailed', 'bullets'];
+
+// ---------------------------------------------------------------- per-revision views
+
+function toolView(tool, rev) {
+  const view = { name: tool.name };
+  if (atLeast(rev, '2025-06-18') && tool.title !== undefined) view.title = tool.title;
+  view.description = tool.description;
+  view.inputSchema = tool.inputSchema;
+  if (atLeast(rev, '2025-06-18') && tool.outputSchema !== undefined) view.outputSchema = tool.outputSchema;
+  if (tool.annotations) view.annotations = tool.annotations;
+  if (atLeast(rev, '2025-06-18') && tool._meta !== undefined) view._meta = tool._meta;
+  return view;
+}
+
+function annotationsView(annotations, rev) {
+  return atLeast(rev, '2025-06-18') ? { ...annotations, lastModified: '2025-06-01T00:00:00Z' } : annotations;
+}
+
+function resourceView(r, rev) {
+  const view = { uri: r.uri, name: r.name };
+  if (atLeast(rev, '2025-06-18')) view.title = r.title;
+  Object.assign(view, { description: r.description, mimeType: r.mimeType });
+  view.size = r.text !== undefined ? Buffer.byteLength(r.text) : Buffer.from(r.blob, 'base64').length;
+  view.annotations = annotationsView(r.annotations, rev);
+  return view;
+}
+
+const withoutTitle = ({ title, ...rest }) => rest;
+
+function templateView(t, rev) {
+  return atLeast(rev, '2025-06-18') ? { ...t } : withoutTitle(t);
+}
+
+function promptView(p, rev) {
+  const view = { name: p.name };
+  if (atLeast(rev, '2025-06-18')) view.title = p.title;
+  view.description = p.description;
+  if (p.arguments) view.arguments = p.arguments.map((a) => (atLeast(rev, '2025-06-18') ? { ...a } : withoutTitle(a)));
+  return view;
+}
+
+function serverInfo(rev) {
+  const info = { name: SERVER_NAME, version: SERVER_VERSION };
+  if (atLeast(rev, '2025-06-18')) info.title = 'MCP Reference Server';
+  if (atLeast(rev, '2025-11-25')) {
+    info.description = 'A small, fully conformant MCP server bundled with mcp-conformance.';
+    info.icons = [{ src: `data:image/png;base64,${LOGO_PNG}`, mimeType: 'image/png', sizes: ['16x16'] }];
+  }
+  return info;
+}
+
+// ---------------------------------------------------------------- resource lookup
+
+/** Returns the contents item for a URI, or throws -32002. */
+function readResource(server, uri) {
+  const fixed = server.resources.find((r) => r.uri === uri);
+  if (fixed) {
+    const item = { uri, mimeType: fixed.mimeType };
+    if (fixed.text !== undefined) item.text = fixed.text;
+    else item.blob = fixed.blob;
+    return item;
+  }
+  const m = NOTE_URI.exec(uri);
+  if (m) return { uri, mimeType: 'text/plain', text: server.notes.get(m[1]) ?? `(note "${m[1]}" is empty)` };
+  throw new RpcError(ErrorCode.RESOURCE_NOT_FOUND, 'Resource not found', { uri });
+}
+
+// ---------------------------------------------------------------- method handlers
+// Each handler receives (params, server) and returns a result object or throws RpcError.
+
+export const handlers = {
+  initialize(params, server) {
+    checkParams(params, { protocolVersion: 'string', capabilities: 'object', clientInfo: 'object' }, 'initialize');
+    checkParams(params.clientInfo, { name: 'string', version: 'string' }, 'initialize (clientInfo)');
+    const requested = params.protocolVersion;
+    const rev = SUPPORTED_VERSIONS.includes(requested) ? requested : LATEST_VERSION;
+    server.state.protocolVersion = rev;
+    server.state.clientInfo = params.clientInfo;
+    return {
+      protocolVersion: rev,
+      capabilities: structuredClone(server.capabilities),
+      serverInfo: serverInfo(rev),
+      instructions: 'Reference server for mcp-conformance: tools echo, add, get-image and write-note; docs under ref://docs/.',
+    };
+  },
+
+  ping(params) {
+    checkParams(params, {}, 'ping');
+    return {};
+  },
+
+  'tools/list'(params, server) {
+    checkParams(params, { cursor: '?string' }, 'tools/list');
+    const rev = server.revision;
+    return paginate(server.tools.map((t) => toolView(t, rev)), params, 'tools', 'tools');
+  },
+
+  'tools/call'(params, server) {
+    checkParams(params, { name: 'string', arguments: '?object' }, 'tools/call');
+    const tool = server.tools.find((t) => t.name === params.name);
+    if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
+    const args = params.arguments ?? {};
+    const problem = argumentProblem(tool.inputSchema, args);
+    if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
+    server.log('info', `tool ${tool.name} called`);
+    return tool.run(args, server, server.revision);
+  },
+
+  'resources/list'(params, server) {
+    checkParams(params, { cursor: '?string' }, 'resources/list');
+    const rev = server.revision;
+    return paginate(server.resources.map((r) => resourceView(r, rev)), params, 'resources', 'resources');
+  },
+
+  'resources/templates/list'(params, server) {
+    checkParams(params, { cursor: '?string' }, 'resources/templates/list');
+    const rev = server.revision;
+    return paginate(server.templates.map((t) => templateView(t, rev)), params, 'templates', 'resourceTemplates');
+  },
+
+  'resources/read'(params, server) {
+    checkParams(params, { uri: 'string' }, 'resources/read');
+    return { contents: [readResource(server, params.uri)] };
+  },
+
+  'resources/subscribe'(params, server) {
+    checkParams(params, { uri: 'string' }, 'resources/subscribe');
+    readResource(server, params.uri); // throws -32002 for unknown URIs
+    server.subscriptions.add(params.uri);
+    return {};
+  },
+
+  'resources/unsubscribe'(params, server) {
+    checkParams(params, { uri: 'string' }, 'resources/unsubscribe');
+    readResource(server, params.uri);
+    server.subscriptions.delete(params.uri);
+    return {};
+  },
+
+  'prompts/list'(params, server) {
+    checkParams(params, { cursor: '?string' }, 'prompts/list');
+    const rev = server.revision;
+    return paginate(server.prompts.map((p) => promptView(p, rev)), params, 'prompts', 'prompts');
+  },
+
+  'prompts/get'(params, server) {
+    checkParams(params, { name: 'string', arguments: '?object' }, 'prompts/get');
+    const prompt = server.prompts.find((p) => p.name === params.name);
+    if (!prompt) throw invalidParams(`Unknown prompt: ${params.name}`);
+    const args = params.arguments ?? {};
+    for (const [key, value] of Object.entries(args)) {
+      if (typeof value !== 'string') throw invalidParams(`Prompt argument "${key}" must be a string`);
+    }
+    for (const a of prompt.arguments ?? []) {
+      if (a.required && args[a.name] === undefined) throw invalidParams(`Missing required argument: ${a.name}`);
+    }
+    return { description: prompt.description, messages: prompt.render(args) };
+  },
+
+  'completion/complete'(params, server) {
+    checkParams(params, { ref: 'object', argument: 'object', context: '?object' }, 'completion/complete');
+    checkParams(params.argument, { name: 'string', value: 'string' }, 'completion/complete (argument)');
+    const { ref, argument } = params;
+    let candidates;
+    if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
+      const prompt = server.prompts.find((p) => p.name === ref.name);
+      if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
+      candidates = { greet: { name: NAMES }, summarize: { style: STYLES } }[ref.name]?.[argument.name] ?? [];
+    } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
+      if (!server.templates.some((t) => t.uriTemplate === ref.uri)) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+      candidates = argument.name === 'id' ? [...server.notes.keys()] : [];
+    } else {
+      throw invalidParams('Invalid params for completion/complete: unknown ref');
+    }
+    const needle = argument.value.toLowerCase();
+    const matches = candidates.filter((c) => c.toLowerCase().startsWith(needle));
+    const values = matches.slice(0, 100);
+    return { completion: { values, total: matches.length, hasMore: matches.length > values.length } };
+  },
+
+  'logging/setLevel'(params, server) {
+    checkParams(params, { level: 'string' }, 'logging/setLevel');
+    if (!LOG_LEVELS.includes(params.level)) throw invalidParams(`Invalid log level: ${params.level}`);
+    server.state.logLevel = params.level;
+    return {};
+  },
+};
+
+/** Notifications the server understands; any other notification is ignored. None is ever answered. */
+export const notificationHandlers = {
+  'notifications/initialized'(_params, server) {
+    if (server.state.initialized) return;
+    server.state.initialized = true;
+    // Once per session, show the client both kinds of server-initiated traffic: a log message and a ping.
+    server.log('info', 'session initialized');
+    server.send({ jsonrpc: '2.0', id: `${SERVER_NAME}-ping-${++server.state.requestCounter}`, method: 'ping' });
+  },
+  'notifications/cancelled'() {}, // every request is answered synchronously, so there is nothing to cancel
+  'notifications/roots/list_changed'() {},
+};
+
+// ---------------------------------------------------------------- message dispatch
+
+export function errorResponse(id, code, message, data) {
+  const error = { code, message };
+  if (data !== undefined) error.data = data;
+  return { jsonrpc: '2.0', id, error };
+}
+
+/** An id that can be echoed in an error: a string or an integer, else null. */
+export const readableId = (id) => (typeof id === 'string' || Number.isInteger(id) ? id : null);
+
+/** Why a JSON value is not a valid JSON-RPC request (or null when it is one). */
+export function requestProblem(msg) {
+  if (!isObject(msg)) return 'message must be a JSON object';
+  if (msg.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
+  if (typeof msg.method !== 'string') return 'method must be a string';
+  if ('id' in msg && readableId(msg.id) === null) return 'id must be a string or an integer';
+  if ('params' in msg && !isObject(msg.params) && !Array.isArray(msg.params)) return 'params must be an object';
+  return null;
+}
+
+export function createServer() {
+  const server = {
+    state: { protocolVersion: null, clientInfo: null, initialized: false, logLevel: 'info', noteCounter: 0, requestCounter: 0 },
+    capabilities: {
+      tools: { listChanged: true },
+      resources: { subscribe: true, listChanged: true },
+      prompts: { listChanged: true },
+      logging: {},
+      completions: {},
+    },
+    tools: defaultTools(),
+    resources: defaultResources(),
+    templates: templates.map((t) => ({ ...t })),
+    prompts: defaultPrompts(),
+    notes: new Map([
+      ['welcome', 'Welcome to the reference server.'],
+      ['todo', 'Write more conformance tests.'],
+    ]),
+    subscriptions: new Set(),
+    handlers: { ...handlers },
+    notificationHandlers: { ...notificationHandlers },
+
+    /** The negotiated revision (the newest one before initialize). */
+    get revision() {
+      return this.state.protocolVersion ?? LATEST_VERSION;
+    },
+
+    /** Writes one outgoing message; replaced by the transport. */
+    send(_message) {},
+
+    notify(method, params) {
+      this.send({ jsonrpc: '2.0', method, params });
+    },
+
+    log(level, data) {
+      if (this.capabilities.logging && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(this.state.logLevel)) {
+        this.notify('notifications/message', { level, logger: SERVER_NAME, data });
+      }
+    },
+
+    /** Handles one parsed JSON value (not an array). Returns the response, or null when none is due. */
+    handleMessage(msg) {
+      if (isObject(msg) && !('method' in msg) && ('result' in msg || 'error' in msg)) return null; // a response (to our ping): nothing to do
+      if (isObject(msg) && typeof msg.method === 'string' && !('id' in msg)) {
+        const handler = Object.hasOwn(this.notificationHandlers, msg.method) ? this.notificationHandlers[msg.method] : null;
+        try {
+          handler?.(isObject(msg.params) ? msg.params : {}, this);
+        } catch {
+          // notifications never get an answer, not even an error
+        }
+        return null;
+      }
+      const problem = requestProblem(msg);
+      if (problem) return errorResponse(isObject(msg) ? readableId(msg.id) : null, ErrorCode.INVALID_REQUEST, `Invalid request: ${problem}`);
+      const handler = Object.hasOwn(this.handlers, msg.method) ? this.handlers[msg.method] : null;
+      if (!handler) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${msg.method}`);
+      if ('params' in msg && !isObject(msg.params)) return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, 'Invalid params: expected an object');
+      try {
+        return { jsonrpc: '2.0', id: msg.id, result: handler(msg.params ?? {}, this) };
+      } catch (err) {
+        if (err instanceof RpcError) return errorResponse(msg.id, err.code, err.message, err.data);
+        process.stderr.write(`internal error in ${msg.method}: ${err?.stack ?? err}\n`);
+        return errorResponse(msg.id, ErrorCode.INTERNAL_ERROR, 'Internal error');
+      }
+    },
+
+    /** Handles one input line. Returns what to write back (a message, an array of them, or null). */
+    handleLine(line) {
+      if (line.trim() === '') return null;
+      let msg;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        return errorResponse(null, ErrorCode.PARSE_ERROR, 'Parse error: invalid JSON');
+      }
+      if (!Array.isArray(msg)) return this.handleMessage(msg);
+      if (this.revision !== '2025-03-26') return errorResponse(null, ErrorCode.INVALID_REQUEST, 'Invalid request: batches are not supported in this protocol revision');
+      if (msg.length === 0) return errorResponse(null, ErrorCode.INVALID_REQUEST, 'Invalid request: empty batch');
+      const responses = msg.map((m) => this.handleMessage(m)).filter((r) => r !== null);
+      return responses.length > 0 ? responses : null;
+    },
+  };
+  return server;
+}
+
+// ---------------------------------------------------------------- stdio
+
+/** Calls onLine for each newline-terminated line of `input` (CR stripped), then onEnd once it closes. */
+export function readLines(input, onLine, onEnd) {
+  let buffer = '';
+  input.setEncoding('utf8');
+  input.on('data', (chunk) => {
+    buffer += chunk;
+    let nl;
+    while ((nl = buffer.indexOf('\n')) >= 0) {
+      const line = buffer.slice(0, nl).replace(/\r$/, '');
+      buffer = buffer.slice(nl + 1);
+      onLine(line);
+    }
+  });
+  input.on('end', () => {
+    if (buffer.length > 0) onLine(buffer.replace(/\r$/, ''));
+    buffer = '';
+    onEnd();
+  });
+}
+
+/** Exits once everything written to `output` has been flushed. */
+export function exitAfterFlush(output = process.stdout, code = 0) {
+  output.write('', () => process.exit(code));
+  setTimeout(() => process.exit(code), 200).unref();
+}
+
+export function runStdio(server, { input = process.stdin, output = process.stdout } = {}) {
+  const write = (message) => output.write(JSON.stringify(message) + '\n');
+  server.send = write;
+  output.on('error', () => process.exit(0)); // the client went away
+  process.stderr.write(`${SERVER_NAME} ${SERVER_VERSION}: serving MCP on stdio (pid ${process.pid})\n`);
+  readLines(
+    input,
+    (line) => {
+      const out = server.handleLine(line);
+      if (out !== null) write(out);
+    },
+    () => exitAfterFlush(output),
+  );
+}

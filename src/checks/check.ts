@@ -1,0 +1,69 @@
+import type { Level, Requirement, Status } from '../schema/generated/report.js';
+import type { ServerProfile } from '../discovery/profile.js';
+import type { Reply, RequestId, Session } from '../session/session.js';
+import type { ExitInfo } from '../transport/transport.js';
+
+/** What a check concluded. `error` is never returned by a check: the runner gives it to a check that threw. */
+export interface Outcome {
+  status: Exclude<Status, 'error'>;
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** What a check may use. Requests made through it are the check's transcript excerpt. */
+export interface CheckContext {
+  profile: ServerProfile;
+  /** Requests on the shared, initialized session. */
+  request(method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }): Promise<Reply>;
+  /** A new server process, not yet initialized; closed by the runner after the check. */
+  fresh(): Promise<Session>;
+  /** Initializes a session (fresh ones) with the given protocol version; returns the reply. */
+  initialize(session: Session, protocolVersion: string): Promise<Reply>;
+  /** Runs `fn` once per run for `key` and shares the promise: probes several checks judge. */
+  memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
+  /** Shuts the shared session down (for the shutdown check, which runs last). */
+  closeShared(): Promise<ExitInfo>;
+  /** The shared server's stderr tail, for messages about crashes. */
+  stderrTail(): string;
+  timeoutMs: number;
+}
+
+/** A built-in check: stable id, the requirement it exercises, and how to run it. */
+export interface CheckDef {
+  id: string;
+  title: string;
+  requirement: Requirement;
+  /** Checks marked last run after all others, one at a time. */
+  last?: boolean;
+  run(ctx: CheckContext): Promise<Outcome>;
+}
+
+const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25';
+
+/** Builds a requirement; `page` is the spec page path with its anchor, e.g. `basic#responses`. */
+export function requirement(id: string, level: Level, page: string, text: string): Requirement {
+  return { id, level, spec: `${SPEC}/${page}`, text };
+}
+
+export const pass = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'pass', message, ...extra });
+export const fail = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'fail', message, ...extra });
+export const warn = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'warn', message, ...extra });
+export const skip = (message: string): Outcome => ({ status: 'skip', message });
+
+/** The error object of a reply, when it is one. */
+export function errorOf(reply: Reply): { code: unknown; message: unknown; data?: unknown } | undefined {
+  const e = reply.message.error;
+  return typeof e === 'object' && e !== null ? (e as { code: unknown; message: unknown }) : undefined;
+}
+
+export function resultOf(reply: Reply): Record<string, unknown> | undefined {
+  const r = reply.message.result;
+  return typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as Record<string, unknown>) : undefined;
+}
+
+/** A short description of a reply for `actual`: the error, or the result. */
+export function describeReply(reply: Reply): unknown {
+  const e = errorOf(reply);
+  return e ? { error: e } : { result: reply.message.result };
+}

@@ -1,0 +1,61 @@
+import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
+import type { InboundEvent, Session } from '../session/session.js';
+import { FRAME_RULES, type Finding, type FrameContext, type FrameRule } from './frame-rules.js';
+
+/** Findings kept per rule; the rest are only counted, so a flood cannot grow memory. */
+const KEEP = 20;
+
+interface Tally {
+  inspected: number;
+  findings: (Finding & { entry: TranscriptEntry })[];
+  dropped: number;
+}
+
+/** Applies every frame rule to every frame of every session of the run, and turns the tallies into results. */
+export class FrameMonitor {
+  readonly context: FrameContext = {};
+  private readonly tallies = new Map<string, Tally>();
+  private readonly started = performance.now();
+
+  constructor(private readonly rules: FrameRule[] = FRAME_RULES) {
+    for (const r of rules) this.tallies.set(r.id, { inspected: 0, findings: [], dropped: 0 });
+  }
+
+  watch(session: Session): void {
+    session.onInbound((e) => this.inspect(e));
+  }
+
+  private inspect(e: InboundEvent): void {
+    for (const rule of this.rules) {
+      const found = rule.inspect(e, this.context);
+      if (found === undefined) continue;
+      const tally = this.tallies.get(rule.id)!;
+      tally.inspected++;
+      for (const f of found) {
+        if (tally.findings.length < KEEP) tally.findings.push({ ...f, entry: e.line.entry });
+        else tally.dropped++;
+      }
+    }
+  }
+
+  results(): CheckResult[] {
+    const durationMs = Math.round(performance.now() - this.started);
+    return this.rules.map((rule) => {
+      const tally = this.tallies.get(rule.id)!;
+      const base = { id: rule.id, title: rule.title, area: rule.id.split('/')[0], level: rule.requirement.level, requirement: rule.requirement, durationMs };
+      if (tally.inspected === 0) return { ...base, status: 'skip', message: `no ${rule.looksAt} was seen during the run` };
+      const worst = tally.findings.find((f) => f.severity === 'fail') ?? tally.findings[0];
+      if (!worst) return { ...base, status: 'pass', message: `${tally.inspected} frame(s) inspected` };
+      const count = tally.findings.length + tally.dropped;
+      const others = count > 1 ? ` (and ${count - 1} more finding(s) in ${tally.inspected} frame(s))` : '';
+      return {
+        ...base,
+        status: worst.severity,
+        message: worst.message + others,
+        expected: worst.expected,
+        actual: worst.actual,
+        transcript: tally.findings.map((f) => f.entry).filter((entry, i, all) => all.indexOf(entry) === i),
+      };
+    });
+  }
+}

@@ -1,0 +1,262 @@
+import type { Requirement } from '../schema/generated/report.js';
+import {
+  REVISIONS,
+  errorDefinition,
+  notificationDefinition,
+  resultDefinition,
+  serverRequestDefinition,
+  validate,
+} from '../schema/validators.js';
+import { schemaRevision } from '../discovery/discover.js';
+import type { InboundEvent, Message } from '../session/session.js';
+import { requirement } from './check.js';
+
+/** One broken rule in one frame. */
+export interface Finding {
+  severity: 'fail' | 'warn';
+  message: string;
+  expected?: unknown;
+  actual?: unknown;
+}
+
+/** What a rule may know besides the frame. */
+export interface FrameContext {
+  capabilities?: Record<string, unknown>;
+}
+
+/**
+ * A passive check: applied to every frame the server sends during the whole run.
+ * `inspect` returns undefined when the frame is not one the rule looks at, [] when it looked and found nothing.
+ */
+export interface FrameRule {
+  id: string;
+  title: string;
+  requirement: Requirement;
+  /** Named in the skip message when no frame of the kind was seen. */
+  looksAt: string;
+  inspect(e: InboundEvent, ctx: FrameContext): Finding[] | undefined;
+}
+
+const failing = (message: string, extra: Partial<Finding> = {}): Finding[] => [{ severity: 'fail', message, ...extra }];
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const messageOf = (e: InboundEvent): Message | undefined => e.message;
+
+/** An error that answers input whose id could not be read: its id may be absent or null (requirements §5.7). */
+function answersUnreadable(m: Message): boolean {
+  const code = isObject(m.error) ? m.error.code : undefined;
+  return 'error' in m && (m.id === null || !('id' in m)) && (code === -32700 || code === -32600);
+}
+
+/** Grammar of `_meta` keys: optional dotted prefix + "/", then a name (basic#meta). */
+const META_KEY =
+  /^(?:(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?\/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
+
+function metaKeys(value: unknown, path: string, out: { path: string; key: string }[], depth = 0): void {
+  if (depth > 64 || typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    value.forEach((v, i) => metaKeys(v, `${path}[${i}]`, out, depth + 1));
+    return;
+  }
+  for (const [k, v] of Object.entries(value)) {
+    if (k === '_meta' && isObject(v)) for (const key of Object.keys(v)) out.push({ path: `${path}._meta`, key });
+    metaKeys(v, `${path}.${k}`, out, depth + 1);
+  }
+}
+
+function schemaFindings(revision: string | undefined, definition: string | undefined, value: unknown, what: string): Finding[] | undefined {
+  if (!revision || !definition) return undefined;
+  const r = validate(revision, definition, value);
+  return r.ok ? [] : failing(`${what} does not validate against ${definition} (${revision})`, { expected: `a valid ${definition}`, actual: r.errors });
+}
+
+export const FRAME_RULES: FrameRule[] = [
+  {
+    id: 'transport/stdio/stdout-only-messages',
+    title: 'stdout carries only JSON-RPC messages, one per line',
+    requirement: requirement('stdio.stdout.only-mcp', 'MUST', 'basic/transports#stdio', 'The server writes nothing to stdout that is not a valid MCP message; messages are newline-delimited with no embedded newlines'),
+    looksAt: 'stdout line',
+    inspect(e) {
+      const problem = e.line.problem;
+      if (problem === undefined) {
+        if (e.kind !== 'invalid' || e.message) return [];
+        return failing('a stdout line is JSON but not a JSON-RPC message', { actual: e.line.entry.text });
+      }
+      // SDK readers skip blank lines and strip \r, so these only warn.
+      const severity = problem === 'blank line' || problem.startsWith('CRLF') ? 'warn' : 'fail';
+      return [{ severity, message: `stdout line #${e.line.entry.seq}: ${problem}`, expected: 'one JSON-RPC message per line', actual: e.line.entry.text }];
+    },
+  },
+  {
+    id: 'transport/stdio/no-batch',
+    title: 'No JSON-RPC batch arrays on stdout (2025-06-18 and later)',
+    requirement: requirement('stdio.framing.single', 'MUST', 'basic/transports#stdio', 'Messages on stdio are individual JSON-RPC requests, notifications or responses, not batches'),
+    looksAt: 'message',
+    inspect(e) {
+      if (!e.message) return undefined;
+      if (!e.batch || e.revision === undefined || e.revision === '2025-03-26') return [];
+      return failing(`a batch array was sent in a ${e.revision} session`, { expected: 'a single JSON object per line', actual: e.line.entry.text });
+    },
+  },
+  {
+    id: 'base/jsonrpc/version',
+    title: 'Every message carries "jsonrpc": "2.0"',
+    requirement: requirement('base.jsonrpc.version', 'MUST', 'basic#messages', 'Every message the server sends is a JSON-RPC 2.0 object with "jsonrpc": "2.0"'),
+    looksAt: 'message',
+    inspect(e) {
+      const m = messageOf(e);
+      if (!m) return undefined;
+      return m.jsonrpc === '2.0' ? [] : failing('message without "jsonrpc": "2.0"', { expected: { jsonrpc: '2.0' }, actual: { jsonrpc: m.jsonrpc ?? null } });
+    },
+  },
+  {
+    id: 'base/response/id-echo',
+    title: 'A response id equals the request id in value and JSON type',
+    requirement: requirement('base.response.id-echo', 'MUST', 'basic#responses', 'A response carries the same id as the request it answers, with the same JSON type'),
+    looksAt: 'response to a request',
+    inspect(e) {
+      if (e.kind !== 'response' || !e.exchange) return undefined;
+      if (!e.looseId) return [];
+      return failing(`response to ${e.exchange.method} has id ${JSON.stringify(e.message?.id)} (${typeof e.message?.id}), the request had ${JSON.stringify(e.exchange.id)} (${typeof e.exchange.id})`, {
+        expected: { id: e.exchange.id },
+        actual: { id: e.message?.id },
+      });
+    },
+  },
+  {
+    id: 'base/response/unsolicited',
+    title: 'Every response answers a request the client sent',
+    requirement: requirement('base.response.id-echo', 'MUST', 'basic#responses', 'Responses answer requests: a response id is the id of a request the client sent'),
+    looksAt: 'response',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'response' || !m) return undefined;
+      if (e.exchange || answersUnreadable(m)) return [];
+      return failing(`response with id ${JSON.stringify(m.id)} answers no request the client sent`, { expected: 'an id of a pending request', actual: m });
+    },
+  },
+  {
+    id: 'base/response/result-xor-error',
+    title: 'A response has exactly one of result and error',
+    requirement: requirement('base.response.xor', 'MUST', 'basic#responses', 'A response sets either result or error, never both and never neither'),
+    looksAt: 'response',
+    inspect(e) {
+      const m = messageOf(e);
+      if (!m || typeof m.method === 'string') return undefined;
+      const both = 'result' in m && 'error' in m;
+      if (e.kind === 'response' && !both) return [];
+      return failing(both ? 'response sets both result and error' : 'message has neither method, result nor error', { expected: 'exactly one of result, error', actual: m });
+    },
+  },
+  {
+    id: 'base/result/object',
+    title: 'A result is a JSON object',
+    requirement: requirement('base.result.object', 'MUST', 'basic#responses', 'The result of a response is a JSON object'),
+    looksAt: 'result response',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'response' || !m || !('result' in m)) return undefined;
+      return isObject(m.result) ? [] : failing(`result of ${e.exchange?.method ?? 'a response'} is ${Array.isArray(m.result) ? 'an array' : JSON.stringify(m.result)}`, { expected: 'an object', actual: m.result });
+    },
+  },
+  {
+    id: 'base/error/shape',
+    title: 'An error has an integer code and a string message',
+    requirement: requirement('base.error.shape', 'MUST', 'basic#responses', 'An error response carries an error object whose code is an integer and whose message is a string'),
+    looksAt: 'error response',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'response' || !m || !('error' in m)) return undefined;
+      const err = m.error;
+      if (isObject(err) && Number.isInteger(err.code) && typeof err.message === 'string') return [];
+      return failing('error object without an integer code and a string message', { expected: { code: 'integer', message: 'string' }, actual: err });
+    },
+  },
+  {
+    id: 'base/notification/no-id',
+    title: 'Notifications carry no id',
+    requirement: requirement('base.notification.no-id', 'MUST', 'basic#notifications', 'Notifications do not include an id'),
+    looksAt: 'notification',
+    inspect(e) {
+      const m = messageOf(e);
+      if (!m || typeof m.method !== 'string' || !m.method.startsWith('notifications/')) return undefined;
+      return 'id' in m ? failing(`${m.method} was sent with id ${JSON.stringify(m.id)}`, { expected: 'no id', actual: m }) : [];
+    },
+  },
+  {
+    id: 'base/meta/key-format',
+    title: '_meta keys follow the key name format',
+    requirement: requirement('base.meta.key-format', 'MUST', 'basic#meta', '_meta keys are an optional reverse-DNS style prefix and slash, then a name of letters, digits, dots, dashes and underscores'),
+    looksAt: 'message with _meta (2025-06-18 and later)',
+    inspect(e) {
+      const m = messageOf(e);
+      if (!m || e.revision === undefined || e.revision === '2025-03-26') return undefined;
+      const keys: { path: string; key: string }[] = [];
+      metaKeys(m, '$', keys);
+      if (keys.length === 0) return undefined;
+      return keys.filter((k) => !META_KEY.test(k.key)).map((k) => ({ severity: 'fail' as const, message: `_meta key ${JSON.stringify(k.key)} at ${k.path} does not follow the key format`, expected: 'prefix/name', actual: k.key }));
+    },
+  },
+  {
+    id: 'capabilities/logging/declared',
+    title: 'Log notifications only with the logging capability',
+    requirement: requirement('cap.logging.declared', 'MUST', 'server/utilities/logging#capabilities', 'A server that emits notifications/message declares the logging capability'),
+    looksAt: 'notifications/message',
+    inspect(e, ctx) {
+      const m = messageOf(e);
+      if (!m || m.method !== 'notifications/message' || !ctx.capabilities) return undefined;
+      return ctx.capabilities.logging !== undefined ? [] : failing('notifications/message sent without declaring the logging capability', { expected: 'capabilities.logging declared', actual: Object.keys(ctx.capabilities) });
+    },
+  },
+  {
+    id: 'schema/results',
+    title: 'Every result validates against the result type of the method it answers',
+    requirement: requirement('schema.results', 'MUST', 'basic#responses', 'Results have the shape the schema defines for the method they answer, in the negotiated revision'),
+    looksAt: 'result response',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'response' || !m || !('result' in m) || !e.exchange) return undefined;
+      // The initialize result arrives before the session knows its revision: judge it by the version it names.
+      const named = isObject(m.result) && typeof m.result.protocolVersion === 'string' ? m.result.protocolVersion : undefined;
+      const revision = e.revision ?? schemaRevision(named ?? REVISIONS[0]);
+      return schemaFindings(revision, resultDefinition(revision, e.exchange.method), m.result, `result of ${e.exchange.method}`);
+    },
+  },
+  {
+    id: 'schema/errors',
+    title: 'Every error response validates against the schema',
+    requirement: requirement('schema.errors', 'MUST', 'basic#responses', 'Error responses have the JSON-RPC error shape the schema defines'),
+    looksAt: 'error response',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'response' || !m || !('error' in m)) return undefined;
+      const revision = e.revision ?? '2025-11-25';
+      // An error answering unreadable input may carry id null or none (requirements §5.7): judge the rest.
+      const value = answersUnreadable(m) ? { ...m, id: 0 } : m;
+      return schemaFindings(revision, errorDefinition(revision), value, 'error response');
+    },
+  },
+  {
+    id: 'schema/notifications',
+    title: 'Every notification validates against the schema',
+    requirement: requirement('schema.notifications', 'MUST', 'basic#notifications', 'Server notifications have the shape the schema defines for their method'),
+    looksAt: 'notification',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'notification' || !m || typeof m.method !== 'string' || !e.revision) return undefined;
+      const def = notificationDefinition(e.revision, m.method);
+      return def ? schemaFindings(e.revision, def, m, m.method) : failing(`${m.method} is not a server notification in ${e.revision}`, { actual: m.method });
+    },
+  },
+  {
+    id: 'schema/server-requests',
+    title: 'Every server-to-client request validates against the schema',
+    requirement: requirement('schema.server-requests', 'MUST', 'basic#requests', 'Requests the server sends have the shape the schema defines for their method'),
+    looksAt: 'server-to-client request',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || !e.revision || m.method.startsWith('notifications/')) return undefined;
+      const def = serverRequestDefinition(e.revision, m.method);
+      return def ? schemaFindings(e.revision, def, m, m.method) : failing(`${m.method} is not a server-to-client request in ${e.revision}`, { actual: m.method });
+    },
+  },
+];

@@ -1,0 +1,115 @@
+import { REVISIONS } from '../schema/validators.js';
+import type { Reply, Session } from '../session/session.js';
+import type { Item, ListWalk, ServerProfile } from './profile.js';
+import { TOOL } from '../version.js';
+
+/** Pages followed per list before the walk is declared non-terminating. */
+export const PAGE_CAP = 100;
+
+/** The list methods, the capability that allows each, and the field that holds its items. */
+export const LISTS = [
+  { method: 'tools/list', capability: 'tools', field: 'tools', key: 'name' },
+  { method: 'resources/list', capability: 'resources', field: 'resources', key: 'uri' },
+  { method: 'resources/templates/list', capability: 'resources', field: 'resourceTemplates', key: 'uriTemplate' },
+  { method: 'prompts/list', capability: 'prompts', field: 'prompts', key: 'name' },
+] as const;
+
+export class DiscoveryError extends Error {}
+
+/** Sends initialize; the caller judges the reply. */
+export function initialize(session: Session, protocolVersion: string): Promise<Reply> {
+  return session.request('initialize', {
+    protocolVersion,
+    capabilities: {},
+    clientInfo: { name: TOOL.name, version: TOOL.version },
+  });
+}
+
+const asObject = (v: unknown): Record<string, unknown> | undefined =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+
+/** The schema revision to validate a negotiated version with: itself, or the newest older one the project has. */
+export function schemaRevision(protocolVersion: string): string {
+  return REVISIONS.find((r) => r <= protocolVersion) ?? REVISIONS[REVISIONS.length - 1];
+}
+
+/** Initializes the session with the newest revision, then walks every list the capabilities allow. */
+export async function discover(session: Session): Promise<ServerProfile> {
+  const reply = await initialize(session, REVISIONS[0]);
+  const result = asObject(reply.message.result);
+  if (!result) {
+    throw new DiscoveryError(`initialize failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
+  }
+  const protocolVersion = typeof result.protocolVersion === 'string' ? result.protocolVersion : REVISIONS[0];
+  session.revision = schemaRevision(protocolVersion);
+  session.notify('notifications/initialized');
+  const capabilities = asObject(result.capabilities) ?? {};
+  const profile: ServerProfile = {
+    protocolVersion,
+    revision: session.revision,
+    initializeResult: result,
+    capabilities,
+    serverInfo: asObject(result.serverInfo) ?? {},
+    instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
+    tools: [],
+    resources: [],
+    resourceTemplates: [],
+    prompts: [],
+    walks: [],
+  };
+  await Promise.all(
+    LISTS.filter((l) => capabilities[l.capability] !== undefined).map(async (l) => {
+      const { items, walk } = await walkList(session, l.method, l.field, l.key);
+      profile[l.field] = items;
+      profile.walks.push(walk);
+    }),
+  );
+  return profile;
+}
+
+/** Follows nextCursor to the end, bounded by PAGE_CAP and stopped by a repeated cursor. */
+export async function walkList(
+  session: Session,
+  method: string,
+  field: string,
+  key: string,
+): Promise<{ items: Item[]; walk: ListWalk }> {
+  const items: Item[] = [];
+  const walk: ListWalk = { method, pages: 0, duplicates: [] };
+  const seenKeys = new Set<string>();
+  const seenCursors = new Set<string>();
+  let cursor: string | undefined;
+  try {
+    do {
+      const reply = await session.request(method, cursor === undefined ? {} : { cursor });
+      const result = asObject(reply.message.result);
+      if (!result) {
+        walk.problem = `page ${walk.pages + 1} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`;
+        break;
+      }
+      walk.pages++;
+      const page = Array.isArray(result[field]) ? (result[field] as unknown[]) : [];
+      for (const raw of page) {
+        const item = asObject(raw);
+        if (!item) continue;
+        const k = String(item[key]);
+        if (seenKeys.has(k)) walk.duplicates.push(k);
+        else items.push(item);
+        seenKeys.add(k);
+      }
+      cursor = typeof result.nextCursor === 'string' ? result.nextCursor : undefined;
+      if (cursor !== undefined && seenCursors.has(cursor)) {
+        walk.problem = `cursor ${JSON.stringify(cursor)} repeated after ${walk.pages} pages`;
+        break;
+      }
+      if (cursor !== undefined) seenCursors.add(cursor);
+      if (walk.pages >= PAGE_CAP && cursor !== undefined) {
+        walk.problem = `still returning nextCursor after ${PAGE_CAP} pages`;
+        break;
+      }
+    } while (cursor !== undefined);
+  } catch (err) {
+    walk.problem = `page ${walk.pages + 1}: ${(err as Error).message}`;
+  }
+  return { items, walk };
+}

@@ -1,0 +1,29 @@
+/** What a pagination walk over one list method saw. */
+export interface ListWalk {
+  method: string;
+  pages: number;
+  /** Why the walk stopped early, if it did: an error, a repeated cursor, the page cap, a timeout. */
+  problem?: string;
+  /** Item keys (name or uri) that appeared on more than one page. */
+  duplicates: string[];
+}
+
+export type Item = Record<string, unknown>;
+
+/** Everything discovery learned about the server: the input of every check. */
+export interface ServerProfile {
+  /** The protocol version the server answered to initialize. */
+  protocolVersion: string;
+  /** The schema revision used to validate this server's frames (the negotiated one, or the nearest the project has). */
+  revision: string;
+  initializeResult: Record<string, unknown>;
+  capabilities: Record<string, unknown>;
+  serverInfo: Record<string, unknown>;
+  instructions?: string;
+  tools: Item[];
+  resources: Item[];
+  resourceTemplates: Item[];
+  prompts: Item[];
+  /** One walk per list method the capabilities allow. */
+  walks: ListWalk[];
+}

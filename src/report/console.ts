@@ -1,0 +1,92 @@
+import type { CheckResult, Report, Status } from '../schema/generated/report.js';
+import { STATUSES, formatTotals, groupByArea, summarize, verdict } from './summary.js';
+import { duration, visible } from './text.js';
+import { triad } from './triad.js';
+
+export interface ConsoleOptions {
+  color: boolean;
+  /** Also list passing and skipped checks, and show whole transcripts. */
+  verbose?: boolean;
+  /** Paths of the reports written this run, listed at the end. */
+  paths?: readonly string[];
+}
+
+const SGR = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, magenta: 35, cyan: 36 } as const;
+type Style = keyof typeof SGR;
+const STATUS_STYLE: Record<Status, Style> = { pass: 'green', fail: 'red', warn: 'yellow', skip: 'cyan', error: 'magenta' };
+/** Details are shown for these, in this order. */
+const DETAILED: readonly Status[] = ['fail', 'error', 'warn'];
+
+/**
+ * The console report: header, per-area table, then for every failure, error and warning the triad
+ * (requirement, expected vs actual, transcript excerpt), then totals and the report paths.
+ * Every string from the report passes through `visible` before our own colours are added.
+ */
+export function renderConsole(report: Report, options: ConsoleOptions): string {
+  const paint = (style: Style, s: string) => (options.color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);
+  const tag = (status: Status) => paint(STATUS_STYLE[status], status.toUpperCase().padEnd(5));
+  const row = (label: string, value: string) => `${paint('dim', label.padEnd(11))} ${value}`;
+  const out: string[] = [];
+
+  // Header
+  const { server } = report;
+  out.push(paint('bold', `${visible(report.tool.name)} ${visible(report.tool.version)}`));
+  out.push(row('target', visible(report.target.description)));
+  out.push(
+    row(
+      'server',
+      server
+        ? [server.name, server.version].filter((s): s is string => Boolean(s)).map(visible).join(' ') +
+            ` · revision ${visible(server.protocolVersion)}`
+        : 'not initialized',
+    ),
+  );
+  out.push(row('duration', duration(report.durationMs)));
+  if (report.strict) out.push(row('mode', 'strict: SHOULD violations fail'));
+  if (report.interrupted) out.push(paint('yellow', 'The run was interrupted before every check ran.'));
+
+  // Per-area table
+  const groups = groupByArea(report.checks);
+  const width = Math.max(4, ...[...groups.keys()].map((a) => visible(a).length));
+  out.push('', paint('bold', ['area'.padEnd(width), ...STATUSES.map((s) => s.padStart(5))].join('  ')));
+  for (const [area, checks] of groups) {
+    const s = summarize(checks);
+    const cells = STATUSES.map((st) => {
+      const cell = String(s[st]).padStart(5);
+      return s[st] > 0 && st !== 'pass' ? paint(STATUS_STYLE[st], cell) : cell;
+    });
+    out.push([visible(area).padEnd(width), ...cells].join('  '));
+  }
+
+  // Verbose: one line per passing or skipped check
+  if (options.verbose) {
+    const quiet = report.checks.filter((c) => c.status === 'pass' || c.status === 'skip');
+    if (quiet.length > 0) out.push('');
+    for (const c of quiet) {
+      out.push(`${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}${c.status === 'skip' ? paint('dim', ` — ${visible(c.message)}`) : ''}`);
+    }
+  }
+
+  // Details: the triad for every failure, error and warning
+  for (const status of DETAILED) {
+    for (const check of report.checks.filter((c) => c.status === status)) out.push('', ...details(check));
+  }
+
+  // Totals and paths
+  const result = verdict(report);
+  out.push('', `${tag(result)} ${formatTotals(summarize(report.checks))} · ${duration(report.durationMs)}`);
+  if (options.paths && options.paths.length > 0) out.push(row('reports', options.paths.map(visible).join(', ')));
+  return `${out.join('\n')}\n`;
+
+  function details(check: CheckResult): string[] {
+    const lines = [`${tag(check.status)} ${paint('bold', visible(check.id))}  ${visible(check.title)}`];
+    const limits = options.verbose ? { maxJson: 4000, maxText: 2000 } : { maxJson: 400, maxText: 200, last: 8 };
+    for (const section of triad(check, limits)) {
+      section.lines.forEach((line, i) => {
+        const text = visible(line);
+        lines.push(`  ${paint('dim', (i === 0 ? section.label : '').padEnd(11))} ${section.label === 'transcript' ? paint('dim', text) : text}`);
+      });
+    }
+    return lines;
+  }
+}

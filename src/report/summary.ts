@@ -1,0 +1,51 @@
+import type { CheckResult, Report, Status, Summary } from '../schema/generated/report.js';
+
+export const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
+
+/** Count checks by status. */
+export function summarize(checks: readonly CheckResult[]): Summary {
+  const summary: Summary = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+  for (const check of checks) summary[check.status] += 1;
+  return summary;
+}
+
+/** A server failed at least one check (under --strict the runner has already turned warnings into failures). */
+export function hasFailures(summary: Summary): boolean {
+  return summary.fail > 0;
+}
+
+/** The harness or the launch broke for at least one check: not a verdict on the server. */
+export function hasErrors(summary: Summary): boolean {
+  return summary.error > 0;
+}
+
+/** One word for the run: any failure makes it `fail`; otherwise any harness error makes it `error`. */
+export function verdict(report: Pick<Report, 'checks'>): 'pass' | 'fail' | 'error' {
+  const summary = summarize(report.checks);
+  if (hasFailures(summary)) return 'fail';
+  if (hasErrors(summary)) return 'error';
+  return 'pass';
+}
+
+/** The area of a check: its `area` field, or else the first segment of its id. */
+export function areaOf(check: CheckResult): string {
+  return check.area || check.id.split('/')[0];
+}
+
+/** Checks grouped by area, areas in the order they first appear, checks in report order. */
+export function groupByArea(checks: readonly CheckResult[]): Map<string, CheckResult[]> {
+  const groups = new Map<string, CheckResult[]>();
+  for (const check of checks) {
+    const area = areaOf(check);
+    const group = groups.get(area);
+    if (group) group.push(check);
+    else groups.set(area, [check]);
+  }
+  return groups;
+}
+
+/** `5 checks: 1 pass, 1 fail, 1 warn, 1 skip, 1 error` */
+export function formatTotals(summary: Summary): string {
+  const total = STATUSES.reduce((n, s) => n + summary[s], 0);
+  return `${total} check${total === 1 ? '' : 's'}: ${STATUSES.map((s) => `${summary[s]} ${s}`).join(', ')}`;
+}

@@ -1,0 +1,197 @@
+import { CHECKS } from '../checks/index.js';
+import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
+import { FrameMonitor } from '../checks/frame-monitor.js';
+import { discover, initialize, schemaRevision } from '../discovery/discover.js';
+import type { ServerProfile } from '../discovery/profile.js';
+import type { CheckResult, Report, TranscriptEntry } from '../schema/generated/report.js';
+import { summarize } from '../report/summary.js';
+import { RequestTimeout, Session, SessionClosed } from '../session/session.js';
+import { Transcript } from '../session/transcript.js';
+import type { LaunchPlan } from '../target/launch-plan.js';
+import { startStdio } from '../transport/stdio.js';
+import { TOOL } from '../version.js';
+
+export interface RunOptions {
+  plan: LaunchPlan;
+  /** Per-request timeout. */
+  timeoutMs: number;
+  /** Whole-run budget: checks still running when it is spent end as errors and the run is marked interrupted. */
+  budgetMs: number;
+  /** SHOULD violations fail. */
+  strict: boolean;
+  /** The checks to run (default: all built-in ones). */
+  checks?: CheckDef[];
+}
+
+class BudgetSpent extends Error {}
+
+/** Starts the server, discovers it, runs every check, shuts everything down, and returns the report. */
+export async function runConformance(options: RunOptions): Promise<Report> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const deadline = t0 + options.budgetMs;
+  const monitor = new FrameMonitor();
+  const sessions: Session[] = [];
+  // Probes shared by several checks (version negotiation) run once per run.
+  const memo = new Map<string, Promise<unknown>>();
+
+  const open = async () => {
+    const transcript = new Transcript();
+    const session = new Session(await startStdio(options.plan, transcript), transcript, options.timeoutMs);
+    sessions.push(session);
+    monitor.watch(session);
+    return session;
+  };
+
+  const shared = await open(); // a launch error propagates: it is the user's to fix (exit 2)
+  let profile: ServerProfile | undefined;
+  const results: CheckResult[] = [];
+  let interrupted = false;
+  try {
+    try {
+      profile = await discover(shared);
+      monitor.context.capabilities = profile.capabilities;
+    } catch (err) {
+      results.push(initializeFailure(err as Error, shared));
+    }
+    if (profile) {
+      const checks = options.checks ?? CHECKS;
+      const runOne = (def: CheckDef) => runCheck(def, { profile: profile!, shared, open, memo, timeoutMs: options.timeoutMs, deadline });
+      const first = await Promise.all(checks.filter((c) => !c.last).map(runOne));
+      const last: CheckResult[] = [];
+      for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
+      const byId = new Map([...first, ...last].map((r) => [r.id, r]));
+      results.push(...checks.map((c) => byId.get(c.id)!));
+      interrupted = results.some((r) => r.status === 'error' && r.message.startsWith('run budget'));
+    }
+  } finally {
+    await Promise.all(sessions.map((s) => s.close()));
+  }
+  results.push(...monitor.results());
+  const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
+  return {
+    tool: TOOL,
+    target: { description: options.plan.description, command: options.plan.command, args: options.plan.args, cwd: options.plan.cwd },
+    ...(profile && { server: serverOf(profile) }),
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    strict: options.strict,
+    ...(interrupted && { interrupted }),
+    summary: summarize(checks),
+    checks,
+  };
+}
+
+function serverOf(p: ServerProfile): NonNullable<Report['server']> {
+  const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+  return {
+    name: str(p.serverInfo.name),
+    version: str(p.serverInfo.version),
+    title: str(p.serverInfo.title),
+    protocolVersion: p.protocolVersion,
+    capabilities: p.capabilities,
+    instructions: p.instructions,
+    counts: { tools: p.tools.length, resources: p.resources.length, resourceTemplates: p.resourceTemplates.length, prompts: p.prompts.length },
+  };
+}
+
+function initializeFailure(err: Error, session: Session): CheckResult {
+  const def = CHECKS.find((c) => c.id === 'lifecycle/initialize/result')!;
+  const stderr = session.transport.stderrTail();
+  return {
+    id: def.id,
+    title: def.title,
+    area: 'lifecycle',
+    status: 'fail',
+    level: def.requirement.level,
+    requirement: def.requirement,
+    message: `initialize did not succeed: ${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}; no other check could run`,
+    expected: 'an InitializeResult',
+    durationMs: 0,
+    transcript: session.transcript.slice(0),
+  };
+}
+
+interface RunState {
+  profile: ServerProfile;
+  shared: Session;
+  open: () => Promise<Session>;
+  memo: Map<string, Promise<unknown>>;
+  timeoutMs: number;
+  deadline: number;
+}
+
+async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs, deadline }: RunState): Promise<CheckResult> {
+  const t = performance.now();
+  const excerpt: TranscriptEntry[] = [];
+  const fresh: Session[] = [];
+  const ctx: CheckContext = {
+    profile,
+    timeoutMs,
+    async request(method, params, opts) {
+      const reply = await shared.request(method, params, opts);
+      excerpt.push(reply.sent, reply.entry);
+      return reply;
+    },
+    async fresh() {
+      const s = await open();
+      fresh.push(s);
+      return s;
+    },
+    async initialize(session, protocolVersion) {
+      const reply = await initialize(session, protocolVersion);
+      const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+      session.revision = schemaRevision(typeof v === 'string' ? v : protocolVersion);
+      return reply;
+    },
+    memo: (key, fn) => {
+      if (!memo.has(key)) memo.set(key, fn());
+      return memo.get(key) as never;
+    },
+    async closeShared() {
+      const exit = await shared.close();
+      // The process's own story (spawn, stderr, signals, exit) is this check's transcript.
+      const story = shared.transcript.entries.filter((e) => e.dir === 'event' || e.dir === 'stderr');
+      excerpt.push(...(story.length > 20 ? [story[0], ...story.slice(-19)] : story));
+      return exit;
+    },
+    stderrTail: () => shared.transport.stderrTail(),
+  };
+  let outcome: Outcome | { status: 'error'; message: string };
+  try {
+    const left = deadline - performance.now();
+    if (left <= 0) throw new BudgetSpent();
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BudgetSpent()), left)));
+    try {
+      outcome = await Promise.race([def.run(ctx), budget]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch (err) {
+    outcome = judgeThrown(err as Error);
+  } finally {
+    await Promise.all(fresh.map((s) => s.close()));
+  }
+  const entries = fresh.length > 0 ? fresh.flatMap((s) => s.transcript.entries) : excerpt;
+  return {
+    id: def.id,
+    title: def.title,
+    area: def.id.split('/')[0],
+    status: outcome.status,
+    level: def.requirement.level,
+    requirement: def.requirement,
+    message: outcome.message,
+    ...('expected' in outcome && outcome.expected !== undefined && { expected: outcome.expected }),
+    ...('actual' in outcome && outcome.actual !== undefined && { actual: outcome.actual }),
+    durationMs: Math.round(performance.now() - t),
+    ...(entries.length > 0 && { transcript: entries }),
+  };
+}
+
+/** A server that does not answer or dies has failed the check; anything else thrown is the harness's fault. */
+function judgeThrown(err: Error): Outcome | { status: 'error'; message: string } {
+  if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
+  if (err instanceof RequestTimeout || err instanceof SessionClosed) return { status: 'fail', message: err.message };
+  return { status: 'error', message: `harness error: ${err.stack ?? err.message}` };
+}

@@ -1,0 +1,170 @@
+// Validators over the project's own MCP schemas (schema/mcp/<revision>.schema.json).
+import { readFileSync } from 'node:fs';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import _addFormats from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+
+// ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is the module object.
+const Ajv2020 = _Ajv2020.default;
+const addFormats = _addFormats.default;
+
+export const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
+export type Revision = (typeof REVISIONS)[number];
+
+export type ValidationResult = { ok: true } | { ok: false; errors: string[] };
+
+export const isRevision = (value: string): value is Revision => (REVISIONS as readonly string[]).includes(value);
+
+type SchemaDocument = { $id: string; $defs: Record<string, unknown> };
+
+// Two levels below the package root both as src/schema/*.ts and as dist/schema/*.js.
+const schemaUrl = (revision: Revision) => new URL(`../../schema/mcp/${revision}.schema.json`, import.meta.url);
+
+const documents = new Map<Revision, SchemaDocument>();
+let ajv: InstanceType<typeof Ajv2020> | undefined;
+
+function revisionOf(revision: string): Revision {
+  if (!isRevision(revision)) throw new Error(`unknown MCP schema revision "${revision}" (known: ${REVISIONS.join(', ')})`);
+  return revision;
+}
+
+/** The parsed schema of a revision (loaded once; nothing is compiled here). */
+export function schemaDocument(revision: string): SchemaDocument {
+  const r = revisionOf(revision);
+  let doc = documents.get(r);
+  if (!doc) {
+    doc = JSON.parse(readFileSync(schemaUrl(r), 'utf8')) as SchemaDocument;
+    documents.set(r, doc);
+    ajv ??= createAjv();
+    ajv.addSchema(doc);
+  }
+  return doc;
+}
+
+function createAjv() {
+  const instance = new Ajv2020({ allowUnionTypes: true, allErrors: true });
+  addFormats(instance);
+  return instance;
+}
+
+/** Names of every definition in a revision's schema. */
+export const definitionNames = (revision: string): string[] => Object.keys(schemaDocument(revision).$defs);
+
+export const hasDefinition = (revision: string, definition: string): boolean =>
+  isRevision(revision) && Object.hasOwn(schemaDocument(revision).$defs, definition);
+
+/** The compiled validator of one definition; compiled on first use, then cached by Ajv. */
+export function validator(revision: string, definition: string): ValidateFunction {
+  const doc = schemaDocument(revision);
+  if (!Object.hasOwn(doc.$defs, definition)) throw new Error(`no definition "${definition}" in the ${revision} schema`);
+  const fn = ajv!.getSchema(`${doc.$id}#/$defs/${definition}`);
+  if (!fn) throw new Error(`could not compile ${definition} (${revision})`);
+  return fn;
+}
+
+/** Validates a value against one definition of a revision. Throws on an unknown revision or definition. */
+export function validate(revision: string, definition: string, value: unknown, maxErrors = 8): ValidationResult {
+  const fn = validator(revision, definition);
+  return fn(value) ? { ok: true } : { ok: false, errors: formatErrors(fn.errors, maxErrors) };
+}
+
+/** Ajv errors as "path message" lines, deduplicated and bounded. */
+export function formatErrors(errors: ErrorObject[] | null | undefined, max = 8): string[] {
+  const all = errors ?? [];
+  // In a union (anyOf over content blocks, notifications…) every branch reports its own `type`/`method`
+  // constant; one "must be one of" line per path says it better, and it goes first.
+  const constants = new Map<string, unknown[]>();
+  for (const e of all) if (e.keyword === 'const') constants.set(e.instancePath, [...(constants.get(e.instancePath) ?? []), e.params.allowedValue]);
+  const merged = [...constants].map(([path, values]) =>
+    values.length > 1 ? `${path || '/'} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}` : `${path || '/'} must be ${JSON.stringify(values[0])}`,
+  );
+  const lines = [...new Set([...merged, ...all.filter((e) => e.keyword !== 'const').map(describe)])];
+  return lines.length > max ? [...lines.slice(0, max), `… and ${lines.length - max} more`] : lines;
+}
+
+function describe(e: ErrorObject): string {
+  const at = e.instancePath || '/';
+  const p = e.params as Record<string, unknown>;
+  if (e.keyword === 'enum') return `${at} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (e.keyword === 'required') return `${at} must have property "${String(p.missingProperty)}"`;
+  return `${at} ${e.message ?? e.keyword}`;
+}
+
+// ---- which definition a message is checked against
+
+const since = (revision: string, first: Revision) => isRevision(revision) && revision >= first;
+
+const RESULTS: Record<string, string> = {
+  initialize: 'InitializeResult',
+  ping: 'EmptyResult',
+  'tools/list': 'ListToolsResult',
+  // A task-augmented tools/call (2025-11-25) answers with CreateTaskResult instead.
+  'tools/call': 'CallToolResult',
+  'resources/list': 'ListResourcesResult',
+  'resources/templates/list': 'ListResourceTemplatesResult',
+  'resources/read': 'ReadResourceResult',
+  'resources/subscribe': 'EmptyResult',
+  'resources/unsubscribe': 'EmptyResult',
+  'prompts/list': 'ListPromptsResult',
+  'prompts/get': 'GetPromptResult',
+  'completion/complete': 'CompleteResult',
+  'logging/setLevel': 'EmptyResult',
+};
+const TASK_RESULTS: Record<string, string> = {
+  'tasks/get': 'GetTaskResult',
+  'tasks/result': 'GetTaskPayloadResult',
+  'tasks/list': 'ListTasksResult',
+  'tasks/cancel': 'CancelTaskResult',
+};
+
+const NOTIFICATIONS: Record<string, string> = {
+  'notifications/progress': 'ProgressNotification',
+  'notifications/message': 'LoggingMessageNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
+  'notifications/resources/list_changed': 'ResourceListChangedNotification',
+  'notifications/tools/list_changed': 'ToolListChangedNotification',
+  'notifications/prompts/list_changed': 'PromptListChangedNotification',
+  'notifications/cancelled': 'CancelledNotification',
+};
+const NOTIFICATIONS_11: Record<string, string> = {
+  'notifications/tasks/status': 'TaskStatusNotification',
+  'notifications/elicitation/complete': 'ElicitationCompleteNotification',
+};
+
+const SERVER_REQUESTS: Record<string, string> = {
+  ping: 'PingRequest',
+  'sampling/createMessage': 'CreateMessageRequest',
+  'roots/list': 'ListRootsRequest',
+};
+const SERVER_REQUESTS_11: Record<string, string> = {
+  'tasks/get': 'GetTaskRequest',
+  'tasks/result': 'GetTaskPayloadRequest',
+  'tasks/list': 'ListTasksRequest',
+  'tasks/cancel': 'CancelTaskRequest',
+};
+
+const lookup = (table: Record<string, string>, method: string) => (Object.hasOwn(table, method) ? table[method] : undefined);
+
+/** The result definition for a response to a client request `method`, or undefined when the revision has no such method. */
+export function resultDefinition(revision: string, method: string): string | undefined {
+  if (!isRevision(revision)) return undefined;
+  return lookup(RESULTS, method) ?? (since(revision, '2025-11-25') ? lookup(TASK_RESULTS, method) : undefined);
+}
+
+/** The definition of a server notification (whole frame), or undefined when the server may not send `method`. */
+export function notificationDefinition(revision: string, method: string): string | undefined {
+  if (!isRevision(revision)) return undefined;
+  return lookup(NOTIFICATIONS, method) ?? (since(revision, '2025-11-25') ? lookup(NOTIFICATIONS_11, method) : undefined);
+}
+
+/** The definition of a server→client request (whole frame), or undefined when the server may not send `method`. */
+export function serverRequestDefinition(revision: string, method: string): string | undefined {
+  if (!isRevision(revision)) return undefined;
+  if (method === 'elicitation/create') return since(revision, '2025-06-18') ? 'ElicitRequest' : undefined;
+  return lookup(SERVER_REQUESTS, method) ?? (since(revision, '2025-11-25') ? lookup(SERVER_REQUESTS_11, method) : undefined);
+}
+
+/** The definition of a whole error response frame: the id became optional in 2025-11-25. */
+export function errorDefinition(revision: string): string {
+  return since(revision, '2025-11-25') ? 'JSONRPCErrorResponse' : 'JSONRPCError';
+}

@@ -1,0 +1,223 @@
+import type { TranscriptEntry } from '../schema/generated/report.js';
+import type { InboundLine, Transport } from '../transport/transport.js';
+import type { Transcript } from './transcript.js';
+
+export type RequestId = string | number;
+
+/** A JSON-RPC message as received: nothing about its shape is trusted. */
+export type Message = Record<string, unknown>;
+
+/** A request this client sent and is waiting on (or was). */
+export interface Exchange {
+  id: RequestId;
+  method: string;
+  params?: unknown;
+  sent: TranscriptEntry;
+}
+
+/** The server's answer to one request. */
+export interface Reply {
+  message: Message;
+  entry: TranscriptEntry;
+  /** The request's own transcript entry. */
+  sent: TranscriptEntry;
+  /** The response id matched the request only after converting types (e.g. 1 answered as "1"). */
+  looseId?: boolean;
+}
+
+/** What the session learned about one inbound frame, for the passive frame checks. */
+export interface InboundEvent {
+  line: InboundLine;
+  /** The message inside the line (one element when the line was a batch array). */
+  message?: Message;
+  /** The line was a JSON array. */
+  batch?: boolean;
+  kind: 'response' | 'request' | 'notification' | 'invalid';
+  /** For responses: the request it answers, when one matches. */
+  exchange?: Exchange;
+  looseId?: boolean;
+  /** The session's negotiated revision at the time (undefined before initialize). */
+  revision?: string;
+}
+
+export class RequestTimeout extends Error {
+  constructor(readonly method: string, readonly ms: number) {
+    super(`no response to ${method} within ${ms} ms`);
+  }
+}
+
+export class SessionClosed extends Error {
+  constructor(readonly method: string, detail: string) {
+    super(`server closed the connection before answering ${method}: ${detail}`);
+  }
+}
+
+interface Pending {
+  exchange: Exchange;
+  resolve(reply: Reply): void;
+  reject(err: Error): void;
+  timer: NodeJS.Timeout;
+}
+
+const key = (id: unknown) => `${typeof id}:${String(id)}`;
+
+/**
+ * A JSON-RPC client over one transport: id correlation, per-request timeouts, many requests in
+ * flight, answers to server→client requests, and a record of every frame.
+ */
+export class Session {
+  /** Set by discovery once initialize succeeded. */
+  revision?: string;
+  private nextId = 1;
+  private readonly pending = new Map<string, Pending>();
+  private readonly listeners: ((e: InboundEvent) => void)[] = [];
+  private readonly messageWaiters = new Set<(e: InboundEvent) => void>();
+
+  constructor(
+    readonly transport: Transport,
+    readonly transcript: Transcript,
+    readonly timeoutMs: number,
+  ) {
+    transport.onLine((line) => this.receive(line));
+    transport.onExit((exit) => {
+      const detail = `process exited (code ${exit.code}, signal ${exit.signal})`;
+      for (const p of this.pending.values()) {
+        clearTimeout(p.timer);
+        p.reject(new SessionClosed(p.exchange.method, detail));
+      }
+      this.pending.clear();
+    });
+  }
+
+  get alive(): boolean {
+    return this.transport.exited === undefined;
+  }
+
+  /** Frames from the server, as they arrive (used by the frame checks). */
+  onInbound(listener: (e: InboundEvent) => void): void {
+    this.listeners.push(listener);
+  }
+
+  request(method: string, params?: unknown, opts: { id?: RequestId; timeoutMs?: number } = {}): Promise<Reply> {
+    const id = opts.id ?? this.nextId++;
+    const frame: Message = { jsonrpc: '2.0', id, method };
+    if (params !== undefined) frame.params = params;
+    return this.track(id, method, params, opts.timeoutMs ?? this.timeoutMs, () => this.transport.send(JSON.stringify(frame)));
+  }
+
+  private track(id: RequestId, method: string, params: unknown, ms: number, write: () => TranscriptEntry): Promise<Reply> {
+    if (!this.alive) return Promise.reject(new SessionClosed(method, 'process already exited'));
+    return new Promise<Reply>((resolve, reject) => {
+      const exchange: Exchange = { id, method, params, sent: write() };
+      const timer = setTimeout(() => {
+        this.pending.delete(key(id));
+        this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${ms} ms`);
+        reject(new RequestTimeout(method, ms));
+      }, ms);
+      this.pending.set(key(id), { exchange, resolve, reject, timer });
+    });
+  }
+
+  notify(method: string, params?: unknown): TranscriptEntry {
+    const frame: Message = { jsonrpc: '2.0', method };
+    if (params !== undefined) frame.params = params;
+    const text = JSON.stringify(frame);
+    return this.transport.send(text);
+  }
+
+  /** Writes text exactly as given (malformed-input probes); the caller includes the newline. */
+  sendRaw(text: string): TranscriptEntry {
+    return this.transport.sendRaw(text);
+  }
+
+  /** Starts recording inbound frames; `stop()` returns what arrived in between. */
+  record(): { stop(): InboundEvent[] } {
+    const seen: InboundEvent[] = [];
+    const waiter = (e: InboundEvent) => seen.push(e);
+    this.messageWaiters.add(waiter);
+    return {
+      stop: () => {
+        this.messageWaiters.delete(waiter);
+        return seen;
+      },
+    };
+  }
+
+  /**
+   * Writes a raw line (without newline) that carries id `id` but is not a valid request, and waits
+   * for an answer to that id like a request; `label` names it in the transcript and reports.
+   */
+  requestRaw(text: string, id: RequestId, label: string, timeoutMs = this.timeoutMs): Promise<Reply> {
+    return this.track(id, label, undefined, timeoutMs, () => this.transport.sendRaw(text + '\n'));
+  }
+
+  close() {
+    return this.transport.close();
+  }
+
+  private receive(line: InboundLine): void {
+    const json = line.json;
+    // A line with a framing problem that still parsed (CRLF) is dispatched; the frame checks see the problem.
+    if (json === undefined) {
+      this.emit({ line, kind: 'invalid' });
+      return;
+    }
+    if (Array.isArray(json)) {
+      for (const item of json) this.dispatch(line, item, true);
+      if (json.length === 0) this.emit({ line, kind: 'invalid', batch: true });
+    } else {
+      this.dispatch(line, json, false);
+    }
+  }
+
+  private dispatch(line: InboundLine, item: unknown, batch: boolean): void {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      this.emit({ line, kind: 'invalid', batch });
+      return;
+    }
+    const message = item as Message;
+    if (typeof message.method === 'string') {
+      const kind = 'id' in message ? 'request' : 'notification';
+      this.emit({ line, message, batch, kind });
+      if (kind === 'request') this.answerServerRequest(message);
+      return;
+    }
+    if (!('result' in message) && !('error' in message)) {
+      this.emit({ line, message, batch, kind: 'invalid' });
+      return;
+    }
+    let pending = this.pending.get(key(message.id));
+    let looseId = false;
+    if (!pending && (typeof message.id === 'string' || typeof message.id === 'number')) {
+      // Same value, other JSON type: still resolve it so the run goes on, and let the id-echo check fail it.
+      for (const p of this.pending.values()) {
+        if (String(p.exchange.id) === String(message.id)) {
+          pending = p;
+          looseId = true;
+          break;
+        }
+      }
+    }
+    if (pending) {
+      clearTimeout(pending.timer);
+      this.pending.delete(key(pending.exchange.id));
+    }
+    this.emit({ line, message, batch, kind: 'response', exchange: pending?.exchange, looseId });
+    pending?.resolve({ message, entry: line.entry, sent: pending.exchange.sent, looseId });
+  }
+
+  private emit(e: InboundEvent): void {
+    e.revision = this.revision;
+    for (const l of this.listeners) l(e);
+    for (const w of this.messageWaiters) w(e);
+  }
+
+  /** This client declares no capabilities, so it answers ping and refuses everything else. */
+  private answerServerRequest(message: Message): void {
+    const reply: Message =
+      message.method === 'ping'
+        ? { jsonrpc: '2.0', id: message.id, result: {} }
+        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found: the test client declares no capabilities' } };
+    this.transport.send(JSON.stringify(reply));
+  }
+}

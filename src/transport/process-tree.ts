@@ -1,0 +1,123 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Process supervision helpers: find a process's descendants and kill them all. */
+
+interface ProcInfo {
+  ppid: number;
+  state: string;
+}
+
+/** Reads /proc/<pid>/stat; undefined when the process is gone or /proc is unavailable. */
+function readStat(pid: number): ProcInfo | undefined {
+  let text: string;
+  try {
+    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+  } catch {
+    return undefined;
+  }
+  // "pid (comm) state ppid …" — comm may itself contain spaces and parentheses.
+  const close = text.lastIndexOf(')');
+  if (close < 0) return undefined;
+  const fields = text.slice(close + 2).split(' ');
+  const ppid = Number(fields[1]);
+  if (!Number.isInteger(ppid)) return undefined;
+  return { state: fields[0] ?? '?', ppid };
+}
+
+/** pid → ppid for every process on the system. */
+function processTable(): Map<number, number> {
+  const table = new Map<number, number>();
+  if (process.platform === 'linux') {
+    let names: string[] | undefined;
+    try {
+      names = readdirSync('/proc');
+    } catch {
+      names = undefined;
+    }
+    if (names) {
+      for (const name of names) {
+        if (!/^\d+$/.test(name)) continue;
+        const pid = Number(name);
+        const info = readStat(pid);
+        if (info) table.set(pid, info.ppid);
+      }
+      return table;
+    }
+  }
+  if (process.platform === 'win32') return table;
+  try {
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    for (const line of out.split('\n')) {
+      const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
+      if (m) table.set(Number(m[1]), Number(m[2]));
+    }
+  } catch {
+    // No ps: only the process group kill remains.
+  }
+  return table;
+}
+
+/**
+ * Every live descendant of `pid` (children, grandchildren, …), found through parent links.
+ * Call it while `pid` is still alive: once a parent dies its children are reparented and
+ * can no longer be found this way. Processes that called setsid are still found.
+ */
+export function descendants(pid: number): number[] {
+  const table = processTable();
+  const children = new Map<number, number[]>();
+  for (const [child, parent] of table) {
+    if (child === parent) continue;
+    let list = children.get(parent);
+    if (!list) children.set(parent, (list = []));
+    list.push(child);
+  }
+  const found: number[] = [];
+  const seen = new Set<number>([pid]);
+  const queue = [pid];
+  while (queue.length > 0) {
+    const current = queue.shift()!;
+    for (const child of children.get(current) ?? []) {
+      if (seen.has(child)) continue;
+      seen.add(child);
+      found.push(child);
+      queue.push(child);
+    }
+  }
+  return found;
+}
+
+/** Sends a signal, ignoring "no such process" (and "not permitted", which means it is not ours to kill). */
+function signalQuietly(target: number, signal: NodeJS.Signals): void {
+  try {
+    process.kill(target, signal);
+  } catch {
+    // ESRCH: already gone. EPERM: pid reused by someone else's process.
+  }
+}
+
+/**
+ * Kills `pid`'s process group (the server is spawned as a group leader) and every pid in
+ * `pids` (descendants collected earlier with {@link descendants}), with SIGKILL by default.
+ */
+export function killTree(pid: number, pids: readonly number[], signal: NodeJS.Signals = 'SIGKILL'): void {
+  if (process.platform !== 'win32') signalQuietly(-pid, signal);
+  signalQuietly(pid, signal);
+  for (const p of pids) {
+    if (p > 1 && p !== process.pid) signalQuietly(p, signal);
+  }
+}
+
+/** Whether `pid` is a running process. Zombies (dead, not yet reaped) count as dead. */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+  if (process.platform === 'linux') {
+    const info = readStat(pid);
+    if (info && (info.state === 'Z' || info.state === 'X')) return false;
+  }
+  return true;
+}

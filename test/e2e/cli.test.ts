@@ -1,0 +1,105 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isAlive } from '../../src/transport/process-tree.js';
+import { FAULTY, REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
+
+const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+
+describe.concurrent('the CLI', () => {
+  it('passes the reference server: exit 0, no failure, no warning, both reports written', async () => {
+    const r = await runCli([REFERENCE]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.report?.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+    expect(r.report?.server?.protocolVersion).toBe('2025-11-25');
+    await expect(readFile(join(r.out, 'junit.xml'), 'utf8')).resolves.toContain('<testsuites');
+    expect(r.stdout).toContain('lifecycle');
+  });
+
+  for (const [fault, check] of [
+    ['banner', 'transport/stdio/stdout-only-messages'],
+    ['no-jsonrpc', 'base/jsonrpc/version'],
+    ['string-ids', 'base/response/id-echo'],
+    ['echo-version', 'lifecycle/version/unsupported'],
+    ['null-input-schema', 'tools/input-schema/valid'],
+  ]) {
+    it(`exits 1 with ${check} failing on a server with fault ${fault}`, async () => {
+      const r = await runCli(['--env', `MCP_FAULTS=${fault}`, FAULTY]);
+      expect(r.exitCode).toBe(1);
+      expect(statusOf(r.report, check)).toBe('fail');
+      expect(r.stdout).toContain(check);
+    });
+  }
+
+  it('turns warnings into failures with --strict', async () => {
+    const r = await runCli(['--strict', '--env', 'MCP_FAULTS=bad-tool-name', FAULTY]);
+    expect(r.exitCode).toBe(1);
+    expect(statusOf(r.report, 'tools/names/format')).toBe('fail');
+  });
+
+  it('runs a command given after --', async () => {
+    const r = await runCli(['--', process.execPath, join(REFERENCE, 'server.mjs')]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+  });
+
+  it('names a missing target in one line and exits 2', async () => {
+    const r = await runCli(['./no/such/server.js']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('no/such/server.js');
+  });
+
+  it('names a command that cannot start and exits 2', async () => {
+    const r = await runCli(['--', 'mcp-no-such-command-xyz']);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('mcp-no-such-command-xyz');
+  });
+
+  it('rejects an unknown option with exit 2', async () => {
+    const r = await runCli(['--frobnicate', REFERENCE]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('frobnicate');
+  });
+
+  it('leaves no process behind, grandchildren included', async () => {
+    const pidFile = join(await mkdtemp(join(tmpdir(), 'mcpc-pid-')), 'pid');
+    const r = await runCli(['--env', 'MCP_FAULTS=grandchild', '--env', `GRANDCHILD_PID_FILE=${pidFile}`, FAULTY]);
+    expect(r.report).toBeDefined();
+    const pid = Number(await readFile(pidFile, 'utf8'));
+    expect(pid).toBeGreaterThan(0);
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('stops a server that ignores stdin close and SIGTERM', async () => {
+    const r = await runCli(['--env', 'MCP_FAULTS=ignore-sigterm', FAULTY]);
+    const shutdown = r.report?.checks.find((c) => c.id === 'lifecycle/shutdown/stdin-close');
+    expect(shutdown?.status).toBe('warn');
+    expect(shutdown?.message).toContain('SIGKILL');
+    const pid = Number(/\(pid (\d+)\)/.exec(JSON.stringify(shutdown?.transcript))?.[1]);
+    expect(isAlive(pid)).toBe(false);
+  });
+});
+
+describe.concurrent('real servers from npm', () => {
+  it('completes on server-everything over stdio and writes both reports', async () => {
+    const r = await runCli(['--', bin('mcp-server-everything'), 'stdio']);
+    expect([0, 1]).toContain(r.exitCode);
+    expect(r.report?.server?.name).toBeTruthy();
+    expect(r.report?.summary.error).toBe(0);
+    // Documented behaviour: it serves tools, resources and prompts, answers ping and negotiates 2025-11-25.
+    expect(statusOf(r.report, 'ping/respond')).toBe('pass');
+    expect(statusOf(r.report, 'lifecycle/initialize/result')).toBe('pass');
+    expect(r.report?.server?.counts?.tools).toBeGreaterThan(0);
+    await expect(readFile(join(r.out, 'junit.xml'), 'utf8')).resolves.toContain('<testsuites');
+  });
+
+  it('completes on server-filesystem over stdio', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpc-fs-'));
+    const r = await runCli(['--', bin('mcp-server-filesystem'), dir]);
+    expect([0, 1]).toContain(r.exitCode);
+    expect(r.report?.summary.error).toBe(0);
+    expect(statusOf(r.report, 'ping/respond')).toBe('pass');
+    expect(r.report?.server?.counts?.tools).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,34 @@
+import { execa } from 'execa';
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Report } from '../src/schema/generated/report.js';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const CLI = join(ROOT, 'dist/cli/main.js');
+export const REFERENCE = join(ROOT, 'examples/reference-server');
+export const FAULTY = join(ROOT, 'test/fixtures/servers/faulty-server.mjs');
+
+export interface CliRun {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  out: string;
+  report?: Report;
+}
+
+/** Runs the built CLI as a user would, with reports in a fresh temp folder. */
+export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
+  const r = await execa(process.execPath, [CLI, '--out', out, ...args], { reject: false, env: { ...env, NO_COLOR: '1' }, timeout: 120_000 });
+  let report: Report | undefined;
+  try {
+    report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+  } catch {
+    report = undefined;
+  }
+  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr), out, report };
+}
+
+export const statusOf = (report: Report | undefined, id: string) => report?.checks.find((c) => c.id === id)?.status;

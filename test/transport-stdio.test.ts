@@ -1,0 +1,324 @@
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Transcript } from '../src/session/transcript.js';
+import { LaunchError } from '../src/target/launch-error.js';
+import type { LaunchPlan } from '../src/target/launch-plan.js';
+import { isAlive } from '../src/transport/process-tree.js';
+import { startStdio, killAllServers, type StdioOptions, type StdioTransport } from '../src/transport/stdio.js';
+import type { InboundLine } from '../src/transport/transport.js';
+
+let dir: string;
+const started: StdioTransport[] = [];
+
+beforeAll(() => {
+  dir = mkdtempSync(path.join(tmpdir(), 'mcp-stdio-'));
+});
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((t) => t.close()));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** Writes a tiny CommonJS server and returns a plan that runs it with this node. */
+function server(name: string, code: string, env: Record<string, string> = {}): LaunchPlan {
+  const file = path.join(dir, `${name}.cjs`);
+  writeFileSync(file, code);
+  return { description: `${name}.cjs`, command: process.execPath, args: [file], cwd: dir, env };
+}
+
+async function start(plan: LaunchPlan, opts?: StdioOptions): Promise<{ t: StdioTransport; lines: InboundLine[]; transcript: Transcript }> {
+  const transcript = new Transcript();
+  const t = await startStdio(plan, transcript, opts);
+  started.push(t);
+  const lines: InboundLine[] = [];
+  t.onLine((line) => lines.push(line));
+  return { t, lines, transcript };
+}
+
+async function waitFor(cond: () => boolean, ms = 3000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for condition');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+/** Echoes each stdin line back; exits when stdin ends. */
+const ECHO = `
+let buf = '';
+process.stdin.on('data', (d) => {
+  buf += d;
+  let i;
+  while ((i = buf.indexOf('\\n')) >= 0) {
+    const line = buf.slice(0, i);
+    buf = buf.slice(i + 1);
+    process.stdout.write(JSON.stringify({ echo: line, env: process.env.MCP_TEST_VAR ?? null }) + '\\n');
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+`;
+
+describe('stdout framing', () => {
+  it('joins a message written in two parts and splits two messages written at once', async () => {
+    const { lines } = await start(
+      server(
+        'split',
+        `process.stdout.write('{"a":');
+         setTimeout(() => process.stdout.write('1}\\n{"b":2}\\n{"c":'), 60);
+         setTimeout(() => process.stdout.write('3}\\n'), 120);
+         process.stdin.resume();`,
+      ),
+    );
+    await waitFor(() => lines.length >= 3);
+    expect(lines.map((l) => l.json)).toEqual([{ a: 1 }, { b: 2 }, { c: 3 }]);
+    expect(lines.every((l) => l.problem === undefined)).toBe(true);
+    expect(lines[0]!.entry).toMatchObject({ dir: 'recv', text: '{"a":1}', bytes: 7 });
+  });
+
+  it('reports CRLF, invalid UTF-8, blank lines and non-JSON, and keeps multibyte characters split across writes', async () => {
+    const { lines } = await start(
+      server(
+        'problems',
+        `const fs = require('fs');
+         fs.writeSync(1, '{"x":1}\\r\\n');
+         fs.writeSync(1, Buffer.from([0x7b, 0x22, 0xff, 0x22, 0x7d, 0x0a]));
+         fs.writeSync(1, '\\n');
+         fs.writeSync(1, 'hello\\n');
+         const e = Buffer.from('{"s":"é"}\\n');
+         fs.writeSync(1, e.subarray(0, 7));
+         setTimeout(() => fs.writeSync(1, e.subarray(7)), 50);
+         process.stdin.resume();`,
+      ),
+    );
+    await waitFor(() => lines.length >= 5);
+    const [crlf, bad, blank, text, multi] = lines;
+    expect(crlf).toMatchObject({ json: { x: 1 }, problem: 'CRLF line ending' });
+    expect(bad!.problem).toBe('not UTF-8');
+    expect(bad!.json).toBeUndefined();
+    expect(bad!.entry.text).toContain('\uFFFD');
+    expect(blank!.problem).toBe('blank line');
+    expect(text!.problem).toMatch(/^not JSON: /);
+    expect(multi).toMatchObject({ json: { s: 'é' } });
+    expect(multi!.problem).toBeUndefined();
+  });
+
+  it('emits a partial last line and reports the exit as a crash', async () => {
+    const { t, lines } = await start(server('partial', `process.stdout.write('{"p":1}'); setTimeout(() => process.exit(3), 30);`));
+    const exit = await new Promise((resolve) => t.onExit(resolve));
+    expect(exit).toEqual({ code: 3, signal: null, how: 'crashed' });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({ json: { p: 1 }, problem: 'partial line at end of stream' });
+    expect(await t.close()).toEqual({ code: 3, signal: null, how: 'crashed' });
+  });
+
+  it('does not keep an over-long line in memory, and carries on after it', async () => {
+    const { lines } = await start(
+      server(
+        'long',
+        `const fs = require('fs');
+         const chunk = 'a'.repeat(100000);
+         for (let i = 0; i < 10; i++) fs.writeSync(1, chunk);
+         fs.writeSync(1, '\\n{"ok":1}\\n');
+         process.stdin.resume();`,
+      ),
+      { maxLineBytes: 1000 },
+    );
+    await waitFor(() => lines.length >= 2);
+    expect(lines[0]!.problem).toBe('line exceeds 1000 bytes');
+    expect(lines[0]!.entry.bytes).toBe(1_000_000);
+    expect(lines[0]!.entry.truncated).toBe(true);
+    expect(lines[0]!.entry.text.length).toBeLessThanOrEqual(4096);
+    expect(lines[1]).toMatchObject({ json: { ok: 1 } });
+  });
+
+  it('delivers lines written before the first listener was attached', async () => {
+    const transcript = new Transcript();
+    const t = await startStdio(server('early', `process.stdout.write('{"early":1}\\n'); process.stdin.resume();`), transcript);
+    started.push(t);
+    await waitFor(() => transcript.entries.some((e) => e.dir === 'recv'));
+    const lines: InboundLine[] = [];
+    t.onLine((l) => lines.push(l));
+    await waitFor(() => lines.length === 1);
+    expect(lines[0]!.json).toEqual({ early: 1 });
+  });
+});
+
+describe('stdin and stderr', () => {
+  it('drains 5 MB of stderr written before stdin is read, and still answers', async () => {
+    const { t, lines, transcript } = await start(
+      server(
+        'noisy',
+        `const fs = require('fs');
+         const line = 'x'.repeat(1023) + '\\n';
+         const block = line.repeat(64);
+         for (let i = 0; i < 80; i++) fs.writeSync(2, block);
+         fs.writeSync(2, 'last stderr line\\n');
+         ${ECHO}`,
+      ),
+    );
+    const sent = t.send('{"ping":1}');
+    expect(sent).toMatchObject({ dir: 'send', text: '{"ping":1}' });
+    await waitFor(() => lines.length === 1, 5000);
+    expect(lines[0]!.json).toMatchObject({ echo: '{"ping":1}' });
+    expect(t.stderrTail(1)).toBe('last stderr line');
+    expect(t.stderrTail(3).split('\n')).toHaveLength(3);
+    // The transcript keeps a bounded amount of stderr.
+    const stderrBytes = transcript.entries.filter((e) => e.dir === 'stderr').reduce((n, e) => n + e.bytes, 0);
+    expect(stderrBytes).toBeLessThan(1.1 * 1024 * 1024);
+    const exit = await t.close();
+    expect(exit.how).toBe('stdin-eof');
+    expect(transcript.entries.some((e) => e.dir === 'event' && /more stderr lines not recorded/.test(e.text))).toBe(true);
+  });
+
+  it('passes env on top of the inherited environment, and sendRaw writes bytes as given', async () => {
+    const { t, lines, transcript } = await start(server('env', ECHO, { MCP_TEST_VAR: 'hello' }));
+    t.sendRaw('raw one\nraw');
+    t.sendRaw(' two\n');
+    await waitFor(() => lines.length === 2);
+    expect(lines.map((l) => l.json)).toEqual([
+      { echo: 'raw one', env: 'hello' },
+      { echo: 'raw two', env: 'hello' },
+    ]);
+    expect(transcript.entries.filter((e) => e.dir === 'send').map((e) => e.text)).toEqual(['raw one\nraw', ' two\n']);
+  });
+
+  it('ignores writes after the server died, and survives EPIPE', async () => {
+    const { t, transcript } = await start(
+      server('closes-stdin', `require('fs').closeSync(0); process.stdout.write('{"ready":1}\\n'); setTimeout(() => process.exit(0), 300);`),
+    );
+    await waitFor(() => transcript.entries.some((e) => e.dir === 'recv'));
+    for (let i = 0; i < 20; i++) t.send(JSON.stringify({ n: i, pad: 'y'.repeat(10000) }));
+    await waitFor(() => t.exited !== undefined);
+    const after = t.send('{"late":1}');
+    expect(after.dir).toBe('event');
+    expect(after.text).toMatch(/write ignored \(server exited\)/);
+    expect(transcript.entries.some((e) => e.dir === 'event' && /stdin error: EPIPE/.test(e.text))).toBe(true);
+  });
+
+  it('records spawn and exit events', async () => {
+    const { t, transcript } = await start(server('events', ECHO));
+    await t.close();
+    const events = transcript.entries.filter((e) => e.dir === 'event').map((e) => e.text);
+    expect(events[0]).toMatch(/^spawn .*events\.cjs \(pid \d+\)$/);
+    expect(events.at(-1)).toBe('exit code 0 signal none');
+  });
+});
+
+describe('shutdown', () => {
+  it('stdin EOF when the server exits on its own', async () => {
+    const { t } = await start(server('eof', ECHO));
+    expect(await t.close()).toEqual({ code: 0, signal: null, how: 'stdin-eof' });
+    expect(await t.close()).toEqual({ code: 0, signal: null, how: 'stdin-eof' });
+    expect(t.exited?.how).toBe('stdin-eof');
+  });
+
+  it('SIGTERM when the server ignores stdin closing', async () => {
+    const { t } = await start(server('ignores-eof', `process.stdin.resume(); setInterval(() => {}, 1000);`), { graceMs: 150 });
+    expect(await t.close()).toEqual({ code: null, signal: 'SIGTERM', how: 'sigterm' });
+  });
+
+  it('SIGKILL when the server ignores SIGTERM too', async () => {
+    const { t, lines } = await start(
+      server(
+        'ignores-term',
+        `process.on('SIGTERM', () => {}); process.stdin.resume(); setInterval(() => {}, 1000); process.stdout.write('{"ready":1}\\n');`,
+      ),
+      { graceMs: 150, termMs: 150 },
+    );
+    await waitFor(() => lines.length === 1);
+    expect(await t.close()).toEqual({ code: null, signal: 'SIGKILL', how: 'sigkill' });
+  });
+
+  it('crashed when the server died before close()', async () => {
+    const { t } = await start(server('dies', `setTimeout(() => process.exit(7), 20);`));
+    const exits: unknown[] = [];
+    t.onExit((e) => exits.push(e));
+    await waitFor(() => exits.length === 1);
+    expect(exits[0]).toEqual({ code: 7, signal: null, how: 'crashed' });
+    expect(await t.close()).toEqual({ code: 7, signal: null, how: 'crashed' });
+    // A listener added after the exit still hears about it.
+    const late = await new Promise((resolve) => t.onExit(resolve));
+    expect(late).toEqual({ code: 7, signal: null, how: 'crashed' });
+  });
+
+  it('kills the whole tree: a grandchild and a setsid great-grandchild', async () => {
+    const pidFile = path.join(dir, 'tree-pids.json');
+    const grandchild = path.join(dir, 'grandchild.cjs');
+    const great = path.join(dir, 'great.cjs');
+    writeFileSync(great, `setInterval(() => {}, 1000);`);
+    writeFileSync(
+      grandchild,
+      `const { spawn } = require('child_process');
+       const g = spawn(process.execPath, [${JSON.stringify(great)}], { stdio: 'ignore', detached: true });
+       require('fs').writeFileSync(${JSON.stringify(pidFile)}, JSON.stringify({ grandchild: process.pid, great: g.pid }));
+       setInterval(() => {}, 1000);`,
+    );
+    const { t } = await start(
+      server(
+        'tree',
+        `require('child_process').spawn(process.execPath, [${JSON.stringify(grandchild)}], { stdio: 'ignore' });
+         ${ECHO}`,
+      ),
+    );
+    let pids: { grandchild: number; great: number } | undefined;
+    await waitFor(() => {
+      try {
+        pids = JSON.parse(readFileSync(pidFile, 'utf8'));
+        return true;
+      } catch {
+        return false;
+      }
+    });
+    expect(isAlive(pids!.grandchild)).toBe(true);
+    expect(isAlive(pids!.great)).toBe(true);
+    expect((await t.close()).how).toBe('stdin-eof');
+    await waitFor(() => !isAlive(pids!.grandchild) && !isAlive(pids!.great), 2000);
+  });
+
+  it('killAllServers() kills servers that were never closed', async () => {
+    const { t } = await start(server('forgotten', `process.stdin.resume(); setInterval(() => {}, 1000);`));
+    killAllServers();
+    await waitFor(() => t.exited !== undefined);
+    expect(t.exited).toMatchObject({ signal: 'SIGKILL', how: 'crashed' });
+  });
+});
+
+describe('launch errors', () => {
+  it('a missing command gives a LaunchError naming it', async () => {
+    const transcript = new Transcript();
+    const err = await startStdio(
+      { description: 'nope', command: 'mcp-no-such-command-xyz', args: ['--stdio'], cwd: dir, env: {} },
+      transcript,
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LaunchError);
+    expect((err as LaunchError).message).toBe('cannot start mcp-no-such-command-xyz: not found (ENOENT)');
+    expect((err as LaunchError).code).toBe('ENOENT');
+    expect(transcript.entries.at(-1)?.text).toMatch(/^spawn failed: mcp-no-such-command-xyz --stdio/);
+  });
+
+  it('a file that is not executable gives EACCES', async () => {
+    const file = path.join(dir, 'not-executable');
+    writeFileSync(file, '#!/bin/sh\necho hi\n');
+    chmodSync(file, 0o644);
+    const err = await startStdio({ description: file, command: file, args: [], cwd: dir, env: {} }, new Transcript()).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(LaunchError);
+    expect((err as LaunchError).code).toBe('EACCES');
+    expect((err as LaunchError).message).toContain(file);
+  });
+
+  it('a missing working directory is named as such', async () => {
+    const err = await startStdio(
+      { description: 'x', command: process.execPath, args: [], cwd: path.join(dir, 'missing-dir'), env: {} },
+      new Transcript(),
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LaunchError);
+    expect((err as LaunchError).message).toMatch(/working directory not found/);
+  });
+});
