@@ -9,6 +9,8 @@ const out = join(root, 'src/schema/generated');
 // [schema, output, extra json-schema-to-typescript options]
 const targets = [
   ['schema/report.schema.json', 'report.ts'],
+  ['schema/config.schema.json', 'config.ts'],
+  ['schema/case.schema.json', 'case.ts'],
   // The MCP schema's root only holds $defs: emit every definition.
   ['schema/mcp/2025-11-25.schema.json', 'mcp-2025-11-25.ts', { unreachableDefinitions: true }],
 ];

@@ -18,10 +18,13 @@ export interface CliRun {
   report?: Report;
 }
 
-/** Runs the built CLI as a user would, with reports in a fresh temp folder. */
+/** Runs the built CLI as a user would, with reports in a fresh temp folder (outside GitHub Actions unless `env` says so). */
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
-  const r = await execa(process.execPath, [CLI, '--out', out, ...args], { reject: false, env: { ...env, NO_COLOR: '1' }, timeout: 120_000 });
+  // A subcommand stays first; the report folder goes after it.
+  const [first, ...rest] = args;
+  const argv = ['list', 'report', 'badge'].includes(first) ? [first, '--out', out, ...rest] : ['--out', out, ...args];
+  const r = await execa(process.execPath, [CLI, ...argv], { reject: false, env: { GITHUB_ACTIONS: '', ...env, NO_COLOR: '1' }, timeout: 120_000 });
   let report: Report | undefined;
   try {
     report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;

@@ -183,7 +183,7 @@ describe('reference server', () => {
     c.send({ jsonrpc: '2.0', id: serverPing.id, result: {} });
 
     const tools = await c.listAll('tools/list', 'tools');
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'get-image', 'write-note']);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'search-docs', 'get-image', 'write-note']);
     for (const t of tools) {
       expect(t.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
       expect(t.inputSchema.type).toBe('object');

@@ -58,18 +58,61 @@ function checkParams(params, spec, method) {
   if (params._meta !== undefined && !isObject(params._meta)) throw invalidParams(`Invalid params for ${method}: "_meta" must be an object`);
 }
 
-/** Validates tool arguments against the simple object schemas used here. Returns a message or null. */
-export function argumentProblem(schema, args) {
-  if (!isObject(schema) || schema.type !== 'object') return null;
-  for (const key of schema.required ?? []) if (!(key in args)) return `missing required argument "${key}"`;
-  for (const [key, value] of Object.entries(args)) {
-    const prop = schema.properties?.[key];
-    if (!prop) {
-      if (schema.additionalProperties === false) return `unexpected argument "${key}"`;
-      continue;
+const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+const TYPE_CHECKS = {
+  null: (v) => v === null,
+  boolean: (v) => typeof v === 'boolean',
+  integer: (v) => Number.isInteger(v),
+  number: (v) => typeof v === 'number' && Number.isFinite(v),
+  string: (v) => typeof v === 'string',
+  array: (v) => Array.isArray(v),
+  object: isObject,
+};
+const FORMAT_CHECKS = {
+  date: (v) => /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(v)) && new Date(v).toISOString().startsWith(v),
+};
+
+/**
+ * Why `value` breaks `schema`, or null. Covers the JSON Schema keywords this server's tools use: type, enum,
+ * const, bounds, lengths, pattern, format date, items, uniqueItems, required, properties,
+ * additionalProperties: false, anyOf and local $refs.
+ */
+export function schemaProblem(schema, value, path = 'arguments', root = schema) {
+  if (typeof schema.$ref === 'string') {
+    const target = schema.$ref.slice(2).split('/').reduce((s, key) => s?.[key], root);
+    return schemaProblem(target, value, path, root);
+  }
+  if (schema.anyOf) return schema.anyOf.some((s) => schemaProblem(s, value, path, root) === null) ? null : `${path} matches none of its allowed forms`;
+  if ('const' in schema && !sameJson(value, schema.const)) return `${path} must be ${JSON.stringify(schema.const)}`;
+  if (schema.enum && !schema.enum.some((e) => sameJson(e, value))) return `${path} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+  const types = schema.type === undefined ? [] : [schema.type].flat();
+  if (types.length > 0 && !types.some((t) => TYPE_CHECKS[t](value))) return `${path} must be of type ${types.join(' or ')}`;
+  if (typeof value === 'number') {
+    if (value < schema.minimum || value <= schema.exclusiveMinimum) return `${path} is too small`;
+    if (value > schema.maximum || value >= schema.exclusiveMaximum) return `${path} is too large`;
+  }
+  if (typeof value === 'string') {
+    const length = [...value].length; // code points, as JSON Schema counts them
+    if (length < schema.minLength || length > schema.maxLength) return `${path} has the wrong length`;
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return `${path} does not match ${schema.pattern}`;
+    if (schema.format in FORMAT_CHECKS && !FORMAT_CHECKS[schema.format](value)) return `${path} is not a ${schema.format}`;
+  }
+  if (Array.isArray(value)) {
+    if (value.length < schema.minItems || value.length > schema.maxItems) return `${path} has the wrong number of items`;
+    if (schema.uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size < value.length) return `${path} has duplicate items`;
+    for (const [i, item] of value.entries()) {
+      const problem = schema.items ? schemaProblem(schema.items, item, `${path}[${i}]`, root) : null;
+      if (problem) return problem;
     }
-    const ok = prop.type === 'number' ? typeof value === 'number' && Number.isFinite(value) : typeof value === prop.type;
-    if (!ok) return `argument "${key}" must be a ${prop.type}`;
+  }
+  if (isObject(value)) {
+    for (const key of schema.required ?? []) if (!Object.hasOwn(value, key)) return `${path} misses "${key}"`;
+    for (const [key, item] of Object.entries(value)) {
+      const prop = schema.properties?.[key];
+      if (!prop && schema.additionalProperties === false) return `${path} has an unexpected "${key}"`;
+      const problem = prop ? schemaProblem(prop, item, `${path}.${key}`, root) : null;
+      if (problem) return problem;
+    }
   }
   return null;
 }
@@ -113,6 +156,43 @@ function defaultTools() {
       annotations: { readOnlyHint: true, openWorldHint: false },
       run: (args, _server, rev) => {
         const structured = { sum: args.a + args.b };
+        // Two finite numbers can add up to more than a double holds, and JSON has no Infinity.
+        if (!Number.isFinite(structured.sum)) return { content: [text(`${args.a} + ${args.b} is too large to represent`)], isError: true };
+        if (!atLeast(rev, '2025-06-18')) return { content: [text(JSON.stringify(structured))] };
+        return { content: [text(JSON.stringify(structured))], structuredContent: structured };
+      },
+    },
+    {
+      name: 'search-docs',
+      title: 'Search Docs',
+      description: 'Finds the documents whose text contains a query; its arguments use many JSON Schema keywords.',
+      inputSchema: {
+        type: 'object',
+        properties: {
+          query: { type: 'string', minLength: 1, maxLength: 64 },
+          match: { enum: ['substring', 'prefix'] },
+          limit: { type: 'integer', minimum: 1, maximum: 20 },
+          caseSensitive: { type: ['boolean', 'null'] },
+          tags: { type: 'array', items: { type: 'string', pattern: '^[a-z]{1,10}$' }, maxItems: 3, uniqueItems: true },
+          minScore: { type: 'number', exclusiveMinimum: 0, exclusiveMaximum: 1 },
+          lines: { $ref: '#/$defs/range' },
+          since: { type: 'string', format: 'date' },
+          style: { anyOf: [{ const: 'plain' }, { type: 'null' }] },
+          version: { const: 1 },
+        },
+        required: ['query'],
+        additionalProperties: false,
+        $defs: {
+          range: { type: 'object', properties: { from: { type: 'integer', minimum: 1 }, to: { type: 'integer', minimum: 1 } }, required: ['from'], additionalProperties: false },
+        },
+      },
+      outputSchema: { type: 'object', properties: { matches: { type: 'array', items: { type: 'string' } } }, required: ['matches'] },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      run: (args, server, rev) => {
+        const fold = (s) => (args.caseSensitive ? s : s.toLowerCase());
+        const found = (doc) => (args.match === 'prefix' ? fold(doc).startsWith(fold(args.query)) : fold(doc).includes(fold(args.query)));
+        const matches = server.resources.filter((r) => r.text !== undefined && found(r.text)).map((r) => r.uri).slice(0, args.limit ?? 20);
+        const structured = { matches };
         if (!atLeast(rev, '2025-06-18')) return { content: [text(JSON.stringify(structured))] };
         return { content: [text(JSON.stringify(structured))], structuredContent: structured };
       },
@@ -184,6 +264,15 @@ function defaultPrompts() {
       ],
     },
     { name: 'plain', title: 'Plain', description: 'A prompt without arguments.', render: () => [{ role: 'user', content: text('Say hello.') }] },
+    {
+      name: 'describe-logo',
+      title: 'Describe the logo',
+      description: 'Shows the logo and asks for a description.',
+      render: () => [
+        { role: 'user', content: { type: 'image', data: LOGO_PNG, mimeType: 'image/png' } },
+        { role: 'user', content: text('Describe this image.') },
+      ],
+    },
   ];
 }
 
@@ -271,7 +360,7 @@ export const handlers = {
       protocolVersion: rev,
       capabilities: structuredClone(server.capabilities),
       serverInfo: serverInfo(rev),
-      instructions: 'Reference server for mcp-conformance: tools echo, add, get-image and write-note; docs under ref://docs/.',
+      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image and write-note; docs under ref://docs/.',
     };
   },
 
@@ -289,9 +378,9 @@ export const handlers = {
   'tools/call'(params, server) {
     checkParams(params, { name: 'string', arguments: '?object' }, 'tools/call');
     const tool = server.tools.find((t) => t.name === params.name);
-    if (!tool) throw invalidParams(`Unknown tool: ${params.name}`);
+    if (!tool) throw invalidParams(`Unknown tool: ${JSON.stringify(params.name)}`);
     const args = params.arguments ?? {};
-    const problem = argumentProblem(tool.inputSchema, args);
+    const problem = schemaProblem(tool.inputSchema, args);
     if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
     server.log('info', `tool ${tool.name} called`);
     return tool.run(args, server, server.revision);
@@ -337,7 +426,7 @@ export const handlers = {
   'prompts/get'(params, server) {
     checkParams(params, { name: 'string', arguments: '?object' }, 'prompts/get');
     const prompt = server.prompts.find((p) => p.name === params.name);
-    if (!prompt) throw invalidParams(`Unknown prompt: ${params.name}`);
+    if (!prompt) throw invalidParams(`Unknown prompt: ${JSON.stringify(params.name)}`);
     const args = params.arguments ?? {};
     for (const [key, value] of Object.entries(args)) {
       if (typeof value !== 'string') throw invalidParams(`Prompt argument "${key}" must be a string`);
@@ -466,7 +555,7 @@ export function createServer() {
       const problem = requestProblem(msg);
       if (problem) return errorResponse(isObject(msg) ? readableId(msg.id) : null, ErrorCode.INVALID_REQUEST, `Invalid request: ${problem}`);
       const handler = Object.hasOwn(this.handlers, msg.method) ? this.handlers[msg.method] : null;
-      if (!handler) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${msg.method}`);
+      if (!handler) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
       if ('params' in msg && !isObject(msg.params)) return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, 'Invalid params: expected an object');
       try {
         return { jsonrpc: '2.0', id: msg.id, result: handler(msg.params ?? {}, this) };

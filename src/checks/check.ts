@@ -1,7 +1,8 @@
-import type { Level, Requirement, Status } from '../schema/generated/report.js';
+import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
+import type { ToolCallPolicy } from '../properties/tool-policy.js';
 import type { Reply, RequestId, Session } from '../session/session.js';
-import type { ExitInfo } from '../transport/transport.js';
+import type { ExitInfo, TransportKind } from '../transport/transport.js';
 
 /** What a check concluded. `error` is never returned by a check: the runner gives it to a check that threw. */
 export interface Outcome {
@@ -9,6 +10,8 @@ export interface Outcome {
   message: string;
   expected?: unknown;
   actual?: unknown;
+  /** The excerpt to report instead of every frame the check exchanged (a property reports its counterexample's). */
+  transcript?: TranscriptEntry[];
 }
 
 /** What a check may use. Requests made through it are the check's transcript excerpt. */
@@ -27,6 +30,14 @@ export interface CheckContext {
   /** The shared server's stderr tail, for messages about crashes. */
   stderrTail(): string;
   timeoutMs: number;
+  /** The run's seed: generated checks (properties) draw their values from it. */
+  seed: number;
+  /** Values each property generates. */
+  runs: number;
+  /** Which tools generated calls may reach. */
+  toolCalls: ToolCallPolicy;
+  /** The command line that reruns only check `id` with this run's seed. */
+  replay(id: string): string;
 }
 
 /** A built-in check: stable id, the requirement it exercises, and how to run it. */
@@ -34,9 +45,23 @@ export interface CheckDef {
   id: string;
   title: string;
   requirement: Requirement;
+  /** Further catalogue requirement ids the check also exercises. */
+  covers?: string[];
+  /** Where the check is defined, when it is data (a case file). */
+  source?: string;
   /** Checks marked last run after all others, one at a time. */
   last?: boolean;
+  /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
+  transport?: TransportKind;
   run(ctx: CheckContext): Promise<Outcome>;
+}
+
+const TRANSPORT_NAMES: Record<TransportKind, string> = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'legacy HTTP+SSE' };
+
+/** The skip reason for a check or frame rule made for another transport than the run's; undefined when it applies. */
+export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind): string | undefined {
+  if (needs === undefined || needs === actual) return undefined;
+  return `applies to the ${TRANSPORT_NAMES[needs]} transport only; this run uses ${TRANSPORT_NAMES[actual]}`;
 }
 
 const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25';
@@ -50,6 +75,11 @@ export const pass = (message: string, extra: Partial<Outcome> = {}): Outcome => 
 export const fail = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'fail', message, ...extra });
 export const warn = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'warn', message, ...extra });
 export const skip = (message: string): Outcome => ({ status: 'skip', message });
+
+/** Skip when the server does not declare `capability`. */
+export function requires(ctx: CheckContext, capability: string): Outcome | undefined {
+  return ctx.profile.capabilities[capability] === undefined ? skip(`the server does not declare the ${capability} capability`) : undefined;
+}
 
 /** The error object of a reply, when it is one. */
 export function errorOf(reply: Reply): { code: unknown; message: unknown; data?: unknown } | undefined {

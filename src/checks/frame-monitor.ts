@@ -1,5 +1,7 @@
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Session } from '../session/session.js';
+import type { TransportKind } from '../transport/transport.js';
+import { wrongTransport } from './check.js';
 import { FRAME_RULES, type Finding, type FrameContext, type FrameRule } from './frame-rules.js';
 
 /** Findings kept per rule; the rest are only counted, so a flood cannot grow memory. */
@@ -38,11 +40,14 @@ export class FrameMonitor {
     }
   }
 
-  results(): CheckResult[] {
+  /** One result per rule; `transport` is the run's, which rules made for another skip. */
+  results(transport: TransportKind): CheckResult[] {
     const durationMs = Math.round(performance.now() - this.started);
     return this.rules.map((rule) => {
       const tally = this.tallies.get(rule.id)!;
       const base = { id: rule.id, title: rule.title, area: rule.id.split('/')[0], level: rule.requirement.level, requirement: rule.requirement, durationMs };
+      const elsewhere = wrongTransport(rule.transport, transport);
+      if (elsewhere) return { ...base, status: 'skip', message: elsewhere };
       if (tally.inspected === 0) return { ...base, status: 'skip', message: `no ${rule.looksAt} was seen during the run` };
       const worst = tally.findings.find((f) => f.severity === 'fail') ?? tally.findings[0];
       if (!worst) return { ...base, status: 'pass', message: `${tally.inspected} frame(s) inspected` };

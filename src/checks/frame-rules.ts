@@ -9,7 +9,9 @@ import {
 } from '../schema/validators.js';
 import { schemaRevision } from '../discovery/discover.js';
 import type { InboundEvent, Message } from '../session/session.js';
+import type { TransportKind } from '../transport/transport.js';
 import { requirement } from './check.js';
+import { CONTENT_RULES } from './content-rules.js';
 
 /** One broken rule in one frame. */
 export interface Finding {
@@ -32,8 +34,12 @@ export interface FrameRule {
   id: string;
   title: string;
   requirement: Requirement;
+  /** Further catalogue requirement ids the rule also exercises. */
+  covers?: string[];
   /** Named in the skip message when no frame of the kind was seen. */
   looksAt: string;
+  /** The one transport the rule applies to; on any other it is skipped. */
+  transport?: TransportKind;
   inspect(e: InboundEvent, ctx: FrameContext): Finding[] | undefined;
 }
 
@@ -69,12 +75,161 @@ function schemaFindings(revision: string | undefined, definition: string | undef
   return r.ok ? [] : failing(`${what} does not validate against ${definition} (${revision})`, { expected: `a valid ${definition}`, actual: r.errors });
 }
 
-export const FRAME_RULES: FrameRule[] = [
+
+/** Spec-defined _meta keys under the reserved prefixes (2025-11-25). */
+const SPEC_META_KEYS = new Set(['io.modelcontextprotocol/related-task', 'io.modelcontextprotocol/model-immediate-response']);
+
+/** A prefix reserved for MCP: the second label is modelcontextprotocol or mcp (2025-11-25), or any label is (2025-06-18). */
+function reservedPrefix(key: string, revision: string): boolean {
+  const slash = key.indexOf('/');
+  if (slash < 0) return false;
+  const labels = key.slice(0, slash).split('.');
+  const reserved = (l: string | undefined) => l === 'modelcontextprotocol' || l === 'mcp';
+  return revision >= '2025-11-25' ? reserved(labels[1]) : labels.some(reserved);
+}
+
+/** Fields a server may not send under an older negotiated revision (requirements §3.5), by revision. */
+const NEWER_FIELDS: Record<string, { keys: string[]; types: string[]; methods: string[] }> = {
+  '2025-03-26': {
+    keys: ['outputSchema', 'structuredContent', 'lastModified', 'icons', 'execution', 'websiteUrl', 'resultType', 'ttlMs', 'cacheScope'],
+    types: ['resource_link'],
+    methods: ['elicitation/create', 'notifications/elicitation/complete', 'notifications/tasks/status'],
+  },
+  '2025-06-18': {
+    keys: ['icons', 'execution', 'websiteUrl', 'resultType', 'ttlMs', 'cacheScope'],
+    types: [],
+    methods: ['notifications/elicitation/complete', 'notifications/tasks/status'],
+  },
+  '2025-11-25': { keys: ['resultType', 'ttlMs', 'cacheScope'], types: [], methods: [] },
+};
+
+/** Patterns of credentials that must never appear in log messages (a heuristic). */
+const SECRETS = [
+  /\bBearer\s+[A-Za-z0-9._~+/-]{20,}/,
+  /\bAKIA[0-9A-Z]{16}\b/,
+  /-----BEGIN [A-Z ]*PRIVATE KEY-----/,
+  /\bgh[pousr]_[A-Za-z0-9]{30,}\b/,
+  /\bsk-[A-Za-z0-9]{20,}\b/,
+  /\bxox[abpr]-[A-Za-z0-9-]{10,}\b/,
+];
+
+/** Server→client request ids seen per session, for the uniqueness rule. */
+const serverRequestIds = new Map<number, Set<string>>();
+
+export const PROTOCOL_RULES: FrameRule[] = [
+  {
+    id: 'base/error/message-concise',
+    title: 'Error messages are one short sentence',
+    requirement: requirement('base.error.message-concise', 'SHOULD', 'basic#responses', 'An error message should be a concise single sentence'),
+    looksAt: 'error response',
+    inspect(e) {
+      const err = e.kind === 'response' && isObject(e.message?.error) ? e.message.error : undefined;
+      if (!err || typeof err.message !== 'string') return undefined;
+      const m = err.message;
+      return m.includes('\n') || m.length > 300
+        ? [{ severity: 'warn', message: `error message of ${m.length} characters${m.includes('\n') ? ' over several lines' : ''}`, expected: 'one sentence, under 300 characters', actual: m.slice(0, 300) }]
+        : [];
+    },
+  },
+  {
+    id: 'base/request/id',
+    title: 'Server requests carry a string or integer id, never reused',
+    requirement: requirement('base.request.id-type', 'MUST', 'basic#requests', 'A request the server sends has a string or integer id that it has not used before in the session'),
+    covers: ['base.request.id-unique'],
+    looksAt: 'server-to-client request',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || m.method.startsWith('notifications/')) return undefined;
+      if (!(typeof m.id === 'string' || Number.isInteger(m.id))) return failing(`${m.method} request with id ${JSON.stringify(m.id)}`, { expected: 'a string or integer id', actual: m.id });
+      const seen = serverRequestIds.get(e.session) ?? new Set<string>();
+      serverRequestIds.set(e.session, seen);
+      const key = `${typeof m.id}:${m.id}`;
+      if (seen.has(key)) return failing(`${m.method} reuses request id ${JSON.stringify(m.id)}`, { expected: 'an id not used before in the session', actual: m.id });
+      seen.add(key);
+      return [];
+    },
+  },
+  {
+    id: 'base/meta/reserved-prefix',
+    title: '_meta keys do not invent names under the MCP-reserved prefixes',
+    requirement: requirement('base.meta.reserved-prefix', 'SHOULD', 'basic#meta', 'Prefixes whose labels name modelcontextprotocol or mcp are reserved for the specification'),
+    looksAt: 'message with _meta (2025-06-18 and later)',
+    inspect(e) {
+      const m = messageOf(e);
+      if (!m || e.revision === undefined || e.revision === '2025-03-26') return undefined;
+      const keys: { path: string; key: string }[] = [];
+      metaKeys(m, '$', keys);
+      if (keys.length === 0) return undefined;
+      return keys
+        .filter((k) => reservedPrefix(k.key, e.revision!) && !SPEC_META_KEYS.has(k.key))
+        .map((k) => ({ severity: 'warn' as const, message: `_meta key ${JSON.stringify(k.key)} at ${k.path} uses a reserved prefix`, expected: 'your own reverse-DNS prefix', actual: k.key }));
+    },
+  },
+  {
+    id: 'lifecycle/version/respect',
+    title: 'Nothing newer than the negotiated revision is sent',
+    requirement: requirement('life.version.respect', 'MUST', 'basic/lifecycle#operation', 'Both sides respect the negotiated protocol version: no fields, content types or methods of later revisions'),
+    looksAt: 'message in a negotiated session',
+    inspect(e) {
+      const m = messageOf(e);
+      const newer = e.revision ? NEWER_FIELDS[e.revision] : undefined;
+      if (!m || !newer) return undefined;
+      if (typeof m.method === 'string' && newer.methods.includes(m.method)) {
+        return [{ severity: 'warn', message: `${m.method} does not exist in ${e.revision}`, expected: `only ${e.revision} messages`, actual: m.method }];
+      }
+      const found: string[] = [];
+      const walk = (v: unknown, path: string, depth: number) => {
+        if (depth > 32 || typeof v !== 'object' || v === null) return;
+        if (Array.isArray(v)) return v.forEach((x, i) => walk(x, `${path}[${i}]`, depth + 1));
+        for (const [k, x] of Object.entries(v)) {
+          if (newer.keys.includes(k)) found.push(`${path}.${k}`);
+          if (k === 'type' && typeof x === 'string' && newer.types.includes(x)) found.push(`${path} (type ${x})`);
+          // Tool input/output schemas are the server's own JSON Schemas: their keywords are not MCP fields.
+          if (k !== 'inputSchema' && k !== 'outputSchema') walk(x, `${path}.${k}`, depth + 1);
+        }
+      };
+      walk(m, '$', 0);
+      return found.map((f) => ({ severity: 'warn' as const, message: `${f} is newer than the negotiated ${e.revision}`, expected: `only ${e.revision} fields`, actual: f }));
+    },
+  },
+  {
+    id: 'capabilities/client/undeclared-requests',
+    title: 'No sampling, elicitation or roots requests to a client that declared none',
+    requirement: requirement('cap.client.sampling.gate', 'MUST', 'basic/lifecycle#operation', 'The server sends sampling, elicitation and roots requests only to clients that declared those capabilities'),
+    covers: ['cap.client.elicitation.gate', 'cap.client.roots.gate', 'cap.client.sampling.tools', 'cap.client.sampling.context'],
+    looksAt: 'server-to-client request',
+    inspect(e) {
+      const m = messageOf(e);
+      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || m.method.startsWith('notifications/')) return undefined;
+      // The suite's client declares no capabilities: ping is the only request it can be sent.
+      return m.method === 'ping' ? [] : failing(`${m.method} sent to a client that declared no capabilities`, { expected: 'only ping', actual: m.method });
+    },
+  },
+  {
+    id: 'logging/messages/no-secrets',
+    title: 'Log messages carry no credentials',
+    requirement: requirement('log.no-secrets', 'MUST', 'server/utilities/logging#security', 'Log messages must not contain credentials, secrets or private keys'),
+    looksAt: 'notifications/message',
+    inspect(e) {
+      const m = messageOf(e);
+      if (!m || m.method !== 'notifications/message') return undefined;
+      const text = JSON.stringify(m.params ?? null);
+      const hit = SECRETS.find((re) => re.test(text));
+      // A pattern match is a heuristic, so it warns rather than fails.
+      return hit ? [{ severity: 'warn', message: `a log message looks like it contains a credential (${hit.source.slice(0, 30)}…)`, expected: 'no secrets in logs', actual: '(redacted)' }] : [];
+    },
+  },
+];
+
+/** The stdio, JSON-RPC and schema rules; the protocol and content rules follow them. */
+const CORE_RULES: FrameRule[] = [
   {
     id: 'transport/stdio/stdout-only-messages',
     title: 'stdout carries only JSON-RPC messages, one per line',
     requirement: requirement('stdio.stdout.only-mcp', 'MUST', 'basic/transports#stdio', 'The server writes nothing to stdout that is not a valid MCP message; messages are newline-delimited with no embedded newlines'),
+    covers: ['stdio.framing.newline', 'base.utf8'],
     looksAt: 'stdout line',
+    transport: 'stdio',
     inspect(e) {
       const problem = e.line.problem;
       if (problem === undefined) {
@@ -91,6 +246,7 @@ export const FRAME_RULES: FrameRule[] = [
     title: 'No JSON-RPC batch arrays on stdout (2025-06-18 and later)',
     requirement: requirement('stdio.framing.single', 'MUST', 'basic/transports#stdio', 'Messages on stdio are individual JSON-RPC requests, notifications or responses, not batches'),
     looksAt: 'message',
+    transport: 'stdio',
     inspect(e) {
       if (!e.message) return undefined;
       if (!e.batch || e.revision === undefined || e.revision === '2025-03-26') return [];
@@ -211,6 +367,7 @@ export const FRAME_RULES: FrameRule[] = [
     id: 'schema/results',
     title: 'Every result validates against the result type of the method it answers',
     requirement: requirement('schema.results', 'MUST', 'basic#responses', 'Results have the shape the schema defines for the method they answer, in the negotiated revision'),
+    covers: ['life.capabilities.shape', 'impl.serverInfo', 'tools.list.shape', 'tools.annotations.shape', 'tools.execution.shape', 'tools.call.shape', 'res.list.shape', 'res.templates.shape', 'prompts.list.shape', 'page.shape', 'comp.shape', 'content.type', 'content.text', 'content.image', 'content.audio', 'content.resource_link', 'content.embedded', 'annot.audience', 'annot.priority', 'icons.shape'],
     looksAt: 'result response',
     inspect(e) {
       const m = messageOf(e);
@@ -223,6 +380,7 @@ export const FRAME_RULES: FrameRule[] = [
   },
   {
     id: 'schema/errors',
+    covers: ['base.error.id-unreadable'],
     title: 'Every error response validates against the schema',
     requirement: requirement('schema.errors', 'MUST', 'basic#responses', 'Error responses have the JSON-RPC error shape the schema defines'),
     looksAt: 'error response',
@@ -230,13 +388,15 @@ export const FRAME_RULES: FrameRule[] = [
       const m = messageOf(e);
       if (e.kind !== 'response' || !m || !('error' in m)) return undefined;
       const revision = e.revision ?? '2025-11-25';
-      // An error answering unreadable input may carry id null or none (requirements §5.7): judge the rest.
-      const value = answersUnreadable(m) ? { ...m, id: 0 } : m;
+      // An error answering unreadable input may carry id null or none (requirements §5.7), and so may the
+      // body of an HTTP error status (§4.5): judge the rest.
+      const value = answersUnreadable(m) || e.line.answers !== undefined ? { ...m, id: 0 } : m;
       return schemaFindings(revision, errorDefinition(revision), value, 'error response');
     },
   },
   {
     id: 'schema/notifications',
+    covers: ['log.message.shape', 'res.updated.shape', 'prog.shape'],
     title: 'Every notification validates against the schema',
     requirement: requirement('schema.notifications', 'MUST', 'basic#notifications', 'Server notifications have the shape the schema defines for their method'),
     looksAt: 'notification',
@@ -249,6 +409,7 @@ export const FRAME_RULES: FrameRule[] = [
   },
   {
     id: 'schema/server-requests',
+    covers: ['ping.server-initiated', 's2c.roots'],
     title: 'Every server-to-client request validates against the schema',
     requirement: requirement('schema.server-requests', 'MUST', 'basic#requests', 'Requests the server sends have the shape the schema defines for their method'),
     looksAt: 'server-to-client request',
@@ -260,3 +421,5 @@ export const FRAME_RULES: FrameRule[] = [
     },
   },
 ];
+
+export const FRAME_RULES: FrameRule[] = [...CORE_RULES, ...PROTOCOL_RULES, ...CONTENT_RULES];

@@ -15,8 +15,8 @@ interface VersionAnswer {
 
 function probeVersion(ctx: CheckContext, requested: string): Promise<VersionAnswer> {
   return ctx.memo(`version:${requested}`, async () => {
-    // The shared session already asked for the newest revision.
-    if (requested === REVISIONS[0]) return { requested, answered: ctx.profile.protocolVersion, reply: { result: ctx.profile.initializeResult } };
+    // The shared session already asked for one version.
+    if (requested === ctx.profile.requestedVersion) return { requested, answered: ctx.profile.protocolVersion, reply: { result: ctx.profile.initializeResult } };
     const session = await ctx.fresh();
     const reply = await ctx.initialize(session, requested);
     const v = resultOf(reply)?.protocolVersion;
@@ -34,6 +34,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
   {
     id: 'lifecycle/initialize/result',
     title: 'initialize returns protocolVersion, capabilities and serverInfo',
+    covers: ['impl.serverInfo'],
     requirement: requirement('life.init.result', 'MUST', 'basic/lifecycle#initialization', 'The server answers initialize with its protocol version, capabilities and implementation info'),
     async run(ctx) {
       const { profile } = ctx;
@@ -96,6 +97,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     title: 'The server exits when its stdin is closed',
     requirement: requirement('life.shutdown.stdio', 'SHOULD', 'basic/lifecycle#stdio', 'On stdio, the client ends the session by closing the server\'s input; the server should exit promptly'),
     last: true,
+    transport: 'stdio',
     async run(ctx) {
       const exit = await ctx.closeShared();
       const actual = { code: exit.code, signal: exit.signal };

@@ -1,4 +1,6 @@
-import type { Summary } from '../schema/generated/report.js';
+import type { Report } from '../schema/generated/report.js';
+import { ConfigError } from '../config/yaml-file.js';
+import { verdict } from '../report/summary.js';
 import { UsageError } from './options.js';
 import { TargetError } from '../target/resolve.js';
 import { LaunchError } from '../transport/stdio.js';
@@ -6,14 +8,17 @@ import { LaunchError } from '../transport/stdio.js';
 /** The process exit codes, as documented in the README. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
-/** 1 when a check failed; 2 when none failed but the harness could not judge one; 0 otherwise. */
-export function exitCodeFor(summary: Summary): number {
-  if (summary.fail > 0) return EXIT.failed;
-  return summary.error > 0 ? EXIT.usage : EXIT.ok;
+/**
+ * 1 when a check failed that the baseline does not expect, or a check it expects to fail passed; else 2 when the
+ * harness could not judge a check; else 0.
+ */
+export function exitCodeFor(report: Pick<Report, 'checks'>): number {
+  return { pass: EXIT.ok, fail: EXIT.failed, error: EXIT.usage }[verdict(report)];
 }
 
 /** The one-line message for an error that ends the run before any report: the user's to fix, or a bug. */
 export function usageOrHarness(err: Error): string {
-  if (err instanceof UsageError || err instanceof TargetError || err instanceof LaunchError) return err.message;
+  const usersToFix = [UsageError, ConfigError, TargetError, LaunchError];
+  if (usersToFix.some((kind) => err instanceof kind)) return err.message;
   return `internal error: ${err.stack ?? err.message}`;
 }

@@ -1,40 +1,106 @@
 import { parseArgs } from 'node:util';
+import { CONFIG_FILE } from '../config/config.js';
+import { DEFAULTS, type ConformanceOptions } from '../config/options.js';
+import { DEFAULT_RUNS } from '../properties/runner.js';
+import { DEFAULT_TOOL_CALL_MODE } from '../properties/tool-policy.js';
 
-/** One row per option: this table drives parsing, --help and the README's option list. */
-export const OPTIONS = {
-  out: { type: 'string', default: 'reports', arg: 'DIR', help: 'Folder for report.json and junit.xml' },
-  timeout: { type: 'string', default: '10', arg: 'SECONDS', help: 'Time to wait for each response' },
-  budget: { type: 'string', default: '300', arg: 'SECONDS', help: 'Time for the whole run; checks still running then end as errors' },
-  strict: { type: 'boolean', default: false, help: 'SHOULD violations fail instead of warn' },
-  env: { type: 'string', multiple: true, arg: 'KEY=VALUE', help: 'Add to the server\'s environment (repeatable)' },
-  cwd: { type: 'string', arg: 'DIR', help: 'Working directory of the server (default: the current one)' },
-  verbose: { type: 'boolean', default: false, help: 'Also list passing and skipped checks; show whole transcripts' },
-  color: { type: 'boolean', help: 'Force colours on (--no-color: off); default: on for a terminal unless NO_COLOR is set' },
-  help: { type: 'boolean', short: 'h', help: 'Show this help' },
-  version: { type: 'boolean', help: 'Show the version' },
-} as const satisfies Record<string, { type: 'string' | 'boolean'; help: string; arg?: string; multiple?: boolean; default?: string | boolean; short?: string }>;
+interface OptionRow {
+  type: 'string' | 'boolean';
+  help: string;
+  /** The value's placeholder in --help and the README. */
+  arg?: string;
+  short?: string;
+  /** May be given several times; the values are collected in order. */
+  multiple?: boolean;
+  /** Shown by --help. */
+  default?: string | number;
+  /** The run option this flag sets: the same key in the config file and the programmatic API. */
+  option?: keyof ConformanceOptions;
+  /** Turns the flag's text into the option's value (else the text is the value). */
+  parse?: (value: never, flag: string) => unknown;
+}
 
 export class UsageError extends Error {}
 
+function seconds(value: string, flag: string): number {
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} takes a positive number of seconds, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+function integer(min: number) {
+  return (value: string, flag: string): number => {
+    const n = Number(value);
+    if (!Number.isSafeInteger(n) || n < min) throw new UsageError(`--${flag} takes an integer of at least ${min}, not ${JSON.stringify(value)}`);
+    return n;
+  };
+}
+
+function envPairs(pairs: string[], flag: string): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const pair of pairs) {
+    const eq = pair.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--${flag} takes KEY=VALUE, not ${JSON.stringify(pair)}`);
+    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  }
+  return env;
+}
+
+/** `Name: value` lines as headers. A bad line is not echoed: it may hold a credential. */
+function headerLines(lines: string[], flag: string): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, Math.max(colon, 0)).trim();
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--${flag} takes 'Name: value' with a header name before the colon`);
+    headers[name] = line.slice(colon + 1).trim();
+  }
+  return headers;
+}
+
+function port(value: string, flag: string): number | 'auto' {
+  if (value === 'auto') return value;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 65535) throw new UsageError(`--${flag} takes a port number (1-65535) or auto, not ${JSON.stringify(value)}`);
+  return n;
+}
+
+/** One row per option: this table drives parsing, --help and the README's option list (a test keeps them equal). */
+export const OPTIONS = {
+  config: { type: 'string', arg: 'FILE', option: 'config', help: `Config file (default: ./${CONFIG_FILE} when it exists); the other options override it` },
+  out: { type: 'string', arg: 'DIR', option: 'out', default: DEFAULTS.out, help: 'Folder for the reports' },
+  timeout: { type: 'string', arg: 'SECONDS', option: 'timeout', parse: seconds, default: DEFAULTS.timeout, help: 'Time to wait for each response' },
+  budget: { type: 'string', arg: 'SECONDS', option: 'budget', parse: seconds, default: DEFAULTS.budget, help: 'Time for the whole run; checks still running then end as errors' },
+  strict: { type: 'boolean', option: 'strict', help: 'SHOULD violations fail instead of warn' },
+  env: { type: 'string', multiple: true, arg: 'KEY=VALUE', option: 'env', parse: envPairs, help: 'Add to the server\'s environment (repeatable)' },
+  cwd: { type: 'string', arg: 'DIR', option: 'cwd', help: 'Working directory of the server (default: the current one)' },
+  header: { type: 'string', multiple: true, arg: 'HEADER', option: 'headers', parse: headerLines, help: "HTTP request header 'Name: value' for an HTTP server, e.g. auth (repeatable); reports show its value as ***" },
+  'http-url': { type: 'string', arg: 'URL', option: 'httpUrl', help: 'Start the server (target or -- command), wait until URL answers, and test it over HTTP there' },
+  port: { type: 'string', arg: 'PORT', option: 'port', parse: port, help: 'A port number or auto (a free one): fills {port} in --http-url and the command, and is passed as PORT' },
+  transport: { type: 'string', arg: 'KIND', option: 'transport', help: 'stdio, http (Streamable HTTP; a legacy SSE server is detected) or sse (legacy HTTP+SSE); default: http for URLs, else stdio' },
+  cases: { type: 'string', multiple: true, arg: 'DIR', option: 'cases', help: 'Also run your own YAML cases from DIR (repeatable)' },
+  only: { type: 'string', multiple: true, arg: 'ID', option: 'only', help: 'Run only these checks: ids or globs such as tools/** (repeatable)' },
+  skip: { type: 'string', multiple: true, arg: 'ID', option: 'skip', help: 'Leave out these checks: ids or globs (repeatable)' },
+  revision: { type: 'string', arg: 'REVISION', option: 'revision', help: 'Protocol revision to ask for at initialize (default: the newest, 2025-11-25)' },
+  'expected-failures': { type: 'string', arg: 'FILE', option: 'expectedFailures', help: 'YAML list of checks expected to fail: they do not fail the run, but a listed check that passes does' },
+  seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
+  runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULT_RUNS, help: 'Values each generated check (property) tries' },
+  'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULT_TOOL_CALL_MODE, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
+  'allow-tool': { type: 'string', multiple: true, arg: 'NAME', option: 'allowTools', help: 'Let generated calls reach this tool in safe mode too (repeatable)' },
+  shard: { type: 'string', arg: 'I/N', option: 'shard', help: 'Run only shard I of N of the checks (for a CI matrix); merge the shards\' reports with the report command' },
+  verbose: { type: 'boolean', help: 'Also list passing and skipped checks; show whole transcripts' },
+  color: { type: 'boolean', help: 'Force colours on (--no-color: off); default: on for a terminal unless NO_COLOR is set' },
+  help: { type: 'boolean', short: 'h', help: 'Show this help' },
+  version: { type: 'boolean', help: 'Show the version' },
+} as const satisfies Record<string, OptionRow>;
+
 export interface CliArgs {
-  target?: string;
-  command?: string[];
-  out: string;
-  timeoutMs: number;
-  budgetMs: number;
-  strict: boolean;
-  env: Record<string, string>;
-  cwd?: string;
+  /** What the flags and the target set; a config file fills in the rest when the run resolves them. */
+  options: ConformanceOptions;
   verbose: boolean;
   color?: boolean;
   help: boolean;
   version: boolean;
-}
-
-function seconds(name: string, value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${name} takes a positive number of seconds, not ${JSON.stringify(value)}`);
-  return Math.round(n * 1000);
 }
 
 /** Parses argv (without node and the script). Everything after `--` is the server command. */
@@ -42,58 +108,43 @@ export function parseCli(argv: string[]): CliArgs {
   const dashdash = argv.indexOf('--');
   const own = dashdash === -1 ? argv : argv.slice(0, dashdash);
   const command = dashdash === -1 ? undefined : argv.slice(dashdash + 1);
-  const options = Object.fromEntries(
-    Object.entries(OPTIONS).map(([name, o]) => [name, { type: o.type, multiple: 'multiple' in o, ...('short' in o && { short: o.short }) }]),
-  ) as Record<string, { type: 'string' | 'boolean'; multiple: boolean }>;
+  const rows: [string, OptionRow][] = Object.entries(OPTIONS);
+  const config = Object.fromEntries(rows.map(([name, o]) => [name, { type: o.type, multiple: o.multiple ?? false, ...(o.short && { short: o.short }) }]));
   let parsed;
   try {
-    parsed = parseArgs({ args: own, options, allowPositionals: true, allowNegative: true, strict: true });
+    parsed = parseArgs({ args: own, options: config, allowPositionals: true, allowNegative: true, strict: true });
   } catch (err) {
     throw new UsageError((err as Error).message.split('\n')[0]);
   }
   const v = parsed.values as Record<string, string | boolean | string[] | undefined>;
-  const get = <T>(name: keyof typeof OPTIONS): T => (v[name] ?? (OPTIONS[name] as { default?: unknown }).default) as T;
   if (parsed.positionals.length > 1) throw new UsageError(`one target expected, got ${parsed.positionals.length}: ${parsed.positionals.join(' ')}`);
   if (command && command.length === 0) throw new UsageError('no command after --');
   if (command && parsed.positionals.length > 0) throw new UsageError('give either a target or -- <command>, not both');
-  const env: Record<string, string> = {};
-  for (const pair of get<string[] | undefined>('env') ?? []) {
-    const eq = pair.indexOf('=');
-    if (eq <= 0) throw new UsageError(`--env takes KEY=VALUE, not ${JSON.stringify(pair)}`);
-    env[pair.slice(0, eq)] = pair.slice(eq + 1);
+  const options: Record<string, unknown> = { target: command ?? parsed.positionals[0] };
+  for (const [name, o] of rows) {
+    const value = v[name];
+    if (o.option !== undefined && value !== undefined) options[o.option] = o.parse ? o.parse(value as never, name) : value;
   }
-  return {
-    target: parsed.positionals[0],
-    command,
-    out: get('out'),
-    timeoutMs: seconds('timeout', get('timeout')),
-    budgetMs: seconds('budget', get('budget')),
-    strict: get('strict'),
-    env,
-    cwd: get('cwd'),
-    verbose: get('verbose'),
-    color: v.color as boolean | undefined,
-    help: get('help') ?? false,
-    version: get('version') ?? false,
-  };
+  return { options, verbose: v.verbose === true, color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
 }
 
 export function helpText(): string {
-  const rows = Object.entries(OPTIONS).map(([name, o]) => {
-    const flag = `${'short' in o ? `-${o.short}, ` : ''}--${name}${'arg' in o ? ` ${o.arg}` : ''}`;
-    const dflt = 'default' in o && typeof o.default === 'string' ? ` (default: ${o.default})` : '';
-    return `  ${flag.padEnd(24)} ${o.help}${dflt}`;
+  const rows = Object.entries(OPTIONS).map(([name, o]: [string, OptionRow]) => {
+    const flag = `${o.short ? `-${o.short}, ` : ''}--${name}${o.arg ? ` ${o.arg}` : ''}`;
+    return `  ${flag.padEnd(26)} ${o.help}${o.default !== undefined ? ` (default: ${o.default})` : ''}`;
   });
   return [
     'Usage: mcp-conformance [options] <target>',
     '       mcp-conformance [options] -- <command> [args...]',
+    '       mcp-conformance [options] --http-url http://127.0.0.1:{port}/mcp --port auto -- <command> [args...]',
     '',
     'Tests an MCP server against the specification and writes reports.',
-    '<target> is a directory (its package.json bin or main), a .js/.mjs/.cjs/.ts/.py file, or an executable.',
+    '<target> is a directory (its package.json bin or main), a .js/.mjs/.cjs/.ts/.py file, an executable,',
+    'or the URL of a running HTTP server (http://host:port/mcp).',
     '',
     'Options:',
     ...rows,
     '',
-    'Exit codes: 0 nothing failed, 1 a check failed, 2 usage or harness error.',
+    'Exit codes: 0 nothing failed, 1 a check failed or an expected failure passed, 2 usage or harness error.',
   ].join('\n');
 }

@@ -33,19 +33,20 @@ export function schemaRevision(protocolVersion: string): string {
   return REVISIONS.find((r) => r <= protocolVersion) ?? REVISIONS[REVISIONS.length - 1];
 }
 
-/** Initializes the session with the newest revision, then walks every list the capabilities allow. */
-export async function discover(session: Session): Promise<ServerProfile> {
-  const reply = await initialize(session, REVISIONS[0]);
+/** Initializes the session (with the newest revision by default), then walks every list the capabilities allow. */
+export async function discover(session: Session, protocolVersion: string = REVISIONS[0]): Promise<ServerProfile> {
+  const reply = await initialize(session, protocolVersion);
   const result = asObject(reply.message.result);
   if (!result) {
     throw new DiscoveryError(`initialize failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
   }
-  const protocolVersion = typeof result.protocolVersion === 'string' ? result.protocolVersion : REVISIONS[0];
-  session.revision = schemaRevision(protocolVersion);
+  const negotiated = typeof result.protocolVersion === 'string' ? result.protocolVersion : protocolVersion;
+  session.revision = schemaRevision(negotiated);
   session.notify('notifications/initialized');
   const capabilities = asObject(result.capabilities) ?? {};
   const profile: ServerProfile = {
-    protocolVersion,
+    requestedVersion: protocolVersion,
+    protocolVersion: negotiated,
     revision: session.revision,
     initializeResult: result,
     capabilities,

@@ -12,6 +12,8 @@ export type Item = Record<string, unknown>;
 
 /** Everything discovery learned about the server: the input of every check. */
 export interface ServerProfile {
+  /** The protocol version the client asked for at initialize. */
+  requestedVersion: string;
   /** The protocol version the server answered to initialize. */
   protocolVersion: string;
   /** The schema revision used to validate this server's frames (the negotiated one, or the nearest the project has). */

@@ -79,7 +79,8 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   return `${out.join('\n')}\n`;
 
   function details(check: CheckResult): string[] {
-    const lines = [`${tag(check.status)} ${paint('bold', visible(check.id))}  ${visible(check.title)}`];
+    const expected = check.baseline ? paint('dim', ` (expected failure: ${visible(check.baseline.reason ?? check.baseline.entry)})`) : '';
+    const lines = [`${tag(check.status)} ${paint('bold', visible(check.id))}  ${visible(check.title)}${expected}`];
     const limits = options.verbose ? { maxJson: 4000, maxText: 2000 } : { maxJson: 400, maxText: 200, last: 8 };
     for (const section of triad(check, limits)) {
       section.lines.forEach((line, i) => {

@@ -1,3 +1,4 @@
+import { failsTheRun } from '../baseline/status.js';
 import type { CheckResult, Report, Status, Summary } from '../schema/generated/report.js';
 
 export const STATUSES: readonly Status[] = ['pass', 'fail', 'warn', 'skip', 'error'];
@@ -19,11 +20,13 @@ export function hasErrors(summary: Summary): boolean {
   return summary.error > 0;
 }
 
-/** One word for the run: any failure makes it `fail`; otherwise any harness error makes it `error`. */
+/**
+ * One word for the run: a failure the expected-failures baseline does not list, or a listed check that passes (a
+ * stale entry), makes it `fail`; otherwise any harness error makes it `error`.
+ */
 export function verdict(report: Pick<Report, 'checks'>): 'pass' | 'fail' | 'error' {
-  const summary = summarize(report.checks);
-  if (hasFailures(summary)) return 'fail';
-  if (hasErrors(summary)) return 'error';
+  if (report.checks.some(failsTheRun)) return 'fail';
+  if (hasErrors(summarize(report.checks))) return 'error';
   return 'pass';
 }
 

@@ -30,3 +30,10 @@ export function triad(check: CheckResult, options: TriadOptions = {}): Section[]
   if (transcript.length > 0) sections.push({ label: 'transcript', lines: transcript });
   return sections;
 }
+
+/** The triad as plain text: each label on a line of its own, its lines indented below (annotations, test failures). */
+export function triadText(check: CheckResult, options: TriadOptions = {}): string {
+  return triad(check, options)
+    .map((s) => `${s.label}:\n${s.lines.map((line) => `  ${line}`).join('\n')}`)
+    .join('\n');
+}

@@ -1,10 +1,21 @@
 import type { Report } from '../schema/generated/report.js';
+import { writeBadge } from './badge.js';
+import { writeHtmlReport } from './html.js';
 import { writeJsonReport } from './json.js';
 import { writeJunitReport } from './junit.js';
 
 export interface WrittenReports {
   json: string;
   junit: string;
+  html: string;
+  badgeSvg: string;
+  badgeJson: string;
+}
+
+/** The value of a settled promise, or its reason thrown. */
+function valueOf<T>(result: PromiseSettledResult<T>): T {
+  if (result.status === 'rejected') throw result.reason;
+  return result.value;
 }
 
 /**
@@ -12,8 +23,13 @@ export interface WrittenReports {
  * even if another fails to write; the first failure is then rethrown.
  */
 export async function writeReports(report: Report, outDir: string): Promise<WrittenReports> {
-  const [json, junit] = await Promise.allSettled([writeJsonReport(report, outDir), writeJunitReport(report, outDir)]);
-  if (json.status === 'rejected') throw json.reason;
-  if (junit.status === 'rejected') throw junit.reason;
-  return { json: json.value, junit: junit.value };
+  const [json, junit, html, badge] = await Promise.allSettled([
+    writeJsonReport(report, outDir),
+    writeJunitReport(report, outDir),
+    writeHtmlReport(report, outDir),
+    writeBadge(report, outDir),
+  ]);
+  const files = { json: valueOf(json), junit: valueOf(junit), html: valueOf(html) };
+  const { svg: badgeSvg, json: badgeJson } = valueOf(badge);
+  return { ...files, badgeSvg, badgeJson };
 }

@@ -1,14 +1,19 @@
 import { CHECKS } from '../checks/index.js';
-import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
+import { type CheckContext, type CheckDef, type Outcome, skip, wrongTransport } from '../checks/check.js';
+import { loadSuite, type Suite } from '../checks/suite.js';
 import { FrameMonitor } from '../checks/frame-monitor.js';
 import { discover, initialize, schemaRevision } from '../discovery/discover.js';
+import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
+import { DEFAULT_TOOL_CALL_MODE, type ToolCallMode } from '../properties/tool-policy.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report, TranscriptEntry } from '../schema/generated/report.js';
 import { summarize } from '../report/summary.js';
 import { RequestTimeout, Session, SessionClosed } from '../session/session.js';
 import { Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
-import { startStdio } from '../transport/stdio.js';
+import { connect } from '../transport/connect.js';
+import { redact, redactUrl, secretsOf } from '../transport/secrets.js';
+import type { TransportKind } from '../transport/transport.js';
 import { TOOL } from '../version.js';
 
 export interface RunOptions {
@@ -19,8 +24,18 @@ export interface RunOptions {
   budgetMs: number;
   /** SHOULD violations fail. */
   strict: boolean;
-  /** The checks to run (default: all built-in ones). */
-  checks?: CheckDef[];
+  /** The checks and frame rules to run (default: the whole built-in suite). */
+  suite?: Suite;
+  /** The protocol version to ask for at initialize (default: the newest the project knows). */
+  protocolVersion?: string;
+  /** Seed of the generated checks (default: a random one); the report records it, so a run can be replayed. */
+  seed?: number;
+  /** Values each property generates (default DEFAULT_RUNS). */
+  runs?: number;
+  /** Which tools generated calls may reach (default safe: readOnlyHint tools and `allowTools`). */
+  toolCalls?: ToolCallMode;
+  /** Tools generated calls may reach in safe mode too. */
+  allowTools?: string[];
 }
 
 class BudgetSpent extends Error {}
@@ -30,33 +45,46 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const startedAt = new Date();
   const t0 = performance.now();
   const deadline = t0 + options.budgetMs;
-  const monitor = new FrameMonitor();
+  const suite = options.suite ?? (await loadSuite());
+  const monitor = new FrameMonitor(suite.frameRules);
   const sessions: Session[] = [];
   // Probes shared by several checks (version negotiation) run once per run.
   const memo = new Map<string, Promise<unknown>>();
+  const seed = options.seed ?? randomSeed();
+  const generation: Generation = {
+    seed,
+    runs: options.runs ?? DEFAULT_RUNS,
+    toolCalls: { mode: options.toolCalls ?? DEFAULT_TOOL_CALL_MODE, allow: options.allowTools ?? [] },
+    replay: (id) => `mcp-conformance --seed ${seed} --only ${id} ${options.plan.description}`,
+  };
 
+  const connection = connect(options.plan, { timeoutMs: options.timeoutMs });
   const open = async () => {
     const transcript = new Transcript();
-    const session = new Session(await startStdio(options.plan, transcript), transcript, options.timeoutMs);
+    const session = new Session(await connection.open(transcript), transcript, options.timeoutMs);
     sessions.push(session);
     monitor.watch(session);
     return session;
   };
 
-  const shared = await open(); // a launch error propagates: it is the user's to fix (exit 2)
+  // A launch error propagates: it is the user's to fix (exit 2).
+  const shared = await open().catch(async (err: Error) => {
+    await connection.close();
+    throw err;
+  });
   let profile: ServerProfile | undefined;
   const results: CheckResult[] = [];
   let interrupted = false;
   try {
     try {
-      profile = await discover(shared);
+      profile = await discover(shared, options.protocolVersion);
       monitor.context.capabilities = profile.capabilities;
     } catch (err) {
       results.push(initializeFailure(err as Error, shared));
     }
     if (profile) {
-      const checks = options.checks ?? CHECKS;
-      const runOne = (def: CheckDef) => runCheck(def, { profile: profile!, shared, open, memo, timeoutMs: options.timeoutMs, deadline });
+      const { checks } = suite;
+      const runOne = (def: CheckDef) => runCheck(forTransport(def, shared.transport.kind), { profile: profile!, shared, open, memo, timeoutMs: options.timeoutMs, deadline, generation });
       const first = await Promise.all(checks.filter((c) => !c.last).map(runOne));
       const last: CheckResult[] = [];
       for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
@@ -66,20 +94,37 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
   } finally {
     await Promise.all(sessions.map((s) => s.close()));
+    await connection.close();
   }
-  results.push(...monitor.results());
+  results.push(...monitor.results(shared.transport.kind));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
-  return {
+  // Header values (--header) are secrets: wherever the server echoed one, the report says ***.
+  return redact({
     tool: TOOL,
-    target: { description: options.plan.description, command: options.plan.command, args: options.plan.args, cwd: options.plan.cwd },
+    target: targetOf(options.plan),
     ...(profile && { server: serverOf(profile) }),
     startedAt: startedAt.toISOString(),
     durationMs: Math.round(performance.now() - t0),
     strict: options.strict,
+    seed,
     ...(interrupted && { interrupted }),
     summary: summarize(checks),
     checks,
+  }, secretsOf(options.plan.headers));
+}
+
+function targetOf(plan: LaunchPlan): Report['target'] {
+  return {
+    description: redactUrl(plan.description),
+    ...(plan.command && { command: plan.command, args: plan.args, cwd: plan.cwd }),
+    ...(plan.url && { url: redactUrl(plan.url) }),
   };
+}
+
+/** The check itself, or, when it is made for another transport than the run's, a stand-in that skips with the reason. */
+function forTransport(def: CheckDef, kind: TransportKind): CheckDef {
+  const elsewhere = wrongTransport(def.transport, kind);
+  return elsewhere ? { ...def, run: async () => skip(elsewhere) } : def;
 }
 
 function serverOf(p: ServerProfile): NonNullable<Report['server']> {
@@ -112,6 +157,9 @@ function initializeFailure(err: Error, session: Session): CheckResult {
   };
 }
 
+/** What the generated checks (properties) take from the run's options. */
+type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'replay'>;
+
 interface RunState {
   profile: ServerProfile;
   shared: Session;
@@ -119,13 +167,15 @@ interface RunState {
   memo: Map<string, Promise<unknown>>;
   timeoutMs: number;
   deadline: number;
+  generation: Generation;
 }
 
-async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs, deadline }: RunState): Promise<CheckResult> {
+async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs, deadline, generation }: RunState): Promise<CheckResult> {
   const t = performance.now();
   const excerpt: TranscriptEntry[] = [];
   const fresh: Session[] = [];
   const ctx: CheckContext = {
+    ...generation,
     profile,
     timeoutMs,
     async request(method, params, opts) {
@@ -173,7 +223,7 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
   } finally {
     await Promise.all(fresh.map((s) => s.close()));
   }
-  const entries = fresh.length > 0 ? fresh.flatMap((s) => s.transcript.entries) : excerpt;
+  const entries = ('transcript' in outcome && outcome.transcript) || (fresh.length > 0 ? fresh.flatMap((s) => s.transcript.entries) : excerpt);
   return {
     id: def.id,
     title: def.title,

@@ -35,9 +35,13 @@ export interface InboundEvent {
   kind: 'response' | 'request' | 'notification' | 'invalid';
   /** For responses: the request it answers, when one matches. */
   exchange?: Exchange;
+  /** The response came after its request had timed out. */
+  late?: boolean;
   looseId?: boolean;
   /** The session's negotiated revision at the time (undefined before initialize). */
   revision?: string;
+  /** Which session of the run the frame came from, for rules that keep state per session. */
+  session: number;
 }
 
 export class RequestTimeout extends Error {
@@ -65,11 +69,16 @@ const key = (id: unknown) => `${typeof id}:${String(id)}`;
  * A JSON-RPC client over one transport: id correlation, per-request timeouts, many requests in
  * flight, answers to server→client requests, and a record of every frame.
  */
+let sessions = 0;
+
 export class Session {
   /** Set by discovery once initialize succeeded. */
   revision?: string;
+  readonly number = ++sessions;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
+  /** Requests that timed out, so a late answer is recognised rather than taken as unsolicited (bounded). */
+  private readonly expired = new Map<string, Exchange>();
   private readonly listeners: ((e: InboundEvent) => void)[] = [];
   private readonly messageWaiters = new Set<(e: InboundEvent) => void>();
 
@@ -111,6 +120,8 @@ export class Session {
       const exchange: Exchange = { id, method, params, sent: write() };
       const timer = setTimeout(() => {
         this.pending.delete(key(id));
+        this.expired.set(key(id), exchange);
+        if (this.expired.size > 1000) this.expired.delete(this.expired.keys().next().value!);
         this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${ms} ms`);
         reject(new RequestTimeout(method, ms));
       }, ms);
@@ -144,11 +155,13 @@ export class Session {
   }
 
   /**
-   * Writes a raw line (without newline) that carries id `id` but is not a valid request, and waits
-   * for an answer to that id like a request; `label` names it in the transcript and reports.
+   * Writes a raw line (without newline) that carries the given ids but is not a valid request (or is a
+   * batch), and waits for an answer to each id like a request; `label` names it in the transcript.
    */
-  requestRaw(text: string, id: RequestId, label: string, timeoutMs = this.timeoutMs): Promise<Reply> {
-    return this.track(id, label, undefined, timeoutMs, () => this.transport.sendRaw(text + '\n'));
+  requestRaw(text: string, ids: RequestId[], label: string, timeoutMs = this.timeoutMs): Promise<Reply>[] {
+    let sent: TranscriptEntry | undefined;
+    const write = () => (sent ??= this.transport.sendRaw(text + '\n'));
+    return ids.map((id) => this.track(id, label, undefined, timeoutMs, write));
   }
 
   close() {
@@ -186,7 +199,8 @@ export class Session {
       this.emit({ line, message, batch, kind: 'invalid' });
       return;
     }
-    let pending = this.pending.get(key(message.id));
+    // An HTTP error body without an id answers the request whose POST it came back on (requirements §4.5).
+    let pending = this.pending.get(key(message.id)) ?? (line.answers === undefined ? undefined : this.pending.get(key(line.answers)));
     let looseId = false;
     if (!pending && (typeof message.id === 'string' || typeof message.id === 'number')) {
       // Same value, other JSON type: still resolve it so the run goes on, and let the id-echo check fail it.
@@ -201,15 +215,26 @@ export class Session {
     if (pending) {
       clearTimeout(pending.timer);
       this.pending.delete(key(pending.exchange.id));
+      this.negotiated(pending.exchange, message);
     }
     this.emit({ line, message, batch, kind: 'response', exchange: pending?.exchange, looseId });
     pending?.resolve({ message, entry: line.entry, sent: pending.exchange.sent, looseId });
   }
 
-  private emit(e: InboundEvent): void {
-    e.revision = this.revision;
-    for (const l of this.listeners) l(e);
-    for (const w of this.messageWaiters) w(e);
+  /** Tells the transport the version an initialize result names (HTTP sends it as a header from then on). */
+  private negotiated(exchange: Exchange, message: Message): void {
+    const result = message.result as { protocolVersion?: unknown } | undefined;
+    if (exchange.method === 'initialize' && typeof result?.protocolVersion === 'string') this.transport.setProtocolVersion?.(result.protocolVersion);
+  }
+
+  private emit(e: Omit<InboundEvent, 'session'>): void {
+    // A reply the transport made up resolves its request, but is no frame of the server's to judge.
+    if (e.line.synthetic) return;
+    const event = e as InboundEvent;
+    event.revision = this.revision;
+    event.session = this.number;
+    for (const l of this.listeners) l(event);
+    for (const w of this.messageWaiters) w(event);
   }
 
   /** This client declares no capabilities, so it answers ping and refuses everything else. */

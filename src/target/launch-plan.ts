@@ -1,10 +1,19 @@
+import type { TransportKind } from '../transport/transport.js';
+
 /** How to start (or reach) the server under test. Produced by target resolution. */
 export interface LaunchPlan {
   /** What the user pointed at, for messages and reports. */
   description: string;
+  /** The server's command; '' for a server that is already running at `url`. */
   command: string;
   args: string[];
   cwd: string;
   /** Added to the inherited environment. */
   env: Record<string, string>;
+  /** How to talk to the server; stdio when absent. */
+  transport?: TransportKind;
+  /** The MCP endpoint of an HTTP server: one already running, or the one `command` starts. */
+  url?: string;
+  /** Extra HTTP request headers (auth). Their values are secrets: every report shows them as ***. */
+  headers?: Record<string, string>;
 }

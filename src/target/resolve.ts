@@ -1,6 +1,8 @@
 import { accessSync, constants, existsSync, openSync, readSync, closeSync, readFileSync, statSync, type Stats } from 'node:fs';
 import { createRequire } from 'node:module';
+import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import type { TransportKind } from '../transport/transport.js';
 import type { LaunchPlan } from './launch-plan.js';
 
 /** The target cannot be turned into a launch plan. The message is one line, meant for the user. */
@@ -17,6 +19,14 @@ export interface TargetInput {
   cwd?: string;
   /** Added to the inherited environment. */
   env?: Record<string, string>;
+  /** The URL the started server answers at (it speaks HTTP); may contain `{port}`. */
+  httpUrl?: string;
+  /** Fills `{port}` in the URL, command and arguments and is passed as PORT; 'auto' picks a free one. */
+  port?: number | 'auto';
+  /** Default: stdio for commands and files, http (legacy SSE detected) for URLs. */
+  transport?: TransportKind;
+  /** Extra HTTP request headers. */
+  headers?: Record<string, string>;
 }
 
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
@@ -193,14 +203,62 @@ function entryOfDirectory(dir: string, description: string): string {
   throw new TargetError(`${description} is a directory without a package.json bin or main, and without ${DIR_ENTRY_FILES.join(', ')}`);
 }
 
+const isUrl = (text: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
+
+/** A port nothing listens on right now (the server binds it a moment later). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /**
- * Turns what the user pointed at (a file, a project directory, or a command) into a launch plan.
+ * Turns what the user pointed at (a file, a project directory, a command, or a URL) into a launch plan.
  * Throws {@link TargetError} with a one-line message when it cannot.
  */
 export async function resolveTarget(input: TargetInput): Promise<LaunchPlan> {
   const cwd = path.resolve(input.cwd ?? process.cwd());
   const env = { ...(input.env ?? {}) };
+  const url = input.target !== undefined && isUrl(input.target) ? input.target : input.httpUrl;
+  const http = { transport: input.transport ?? 'http', headers: input.headers ?? {} };
+  if (url === undefined) {
+    if (input.transport !== undefined && input.transport !== 'stdio') throw new TargetError(`--transport ${input.transport} needs a URL: a URL target, or --http-url with the command that serves it`);
+    if (Object.keys(input.headers ?? {}).length > 0) throw new TargetError('--header applies to HTTP servers only (a URL target, or --http-url)');
+    if (input.port !== undefined) throw new TargetError('--port needs --http-url: it names the port the started server listens on');
+    return resolveLaunch(input, cwd, env);
+  }
+  if (input.transport === 'stdio') throw new TargetError(`${url} is a URL; --transport stdio needs a file, a directory or -- <command>`);
+  if (url === input.target) {
+    if (input.httpUrl !== undefined) throw new TargetError('give either a URL target or --http-url with a command, not both');
+    if (input.port !== undefined) throw new TargetError('--port needs --http-url: a URL target is a server that is already running');
+    return { description: url, command: '', args: [], cwd, env, url, ...http };
+  }
+  if (!isUrl(url)) throw new TargetError(`--http-url takes a URL such as http://127.0.0.1:{port}/mcp, not ${url}`);
+  const port = input.port === 'auto' ? await freePort() : input.port;
+  const launch = await resolveLaunch(input, cwd, env);
+  if (port === undefined) {
+    if ([url, launch.command, ...launch.args].some((s) => s.includes('{port}'))) throw new TargetError('{port} appears in the URL or the command: give --port N or --port auto');
+    return { ...launch, url, ...http };
+  }
+  const fill = (text: string) => text.replaceAll('{port}', String(port));
+  return {
+    ...launch,
+    description: fill(launch.description),
+    command: fill(launch.command),
+    args: launch.args.map(fill),
+    env: { ...launch.env, PORT: String(port) },
+    url: fill(url),
+    ...http,
+  };
+}
 
+/** The plan of a server to start: a command, or a file or project directory to run. */
+async function resolveLaunch(input: TargetInput, cwd: string, env: Record<string, string>): Promise<LaunchPlan> {
   if (input.command !== undefined) {
     const [command, ...args] = input.command;
     if (command === undefined || command === '') throw new TargetError('no command given after --');
@@ -208,10 +266,7 @@ export async function resolveTarget(input: TargetInput): Promise<LaunchPlan> {
   }
 
   const target = input.target;
-  if (target === undefined || target === '') throw new TargetError('no target given: pass a server path, or -- <command> [args…]');
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(target)) {
-    throw new TargetError(`${target} is a URL; stdio targets are files, directories or -- <command>`);
-  }
+  if (target === undefined || target === '') throw new TargetError('no target given: pass a server path, a URL, or -- <command> [args…]');
 
   const absolute = path.resolve(cwd, target);
   const st = statOrUndefined(absolute);

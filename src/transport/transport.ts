@@ -1,33 +1,53 @@
 import type { TranscriptEntry } from '../schema/generated/report.js';
 
-/** How the server process ended. */
+/** The transports a server can speak: stdio, Streamable HTTP, and the legacy HTTP+SSE of 2024-11-05. */
+export type TransportKind = 'stdio' | 'http' | 'sse';
+
+/** How the server process ended, or (over HTTP) how the session did. */
 export interface ExitInfo {
   code: number | null;
   signal: string | null;
-  /** How shutdown went: exited by itself after stdin closed, or needed SIGTERM / SIGKILL; 'crashed' when it ended before we asked. */
-  how: 'stdin-eof' | 'sigterm' | 'sigkill' | 'crashed';
+  /**
+   * How shutdown went: exited by itself after stdin closed, or needed SIGTERM / SIGKILL; 'crashed' when it
+   * ended before we asked; 'closed' when the client ended an HTTP session (the server lives on).
+   */
+  how: 'stdin-eof' | 'sigterm' | 'sigkill' | 'crashed' | 'closed';
 }
 
-/** One line the server wrote to stdout, decoded. */
+/** One inbound message: a stdout line, an HTTP response body or an SSE event's data, decoded. */
 export interface InboundLine {
   entry: TranscriptEntry;
   /** Parsed JSON, when the line is valid JSON. */
   json?: unknown;
   /** Why the line is not a usable message: not UTF-8, not JSON, blank… */
   problem?: string;
+  /**
+   * HTTP: the id of the request this error answers. It came as the body of an HTTP error status to the
+   * POST of that request, without an id of its own (SDKs send id null there, requirements §4.5).
+   */
+  answers?: string | number;
+  /**
+   * Made up by the transport to answer a request the server will never answer (an HTTP error without a
+   * JSON-RPC body, a POST response without the reply, no HTTP response at all): not a server frame.
+   */
+  synthetic?: boolean;
 }
 
 /** Moves raw frames; knows nothing about MCP. */
 export interface Transport {
+  readonly kind: TransportKind;
   /** Writes one message (serialised JSON, without the newline) and records it in the transcript. */
   send(text: string): TranscriptEntry;
   /** Writes bytes exactly as given (malformed-input probes) and records them. */
   sendRaw(text: string): TranscriptEntry;
   onLine(listener: (line: InboundLine) => void): void;
   onExit(listener: (exit: ExitInfo) => void): void;
+  /** Set once the server process ended, or (HTTP) the session was closed or its server process ended. */
   readonly exited: ExitInfo | undefined;
-  /** Last lines of stderr, for error messages. */
+  /** Last lines of stderr, for error messages ('' for a server this run did not start). */
   stderrTail(lines?: number): string;
-  /** Shuts the server down (stdio order: close stdin, wait, SIGTERM, SIGKILL) and kills its whole process tree. */
+  /** The protocol version initialize negotiated: HTTP transports send it on every later request. */
+  setProtocolVersion?(version: string): void;
+  /** Ends the session: stdio shuts the server down and kills its process tree; HTTP deletes the session. */
   close(): Promise<ExitInfo>;
 }

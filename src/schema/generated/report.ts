@@ -44,6 +44,10 @@ export interface Report {
   durationMs: number;
   strict?: boolean;
   /**
+   * Seed of the generated checks (properties): --seed with it replays them.
+   */
+  seed?: number;
+  /**
    * The run was stopped before every check ran (signal or budget).
    */
   interrupted?: boolean;
@@ -78,6 +82,16 @@ export interface CheckResult {
   actual?: unknown;
   durationMs: number;
   transcript?: TranscriptEntry[];
+  /**
+   * The check is listed in the expected-failures file: a fail or warn is expected and does not fail the run; a pass makes the entry stale, which fails the run.
+   */
+  baseline?: {
+    /**
+     * The entry that lists it, as written: a check id or a glob
+     */
+    entry: string;
+    reason?: string;
+  };
 }
 /**
  * The normative statement a check exercises.

@@ -1,0 +1,50 @@
+#!/usr/bin/env node
+// Speed of the generated checks against the reference server over stdio: generated tools/call requests per
+// second (one property at a time, frame checks on, as in a real run), and the whole default suite, in process
+// and as the CLI. Medians of several runs. Not part of `npm test`; run `npm run build` first.
+//   node bench/properties.mjs [repeats]
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { loadSuite } from '../dist/checks/suite.js';
+import { runConformance } from '../dist/run/run.js';
+import { resolveTarget } from '../dist/target/resolve.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const REFERENCE = join(ROOT, 'examples/reference-server');
+const REPEATS = Number(process.argv[2] ?? 7);
+const CALLS = 5000;
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+const plan = await resolveTarget({ target: REFERENCE });
+const run = (extra) => runConformance({ plan, timeoutMs: 10_000, budgetMs: 120_000, strict: false, ...extra });
+
+for (const id of ['tools/call/valid-arguments', 'tools/call/invalid-arguments']) {
+  const rates = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const report = await run({ suite: await loadSuite({ only: [id] }), runs: CALLS, seed: i });
+    const check = report.checks.find((c) => c.id === id);
+    if (check.status !== 'pass') throw new Error(`${id}: ${check.status} ${check.message}`);
+    rates.push((CALLS / check.durationMs) * 1000);
+  }
+  console.log(`${id}: median ${Math.round(median(rates))} generated tools/call/s (${CALLS} calls, ${REPEATS} runs: ${rates.map(Math.round).join(', ')})`);
+}
+
+const inProcess = [];
+for (let i = 0; i < REPEATS; i++) {
+  const report = await run({ seed: i });
+  if (report.summary.fail + report.summary.error > 0) throw new Error(`default suite: ${JSON.stringify(report.summary)}`);
+  inProcess.push(report.durationMs);
+}
+console.log(`default suite in process: median ${median(inProcess)} ms (${inProcess.join(', ')})`);
+
+const cli = [];
+const out = mkdtempSync(join(tmpdir(), 'mcpc-bench-'));
+for (let i = 0; i < REPEATS; i++) {
+  const t = performance.now();
+  execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), '--out', out, '--seed', String(i), REFERENCE], { stdio: 'ignore' });
+  cli.push(Math.round(performance.now() - t));
+}
+console.log(`default suite via the CLI (wall, reports written): median ${median(cli)} ms (${cli.join(', ')})`);

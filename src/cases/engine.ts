@@ -1,0 +1,198 @@
+import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
+import { fail, pass, skip } from '../checks/check.js';
+import type { Case, RawStep, RequestStep, Step } from '../schema/generated/case.js';
+import { RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../session/session.js';
+import { MissingReference, interpolate, lookup } from './interpolate.js';
+import type { LoadedCase } from './load.js';
+import { match } from './matchers.js';
+import { profileView } from './profile-view.js';
+
+/** How long a server gets to show it is alive after bad input. */
+const ALIVE_MS = 5000;
+
+type Judged = RequestStep | RawStep;
+
+/** What a case's steps talk to: the shared session (requests only) or a session of its own. */
+interface Channel {
+  request(method: string, params: unknown, opts: { id?: string | number; timeoutMs?: number }): Promise<Reply>;
+  session?: Session;
+  /** Responses that answered no request, since the last call: replies to notifications or to raw lines. */
+  takeStrays?(): Message[];
+}
+
+/** Turns a loaded case into a check the runner runs like any other. */
+export function caseCheck(c: LoadedCase): CheckDef {
+  return {
+    id: c.id,
+    title: c.title,
+    requirement: c.requirement,
+    covers: c.covers,
+    source: c.file,
+    run: (ctx) => runCase(c, ctx),
+  };
+}
+
+const ORDER = { pass: 0, skip: 0, warn: 1, fail: 2 } as const;
+
+async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
+  const { profile } = ctx;
+  if (c.revisions && !(c.revisions as string[]).includes(profile.revision)) {
+    return skip(`applies to ${c.revisions.join(', ')}; the server negotiated ${profile.protocolVersion}`);
+  }
+  const view = profileView(profile);
+  const unmet = unmetRequirement(c, view);
+  if (unmet) return skip(unmet);
+  const items = c.forEach ? (lookup(view, c.forEach.in) as unknown[]).slice(0, c.forEach.max ?? 20) : [undefined];
+
+  const channel = await openChannel(c, ctx);
+  const outcomes: Outcome[] = [];
+  for (const item of items) {
+    const scope = c.forEach ? { ...view, [c.forEach.as]: item } : view;
+    const label = c.forEach ? describeItem(item) : '';
+    for (const step of c.steps) {
+      let o: Outcome | undefined;
+      try {
+        o = await runStep(interpolate(step, scope) as Step, c, channel, ctx);
+      } catch (err) {
+        if (err instanceof MissingReference) o = skip(err.message);
+        else throw err;
+      }
+      if (!o) continue;
+      outcomes.push(label && o.status !== 'pass' ? { ...o, message: `${label}: ${o.message}` } : o);
+      if (o.status === 'fail' || o.status === 'skip') break;
+    }
+  }
+  return combine(outcomes, items.length, c.forEach?.in);
+}
+
+function unmetRequirement(c: Case, view: Record<string, unknown>): string | undefined {
+  const caps = view.capabilities as Record<string, unknown>;
+  for (const cap of c.requires?.capabilities ?? []) {
+    const v = lookup(caps, cap);
+    if (v === undefined || v === false) return `the server does not declare the ${cap} capability`;
+  }
+  for (const cap of c.requires?.missingCapabilities ?? []) {
+    if (lookup(caps, cap) !== undefined) return `the server declares the ${cap} capability`;
+  }
+  for (const fact of c.requires?.profile ?? []) {
+    const v = lookup(view, fact);
+    if (v === undefined || (Array.isArray(v) && v.length === 0)) return `the server has no ${fact}`;
+  }
+  if (c.forEach && !Array.isArray(lookup(view, c.forEach.in))) return `the server profile has no list ${c.forEach.in}`;
+  if (c.forEach && (lookup(view, c.forEach.in) as unknown[]).length === 0) return `the server has no ${c.forEach.in}`;
+  return undefined;
+}
+
+async function openChannel(c: Case, ctx: CheckContext): Promise<Channel> {
+  const kind = c.session ?? 'shared';
+  if (kind === 'shared') return { request: (m, p, o) => ctx.request(m, p, o) };
+  const session = await ctx.fresh();
+  if (kind === 'fresh') {
+    await ctx.initialize(session, ctx.profile.protocolVersion);
+    session.notify('notifications/initialized');
+  }
+  let recording = session.record();
+  const takeStrays = () => {
+    const seen = recording.stop();
+    recording = session.record();
+    return seen.filter((e) => e.kind === 'response' && !e.exchange && e.message).map((e) => e.message!);
+  };
+  return { request: (m, p, o) => session.request(m, p, o), session, takeStrays };
+}
+
+function describeItem(item: unknown): string {
+  if (typeof item !== 'object' || item === null) return JSON.stringify(item);
+  const o = item as Record<string, unknown>;
+  return String(o.name ?? o.uri ?? o.uriTemplate ?? o.method ?? JSON.stringify(item).slice(0, 60));
+}
+
+/** Runs one step, its `{{ … }}` already resolved (matchers included). Undefined: nothing to judge. */
+async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): Promise<Outcome | undefined> {
+  const session = channel.session;
+  if ('request' in s) {
+    let reply: Reply;
+    try {
+      reply = await channel.request(s.request, s.params, { id: s.id, timeoutMs: s.timeoutMs });
+    } catch (err) {
+      if (err instanceof RequestTimeout) return judge(s, c, undefined, `${s.request}: no response within ${err.ms} ms`, ctx);
+      if (err instanceof SessionClosed) return fail(err.message);
+      throw err;
+    }
+    return judge(s, c, reply.message, s.request, ctx);
+  }
+  if (!session) throw new Error('the loader lets only requests run on the shared session');
+  if ('notify' in s) {
+    session.notify(s.notify, s.params);
+    return undefined;
+  }
+  if ('raw' in s) {
+    const { answers, alive } = await sendRaw(session, s, channel.takeStrays!);
+    if (!alive) return fail('the server stopped answering after this line', { expected: 'a ping answer after the line', actual: s.raw });
+    const judged = answers.map((a) => judge(s, c, a, 'the line', ctx));
+    return judged.reduce((w, o) => (ORDER[o.status] > ORDER[w.status] ? o : w));
+  }
+  if ('noResponse' in s) {
+    await new Promise((r) => setTimeout(r, s.noResponse.ms));
+    const stray = channel.takeStrays!();
+    if (stray.length > 0) return fail(`${stray.length} unexpected response(s)`, { expected: 'no response', actual: stray });
+    return pass(`no response within ${s.noResponse.ms} ms`);
+  }
+  return (await isAlive(session)) ? pass('the server still answers ping') : fail('the server no longer answers ping', { expected: { result: {} }, actual: 'no answer' });
+}
+
+async function isAlive(session: Session): Promise<boolean> {
+  try {
+    await session.request('ping', undefined, { timeoutMs: ALIVE_MS });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Sends a raw line; its answer is the response to its id (when it has one) or any error response that
+ * answers nothing else. Silence means no answer by the time a following ping was answered.
+ */
+async function sendRaw(session: Session, s: RawStep, takeStrays: () => Message[]): Promise<{ answers: (Message | undefined)[]; alive: boolean }> {
+  takeStrays(); // earlier strays are not answers to this line
+  const ids = s.id === undefined ? [] : Array.isArray(s.id) ? s.id : [s.id];
+  const answered: (Reply | undefined)[] = [];
+  if (ids.length === 0) session.sendRaw(s.raw + '\n');
+  session.requestRaw(s.raw, ids, '(raw line)', ALIVE_MS).forEach((p, i) => p.then((r) => (answered[i] = r), () => undefined));
+  const alive = await isAlive(session);
+  if (alive) await new Promise((r) => setTimeout(r, 100)); // an answer may trail the ping's
+  const stray = takeStrays().find((m) => 'error' in m);
+  const answers = ids.length === 0 ? [stray] : ids.map((_, i) => answered[i]?.message ?? stray);
+  return { answers, alive };
+}
+
+/** Applies expect, then outcomes in order, then otherwise. `message` undefined means no response came. */
+function judge(s: Judged, c: Case, message: Message | undefined, what: string, ctx: CheckContext): Outcome {
+  const revision = ctx.profile.revision;
+  const actual = message === undefined ? 'no response' : 'error' in message ? { error: message.error } : { result: message.result };
+  let miss: string | undefined = message === undefined ? 'no response' : undefined;
+  if (message !== undefined && s.expect !== undefined) {
+    miss = match(s.expect, message, revision);
+    if (!miss) return pass(`${what}: as expected`);
+  }
+  for (const o of s.outcomes ?? []) {
+    const applies = o.silence ? message === undefined : message !== undefined && !match(o.match, message, revision);
+    if (applies) return { status: o.status, message: `${what}: ${o.note ?? (o.status === 'pass' ? 'an accepted answer' : 'as listed in the case')}`, expected: s.expect, actual };
+  }
+  const status = s.otherwise ?? (c.requirement.level === 'MUST' ? 'fail' : 'warn');
+  return { status, message: `${what}: ${miss ?? 'no outcome matched'}`, expected: s.expect, actual };
+}
+
+/** The case's verdict: the worst step outcome; its message says which item and step, or what passed. */
+function combine(outcomes: Outcome[], items: number, over?: string): Outcome {
+  const worst = outcomes.reduce<Outcome | undefined>((w, o) => (!w || ORDER[o.status] > ORDER[w.status] ? o : w), undefined);
+  if (!worst) return pass('nothing to check');
+  const skips = outcomes.filter((o) => o.status === 'skip');
+  if (worst.status === 'pass' || worst.status === 'skip') {
+    if (skips.length > 0 && skips.length === outcomes.length) return skips[0];
+    return pass(over ? `${items} ${over} checked` : outcomes.map((o) => o.message).join('; '));
+  }
+  const bad = outcomes.filter((o) => o.status === worst.status);
+  const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
+  return { ...worst, message: worst.message + more };
+}

@@ -1,0 +1,45 @@
+import { caseCheck } from '../cases/engine.js';
+import { BUILTIN_CASES, loadCases } from '../cases/load.js';
+import { ConfigError } from '../config/yaml-file.js';
+import type { CheckDef } from './check.js';
+import { FRAME_RULES, type FrameRule } from './frame-rules.js';
+import { CHECKS } from './index.js';
+import { PROPERTIES } from '../properties/index.js';
+
+/** The checks of one run: active checks (code, cases, properties) and passive frame rules. */
+export interface Suite {
+  checks: CheckDef[];
+  frameRules: FrameRule[];
+}
+
+export interface SuiteOptions {
+  /** Folders of the user's own cases, run beside the built-in ones. */
+  caseDirs?: string[];
+  /** Ids or globs (`tools/**`, `*` within one segment) to keep; default all. */
+  only?: string[];
+  /** Ids or globs to leave out. */
+  skip?: string[];
+}
+
+export function globToRegExp(glob: string): RegExp {
+  const body = glob
+    .split(/(\*\*|\*)/)
+    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
+    .join('');
+  return new RegExp(`^${body}$`);
+}
+
+/** Loads the built-in suite plus the user's cases (a malformed file throws ConfigError) and applies --only/--skip. */
+export async function loadSuite(options: SuiteOptions = {}): Promise<Suite> {
+  const cases = await loadCases([BUILTIN_CASES, ...(options.caseDirs ?? [])]);
+  const checks = [...CHECKS, ...PROPERTIES, ...cases.map(caseCheck)];
+  const ids = new Set<string>();
+  for (const c of [...checks, ...FRAME_RULES]) {
+    if (ids.has(c.id)) throw new ConfigError(`${'source' in c && c.source ? `${c.source}: ` : ''}check id ${c.id} is already a built-in check`);
+    ids.add(c.id);
+  }
+  const only = options.only?.map(globToRegExp);
+  const skip = options.skip?.map(globToRegExp) ?? [];
+  const keep = (id: string) => (!only || only.some((r) => r.test(id))) && !skip.some((r) => r.test(id));
+  return { checks: checks.filter((c) => keep(c.id)), frameRules: FRAME_RULES.filter((r) => keep(r.id)) };
+}

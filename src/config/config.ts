@@ -1,0 +1,47 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import type { Config } from '../schema/generated/config.js';
+import { readYamlFile, schemaProblem } from './yaml-file.js';
+
+// ajv is CommonJS with `exports.default`; under NodeNext the default import is the module object.
+const Ajv2020 = _Ajv2020.default;
+
+/** The file a run picks up from the working directory when no --config is given. */
+export const CONFIG_FILE = 'mcp-conformance.config.yaml';
+
+const schema = JSON.parse(readFileSync(new URL('../../schema/config.schema.json', import.meta.url), 'utf8')) as object;
+/** Validates a config file's content, and the programmatic API's options (they have the same shape). */
+export const validateConfig = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile<Config>(schema);
+
+/** `dir/mcp-conformance.config.yaml` when it exists. */
+export function findConfig(dir: string): string | undefined {
+  const file = join(dir, CONFIG_FILE);
+  return existsSync(file) ? file : undefined;
+}
+
+/** A URL target is not a path, so it is not made absolute. */
+const isUrl = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+
+/**
+ * Reads and validates a config file. Its relative paths (target, cwd, out, expectedFailures, cases) are made absolute
+ * against the file's folder, so the file means the same from wherever the run starts. An empty file is an empty config.
+ */
+export async function loadConfig(file: string): Promise<Config> {
+  const yaml = await readYamlFile(file);
+  const value = yaml.value ?? {};
+  if (!validateConfig(value)) {
+    const { path, message } = schemaProblem(validateConfig.errors ?? []);
+    throw yaml.error(path, message);
+  }
+  if (value.target !== undefined && value.command !== undefined) throw yaml.error(['command'], 'give either target or command, not both');
+  const here = (p: string) => resolve(dirname(file), p);
+  return {
+    ...value,
+    ...(value.target !== undefined && !isUrl(value.target) && { target: here(value.target) }),
+    ...(value.cwd !== undefined && { cwd: here(value.cwd) }),
+    ...(value.out !== undefined && { out: here(value.out) }),
+    ...(value.expectedFailures !== undefined && { expectedFailures: here(value.expectedFailures) }),
+    ...(value.cases !== undefined && { cases: value.cases.map(here) }),
+  };
+}

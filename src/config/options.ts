@@ -1,0 +1,90 @@
+import { parseShard, type Shard } from '../run/shard.js';
+import type { Config } from '../schema/generated/config.js';
+import { loadConfig, validateConfig } from './config.js';
+import { ConfigError, fieldName, schemaProblem } from './yaml-file.js';
+
+/** Defaults of the options that have one (--help shows them too). */
+export const DEFAULTS = { timeout: 10, budget: 300, out: 'reports', strict: false } as const;
+
+/**
+ * What a run takes, from the command line or the programmatic API: the config file's keys (timeouts in seconds),
+ * plus a target that may be a command, a config file to start from, and a shard.
+ */
+export type ConformanceOptions = Omit<Config, '$schema' | 'target' | 'command'> & {
+  /** The server: a file, a project folder (its package.json bin or main) or a URL; or a command with its arguments. */
+  target?: string | string[];
+  /** A config file; the other options override its values (env key by key). */
+  config?: string;
+  /** `"i/n"`: run only shard i of n of the active checks; frame rules judge the shard's own traffic. */
+  shard?: string;
+};
+
+/** Options merged, defaulted and checked: what the pipeline runs with. */
+export interface ResolvedOptions {
+  target?: string;
+  command?: string[];
+  cwd?: string;
+  env: Record<string, string>;
+  headers: Record<string, string>;
+  httpUrl?: string;
+  port?: number | 'auto';
+  transport?: Config['transport'];
+  timeoutMs: number;
+  budgetMs: number;
+  strict: boolean;
+  out?: string;
+  expectedFailures?: string;
+  shard?: Shard;
+  cases: string[];
+  only?: string[];
+  skip?: string[];
+  revision?: string;
+  seed?: number;
+  runs?: number;
+  toolCalls?: Config['toolCalls'];
+  allowTools?: string[];
+}
+
+const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+
+/** Checks the options against the config schema, lays them over the config file (when given) and applies the defaults. */
+export async function resolveOptions(options: ConformanceOptions): Promise<ResolvedOptions> {
+  const { target, config, shard: shardText, ...rest } = options;
+  const given: Config = { ...defined(rest), ...(Array.isArray(target) ? { command: target as Config['command'] } : target !== undefined && { target }) };
+  if (!validateConfig(given)) {
+    const { path, message } = schemaProblem(validateConfig.errors ?? []);
+    throw new ConfigError(`option ${fieldName(path)}: ${message}`);
+  }
+  const shard = shardText === undefined ? undefined : parseShard(shardText);
+  if (shardText !== undefined && !shard) throw new ConfigError(`option shard: must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`);
+
+  const file = config === undefined ? {} : await loadConfig(config);
+  // A target given here replaces the file's target or command, whichever it had.
+  const { target: fileTarget, command: fileCommand, ...fileRest } = file;
+  const server = given.target !== undefined || given.command !== undefined ? {} : { target: fileTarget, command: fileCommand };
+  const merged: Config = { ...fileRest, ...server, ...given, env: { ...file.env, ...given.env }, headers: { ...file.headers, ...given.headers } };
+  return {
+    target: merged.target,
+    command: merged.command,
+    cwd: merged.cwd,
+    env: Object.fromEntries(Object.entries(merged.env ?? {}).map(([k, v]) => [k, String(v)])),
+    headers: merged.headers ?? {},
+    httpUrl: merged.httpUrl,
+    port: merged.port,
+    transport: merged.transport,
+    timeoutMs: Math.round((merged.timeout ?? DEFAULTS.timeout) * 1000),
+    budgetMs: Math.round((merged.budget ?? DEFAULTS.budget) * 1000),
+    strict: merged.strict ?? DEFAULTS.strict,
+    out: merged.out,
+    expectedFailures: merged.expectedFailures,
+    shard,
+    cases: merged.cases ?? [],
+    only: merged.only,
+    skip: merged.skip,
+    revision: merged.revision,
+    seed: merged.seed,
+    runs: merged.runs,
+    toolCalls: merged.toolCalls,
+    allowTools: merged.allowTools,
+  };
+}

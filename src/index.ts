@@ -1,0 +1,29 @@
+/**
+ * The programmatic API: `runConformance(options)` runs the suite against a server, as the CLI does, and returns the
+ * report model that every report is rendered from.
+ */
+import type { ConformanceOptions } from './config/options.js';
+import { writeReports } from './report/write.js';
+import { conform } from './run/conform.js';
+import type { Report } from './schema/generated/report.js';
+
+/**
+ * Runs the suite: resolves the target (a path, a URL, or a command array), starts the server, runs every check (or
+ * this shard's) and applies the expected-failures file when one is given. Reports are written only when `out` is set.
+ * Mistakes in the options, the config file, the baseline or the target reject with a ConfigError, TargetError or
+ * LaunchError whose message is one line; everything the server does is in the report.
+ */
+export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  const { report, options: resolved } = await conform(options);
+  if (resolved.out !== undefined) await writeReports(report, resolved.out);
+  return report;
+}
+
+export type { ConformanceOptions } from './config/options.js';
+export type { Config } from './schema/generated/config.js';
+export type { CheckResult, Level, Report, Requirement, Status, Summary, TranscriptEntry } from './schema/generated/report.js';
+export { ConfigError } from './config/yaml-file.js';
+export { TargetError } from './target/resolve.js';
+export { LaunchError } from './target/launch-error.js';
+export { failsTheRun, isExpectedFailure, isStale } from './baseline/status.js';
+export { verdict } from './report/summary.js';

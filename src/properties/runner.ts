@@ -1,0 +1,159 @@
+// Runs a fast-check property against the live server. Every generated value is sent (many in flight on the
+// shared session) and judged like a check; the worst verdict is then shrunk, one request at a time, to a small
+// counterexample. The values come from the run's seed, so the same seed and server give the same verdicts.
+import fc from 'fast-check';
+import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
+import type { TranscriptEntry } from '../schema/generated/report.js';
+import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
+
+/** Generated values per property unless --runs says otherwise: the default suite stays well under 3 s on the reference server. */
+export const DEFAULT_RUNS = 100;
+/** Requests one property keeps in flight on the shared session, at most. */
+const IN_FLIGHT = 32;
+/** Requests spent shrinking one counterexample at most. */
+const SHRINK_BUDGET = 100;
+
+export type Request = (method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }) => Promise<Reply>;
+
+export interface Property<T> {
+  id: string;
+  /** What the values are, plural, for messages: "unknown tool names". */
+  what: string;
+  arbitrary: fc.Arbitrary<T>;
+  /** Values tried before the generated ones (they count towards the runs). */
+  examples?: T[];
+  /** Sends one value and judges the answer (pass, warn or fail). A timeout or exit it throws is the server's failure. */
+  judge(value: T, request: Request): Promise<Outcome>;
+  /** A session of the property's own, fed one value at a time; default: the shared session, many values in flight. */
+  session?: Session;
+  /** The counterexample as reported (default: the value itself). */
+  describe?(value: T): unknown;
+  /** Appended to the message, e.g. the tools left out and why. */
+  note?: string;
+}
+
+interface Run<T> {
+  value: T;
+  verdict?: Outcome;
+  /** The server did not answer: it timed out or exited. */
+  lost?: RequestTimeout | SessionClosed;
+  transcript: TranscriptEntry[];
+}
+
+/** A seed for a run that was given none. */
+export const randomSeed = (): number => Math.floor(Math.random() * 2 ** 31);
+
+/** The run's seed mixed with the property id (FNV-1a), so adding a property changes no other property's values. */
+function seedOf(seed: number, id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 0x01000193);
+  return (h ^ seed) | 0;
+}
+
+/** Calls `fn` on every item with at most `limit` pending, starting them in order (so requests go out in order). */
+async function inOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out;
+}
+
+/** Long strings cut for the report; the replay command reproduces the whole value. */
+function brief(v: unknown): unknown {
+  if (typeof v === 'string') return v.length > 200 ? `${v.slice(0, 200)}… (${v.length} characters)` : v;
+  if (Array.isArray(v)) return v.map(brief);
+  if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, brief(x)]));
+  return v;
+}
+
+/** Runs `property` for ctx.runs values and turns the verdicts into one outcome. */
+export async function checkProperty<T>(ctx: CheckContext, property: Property<T>): Promise<Outcome> {
+  const seed = seedOf(ctx.seed, property.id);
+  const examples = property.examples ?? [];
+  const { session } = property;
+  const describe = (v: T) => brief(property.describe ? property.describe(v) : v);
+  const note = property.note ? `\n${property.note}` : '';
+  const replay = `\nreplay: ${ctx.replay(property.id)}`;
+
+  const runOne = async (value: T): Promise<Run<T>> => {
+    const transcript: TranscriptEntry[] = [];
+    const from = session?.transcript.length ?? 0;
+    const request: Request = async (method, params, opts) => {
+      const reply = await (session ? session.request(method, params, opts) : ctx.request(method, params, opts));
+      if (!session) transcript.push(reply.sent, reply.entry);
+      return reply;
+    };
+    const run: Run<T> = { value, transcript };
+    try {
+      run.verdict = await property.judge(value, request);
+    } catch (e) {
+      if (!(e instanceof RequestTimeout || e instanceof SessionClosed)) throw e;
+      run.lost = e;
+    }
+    if (session) transcript.push(...session.transcript.slice(from));
+    return run;
+  };
+
+  const lostOutcome = (run: Run<T>) => {
+    const exited = run.lost instanceof SessionClosed && !session ? `\nserver stderr:\n${ctx.stderrTail()}` : '';
+    return fail(`the server stopped answering at the generated value below (the first left unanswered): ${run.lost!.message}${exited}${note}${replay}`, {
+      expected: 'an answer to every request, and a server that keeps running',
+      actual: { counterexample: describe(run.value) },
+      transcript: run.transcript,
+    });
+  };
+
+  const values = fc.sample(property.arbitrary, { seed, numRuns: ctx.runs, examples });
+  // The first value goes alone and times the server: no more is kept in flight than a sequential server
+  // answers in a quarter of the timeout, so a slow tool's queue never looks like a server that stopped answering.
+  const t = performance.now();
+  const head = await runOne(values[0]);
+  const inFlight = session ? 1 : Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t))));
+  const runs = [head, ...(await inOrder(values.slice(1), inFlight, runOne))];
+  const lost = runs.find((r) => r.lost);
+  if (lost) return lostOutcome(lost);
+  const bad = (['fail', 'warn'] as const).map((status) => runs.filter((r) => r.verdict!.status === status)).find((r) => r.length > 0);
+  if (!bad) {
+    const counts = new Map<string, number>();
+    for (const r of runs) counts.set(r.verdict!.message, (counts.get(r.verdict!.message) ?? 0) + 1);
+    const tally = [...counts].sort((a, b) => b[1] - a[1]).map(([message, n]) => `${n}× ${message}`);
+    return pass(`${runs.length} generated ${property.what}: ${tally.join('; ')}${note}`, { transcript: runs[0]?.transcript });
+  }
+
+  // Shrink the first value with the worst verdict: fast-check replays the run at its index (path) and shrinks from there.
+  const first = bad[0];
+  const status = first.verdict!.status;
+  let last = first;
+  let budget = SHRINK_BUDGET;
+  let gone: Run<T> | undefined;
+  let harness: unknown;
+  const shrinking = fc.asyncProperty(property.arbitrary, async (value) => {
+    if (budget-- <= 0 || gone || harness) return true;
+    try {
+      const run = await runOne(value);
+      if (run.lost) gone = run;
+      if (run.lost || run.verdict!.status !== status) return true;
+      last = run;
+      return false;
+    } catch (e) {
+      harness = e;
+      return true;
+    }
+  });
+  const details = await fc.check(shrinking, { seed, numRuns: ctx.runs, examples: examples.map((e) => [e] as [T]), path: String(runs.indexOf(first)) });
+  if (harness) throw harness;
+  if (gone) return lostOutcome(gone);
+  const verdict = last.verdict!;
+  const summary = `${bad.length} of ${runs.length} generated ${property.what} ${status === 'fail' ? 'failed' : 'warned'}; the counterexample below is shrunk in ${details.numShrinks} step(s)`;
+  return (status === 'fail' ? fail : warn)(`${verdict.message}\n${summary}${note}${replay}`, {
+    expected: verdict.expected,
+    actual: { counterexample: describe(last.value), answer: verdict.actual },
+    transcript: last.transcript,
+  });
+}

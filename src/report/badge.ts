@@ -1,0 +1,60 @@
+import { makeBadge } from 'badge-maker';
+import { failsTheRun } from '../baseline/status.js';
+import type { Report } from '../schema/generated/report.js';
+import { writeReportFile } from './output.js';
+import { summarize, verdict } from './summary.js';
+import { bounded, visible } from './text.js';
+
+/** What a badge says; also the shields.io endpoint fields. */
+export interface Badge {
+  label: string;
+  message: string;
+  color: 'green' | 'yellow' | 'red' | 'lightgrey';
+}
+
+/** A revision is a short date; anything longer came from a confused server and must not stretch the badge. */
+const MAX_REVISION = 24;
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/**
+ * The badge mirrors the exit code. Red `N failing` when the run fails (N: the checks that fail it, stale
+ * expected-failure entries included); grey `error` when nothing failed but the harness could not judge a check;
+ * else yellow `N expected failures` (all listed in the baseline) or `conformant, N warnings` (SHOULD level), else
+ * green `conformant`. The label names the negotiated revision: `MCP 2025-11-25`, or `MCP` without a server.
+ */
+export function badgeFor(report: Report): Badge {
+  const revision = report.server?.protocolVersion;
+  const label = revision ? `MCP ${bounded(visible(revision), MAX_REVISION)}` : 'MCP';
+  const summary = summarize(report.checks);
+  switch (verdict(report)) {
+    case 'fail':
+      return { label, message: `${report.checks.filter(failsTheRun).length} failing`, color: 'red' };
+    case 'error':
+      return { label, message: 'error', color: 'lightgrey' };
+    case 'pass':
+      if (summary.fail > 0) return { label, message: plural(summary.fail, 'expected failure'), color: 'yellow' };
+      if (summary.warn > 0) return { label, message: `conformant, ${plural(summary.warn, 'warning')}`, color: 'yellow' };
+      return { label, message: 'conformant', color: 'green' };
+  }
+}
+
+/** The badge as SVG (badge-maker escapes the text). */
+export function renderBadgeSvg(badge: Badge): string {
+  return `${makeBadge({ ...badge, style: 'flat' })}\n`;
+}
+
+/** The badge as a shields.io endpoint: `https://img.shields.io/endpoint?url=<where badge.json is served>`. */
+export function renderBadgeJson(badge: Badge): string {
+  return `${JSON.stringify({ schemaVersion: 1, ...badge }, null, 2)}\n`;
+}
+
+/** Write `outDir/badge.svg` and `outDir/badge.json`; returns their paths. */
+export async function writeBadge(report: Report, outDir: string): Promise<{ svg: string; json: string }> {
+  const badge = badgeFor(report);
+  const [svg, json] = await Promise.all([
+    writeReportFile(outDir, 'badge.svg', renderBadgeSvg(badge)),
+    writeReportFile(outDir, 'badge.json', renderBadgeJson(badge)),
+  ]);
+  return { svg, json };
+}

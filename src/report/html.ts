@@ -1,0 +1,213 @@
+import { isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
+import type { CheckResult, Report } from '../schema/generated/report.js';
+import { CSP, SCRIPT, STYLE } from './html/assets.js';
+import { jsonDiff } from './html/json-diff.js';
+import { html, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
+import { writeReportFile } from './output.js';
+import { STATUSES, areaOf, groupByArea, summarize, verdict } from './summary.js';
+import { bounded, duration, toJson } from './text.js';
+import { formatEntry } from './transcript-format.js';
+import { triad } from './triad.js';
+
+/** Bounds that keep one check readable and the page a reasonable size; transcript frames are capped when recorded. */
+const LIMITS = { indent: 2, maxJson: 20_000 };
+const MAX_SUMMARY = 200;
+const MAX_DIFF_VALUE = 300;
+const MAX_DIFFERENCES = 50;
+
+const VERDICT: Record<ReturnType<typeof verdict>, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR' };
+const COUNT_NAMES = { tools: 'tool', resources: 'resource', resourceTemplates: 'resource template', prompts: 'prompt' } as const;
+const NEWLINE = raw('\n');
+/** Failures and errors are what a reader came for: their details start open. */
+const OPEN = new Set<CheckResult['status']>(['fail', 'error']);
+
+/** Lines joined by line breaks; each line is escaped on its own, so a break is never mistaken for an unsafe character. */
+const lines = (text: readonly string[]): Fragment => text.map((line, i) => (i === 0 ? line : [NEWLINE, line]));
+
+/**
+ * `reports/index.html`: one self-contained page (no network) with the run's facts and totals, a requirement
+ * matrix by area with filters, and for every check the requirement, message, expected vs actual with a
+ * structural diff, and the transcript. Every string from the report is escaped by the `html` template.
+ * Checks are `<details id="check-<id>">`, so the page works without script and links can point at a check.
+ */
+export function renderHtml(report: Report): string {
+  const groups = [...groupByArea(report.checks)];
+  const areas = groups.map(([area]) => area);
+  const index = new Map(report.checks.map((check, i) => [check, i]));
+  // What the filter script needs, by position: no server string has to be compared in the page.
+  const data = { checks: report.checks.map((c) => ({ status: c.status, area: areas.indexOf(areaOf(c)) })) };
+  const result = verdict(report);
+  const name = report.server?.title || report.server?.name || report.target.description;
+
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${CSP}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${VERDICT[result]} · ${name} · MCP conformance</title>
+<style>${raw(STYLE)}</style>
+</head>
+<body>
+<header>
+<h1>${name} <span class="verdict s-${result}">${VERDICT[result]}</span></h1>
+${facts(report)}
+${report.interrupted && html`<p class="notice">The run was interrupted before every check ran.</p>`}
+</header>
+${totals(report.checks)}
+<section id="matrix">
+<h2>Requirement matrix</h2>
+${filters(report.checks, areas)}
+<table class="matrix"><tbody>
+${groups.map(
+  ([area, checks]) => html`<tr data-group><th scope="row">${area}</th><td class="counts">${counts(checks)}</td><td><div class="cells">${checks.map((c) => cell(c, index.get(c)!))}</div></td></tr>
+`,
+)}</tbody></table>
+</section>
+<section id="checks">
+<h2>Checks</h2>
+${groups.map(
+  ([area, checks]) => html`<section data-group>
+<h3>${area} <span class="meta">${counts(checks)}</span></h3>
+${checks.map((c) => checkDetails(c, index.get(c)!))}</section>
+`,
+)}</section>
+<footer>Rendered by ${report.tool.name} ${report.tool.version} from its report.json. Links to a check: <code>index.html#check-&lt;id&gt;</code>.</footer>
+<script type="application/json" id="report-data">${scriptJson(data)}</script>
+<script>${raw(SCRIPT)}</script>
+</body>
+</html>
+`.value;
+}
+
+/** Write `outDir/index.html`; returns its path. */
+export function writeHtmlReport(report: Report, outDir: string): Promise<string> {
+  return writeReportFile(outDir, 'index.html', renderHtml(report));
+}
+
+function facts(report: Report): Html {
+  const { server } = report;
+  const row = (label: string, value: Fragment) => html`<dt>${label}</dt><dd>${value}</dd>`;
+  const identity = server && [server.name, server.version].filter(Boolean).join(' ') + (server.title ? ` (${server.title})` : '');
+  const discovered = (Object.keys(COUNT_NAMES) as (keyof typeof COUNT_NAMES)[])
+    .flatMap((k) => {
+      const n = server?.counts?.[k];
+      return n === undefined ? [] : [`${n} ${COUNT_NAMES[k]}${n === 1 ? '' : 's'}`];
+    })
+    .join(' · ');
+  return html`<dl class="facts">
+${row('Target', html`<code>${report.target.description}</code>`)}
+${row('Server', server ? identity || 'no serverInfo' : 'none recorded')}
+${row('Revision', server?.protocolVersion ?? '—')}
+${server && row('Capabilities', Object.keys(server.capabilities).join(', ') || 'none')}
+${discovered && row('Discovered', discovered)}
+${row('Started', report.startedAt)}
+${row('Duration', duration(report.durationMs))}
+${report.seed !== undefined && row('Seed', `${report.seed} (--seed ${report.seed} replays the generated checks)`)}
+${report.strict && row('Mode', 'strict: SHOULD violations fail')}
+</dl>`;
+}
+
+function totals(checks: readonly CheckResult[]): Html {
+  const summary = summarize(checks);
+  return html`<ul class="totals">${STATUSES.map((s) => html`<li class="s-${s}"><b>${summary[s]}</b>${s}</li>`)}</ul>`;
+}
+
+/** `3 pass · 1 fail`: the non-zero counts of a group. */
+function counts(checks: readonly CheckResult[]): string {
+  const summary = summarize(checks);
+  return STATUSES.filter((s) => summary[s] > 0)
+    .map((s) => `${summary[s]} ${s}`)
+    .join(' · ');
+}
+
+/** Filter buttons, hidden until the script shows them (they do nothing without it). `""` means all. */
+function filters(checks: readonly CheckResult[], areas: readonly string[]): Html {
+  const summary = summarize(checks);
+  const button = (filter: 'status' | 'area', value: string, label: Fragment) =>
+    html`<button type="button" data-filter="${filter}" value="${value}" aria-pressed="false">${label}</button>`;
+  return html`<div class="filters" id="filters" hidden>
+<div><span>Status</span>${button('status', '', `all ${checks.length}`)}${STATUSES.map((s) => button('status', s, `${s} ${summary[s]}`))}</div>
+<div><span>Area</span>${button('area', '', 'all')}${areas.map((area, i) => button('area', String(i), area))}</div>
+</div>`;
+}
+
+/** A matrix cell: the check's id without its area, coloured by status, linking to its details. */
+function cell(check: CheckResult, i: number): Html {
+  const area = areaOf(check);
+  const short = check.id.startsWith(`${area}/`) ? check.id.slice(area.length + 1) : check.id;
+  return html`<a class="cell s-${check.status}" href="#check-${check.id}" data-item="${i}" title="${check.id} · ${check.status}: ${check.title}">${short}</a>`;
+}
+
+function checkDetails(check: CheckResult, i: number): Html {
+  const sections = new Map(triad(check, LIMITS).map((s) => [s.label, s.lines]));
+  const message = sections.get('message');
+  // The summary line shows the message's first line; the body repeats it only when that was not all of it.
+  const longMessage = message && (message.length > 1 || message[0].length > MAX_SUMMARY) && message;
+  const expected = sections.get('expected');
+  const actual = sections.get('actual');
+  const side = (label: string, text: string[] | undefined) => text && html`<div><h4>${label}</h4><pre>${lines(text)}</pre></div>`;
+  return html`<details class="check s-${check.status}" id="check-${check.id}" data-item="${i}"${OPEN.has(check.status) && raw(' open')}>
+<summary><span class="tag">${check.status.toUpperCase()}</span>${baselineTag(check)}<code>${check.id}</code><span>${check.title}</span><span class="msg">${bounded(message?.[0] ?? '', MAX_SUMMARY)}</span></summary>
+<div class="body">
+${requirement(check)}
+${baselineNote(check)}
+${longMessage && html`<div><h4>Message</h4><pre>${lines(longMessage)}</pre></div>`}
+${(expected || actual) && html`<div class="compare">${side('Expected', expected)}${side('Actual', actual)}</div>`}
+${diff(check.expected, check.actual)}
+${transcript(check)}
+<p class="meta">${check.level} · ${duration(check.durationMs)} · <a href="#check-${check.id}">link to this check</a></p>
+</div>
+</details>
+`;
+}
+
+function requirement(check: CheckResult): Html {
+  const r = check.requirement;
+  const href = safeHref(r.spec);
+  // A spec that is not an http(s) URL (say `javascript:`) is shown, never linked.
+  const id = href ? html`<a href="${href}" rel="noreferrer">${r.id}</a>` : html`<code>${r.id}</code> <code>${r.spec}</code>`;
+  return html`<div><h4>Requirement</h4><p class="req"><span class="level">${r.level}</span> ${id} — ${r.text}</p></div>`;
+}
+
+/** How the expected-failures baseline sees the check, in the summary line. */
+function baselineTag(check: CheckResult): Html | undefined {
+  if (isStale(check)) return html`<span class="note">stale baseline entry</span>`;
+  if (isExpectedFailure(check)) return html`<span class="note">expected failure</span>`;
+  return undefined;
+}
+
+function baselineNote(check: CheckResult): Html | undefined {
+  const { baseline } = check;
+  if (!baseline) return undefined;
+  const text = isStale(check)
+    ? staleAdvice(check)
+    : `listed by the expected-failures entry ${baseline.entry}${baseline.reason ? `: ${baseline.reason}` : ''}`;
+  return html`<div><h4>Baseline</h4><p>${text}</p></div>`;
+}
+
+/** A table of structural differences; none when the only difference is the whole value (the two sides say it all). */
+function diff(expected: unknown, actual: unknown): Html | undefined {
+  // One more than shown, to know whether there are more.
+  const found = jsonDiff(expected, actual, MAX_DIFFERENCES + 1);
+  if (found.length === 0 || found[0].path === '') return undefined;
+  const differences = found.slice(0, MAX_DIFFERENCES);
+  const absent = html`<span class="absent">absent</span>`;
+  const show = (value: unknown) => html`<code>${bounded(toJson(value), MAX_DIFF_VALUE)}</code>`;
+  const more = found.length > MAX_DIFFERENCES && ` (the first ${MAX_DIFFERENCES})`;
+  return html`<div><h4>Differences${more}</h4><table class="diff"><thead><tr><th>path</th><th>expected</th><th>actual</th></tr></thead><tbody>
+${differences.map(
+  (d) => html`<tr class="${d.kind}"><td><code>${d.path}</code></td><td>${d.kind === 'extra' ? absent : show(d.expected)}</td><td>${d.kind === 'missing' ? absent : show(d.actual)}</td></tr>
+`,
+)}</tbody></table></div>`;
+}
+
+/** The frames, one per line (`#3 +12.5 ms → …`), marked by direction; a frame cut when recorded ends with its byte count. */
+function transcript(check: CheckResult): Html | undefined {
+  const entries = check.transcript ?? [];
+  if (entries.length === 0) return undefined;
+  return html`<details class="transcript"><summary>Transcript · ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} <span class="meta">→ sent, ← received, ! stderr, · process</span></summary><ol class="frames">
+${entries.map((e) => html`<li class="d-${e.dir}">${formatEntry(e)}</li>
+`)}</ol></details>`;
+}

@@ -1,0 +1,133 @@
+import { createHash } from 'node:crypto';
+
+/** The page's stylesheet: static, so its hash can go into the Content-Security-Policy. */
+export const STYLE = `
+:root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --skip: #6e7781; --error: #8250df; --line: #d0d7de; --muted: #57606a; --bg-soft: #f6f8fa; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; max-width: 78rem; padding: 1.5rem; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; }
+[hidden] { display: none !important; }
+h1 { font-size: 1.5rem; margin: 0 0 .75rem; display: flex; align-items: center; gap: .75rem; flex-wrap: wrap; }
+h2 { font-size: 1.15rem; margin: 2rem 0 .75rem; padding-bottom: .3rem; border-bottom: 1px solid var(--line); }
+h3 { font-size: 1rem; margin: 1.25rem 0 .5rem; }
+h4 { font-size: .8rem; text-transform: uppercase; letter-spacing: .04em; color: var(--muted); margin: 0 0 .25rem; }
+code, pre, .frames { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: 12.5px; }
+pre { margin: 0; padding: .5rem .75rem; background: var(--bg-soft); border: 1px solid var(--line); border-radius: 6px; white-space: pre-wrap; overflow-wrap: anywhere; max-height: 28rem; overflow: auto; }
+a { color: #0969da; }
+.verdict { font-size: .85rem; padding: .15rem .6rem; border-radius: 2rem; color: #fff; }
+.facts { display: grid; grid-template-columns: max-content 1fr; gap: .2rem 1rem; margin: 0; }
+.facts dt { color: var(--muted); }
+.facts dd { margin: 0; overflow-wrap: anywhere; }
+.notice { padding: .5rem .75rem; border-radius: 6px; background: #fff8c5; border: 1px solid #d4a72c; }
+.totals { display: flex; gap: .75rem; flex-wrap: wrap; margin: 1.25rem 0 0; padding: 0; list-style: none; }
+.totals li { min-width: 7rem; padding: .5rem .9rem; border: 1px solid var(--line); border-left-width: 5px; border-radius: 6px; }
+.totals b { display: block; font-size: 1.5rem; line-height: 1.2; }
+.filters { display: flex; flex-direction: column; gap: .4rem; margin-bottom: .75rem; }
+.filters div { display: flex; flex-wrap: wrap; gap: .35rem; align-items: center; }
+.filters span { color: var(--muted); min-width: 3.5rem; }
+.filters button { font: inherit; font-size: 12.5px; padding: .15rem .6rem; border: 1px solid var(--line); border-radius: 2rem; background: #fff; cursor: pointer; }
+.filters button[aria-pressed="true"] { background: #1f2328; border-color: #1f2328; color: #fff; }
+.matrix { border-collapse: collapse; width: 100%; }
+.matrix th, .matrix td { border-top: 1px solid var(--line); padding: .4rem .5rem; vertical-align: baseline; text-align: left; }
+.matrix th { white-space: nowrap; font-weight: 600; width: 1%; }
+.matrix .counts { white-space: nowrap; color: var(--muted); font-size: 12px; width: 1%; padding-right: 1rem; }
+.cells { display: flex; flex-wrap: wrap; gap: 3px; }
+.cell { display: inline-block; padding: .1rem .4rem; border-radius: 3px; color: #fff; font-size: 11.5px; text-decoration: none; font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
+.cell:hover, .cell:focus { outline: 2px solid #1f2328; outline-offset: 1px; }
+.s-pass { --c: var(--pass); } .s-fail { --c: var(--fail); } .s-warn { --c: var(--warn); } .s-skip { --c: var(--skip); } .s-error { --c: var(--error); }
+.cell, .verdict, .tag { background: var(--c); }
+.totals li { border-left-color: var(--c); }
+.tag { display: inline-block; min-width: 3.4rem; text-align: center; color: #fff; border-radius: 3px; font-size: 11px; font-weight: 700; padding: .05rem .3rem; }
+.check { border: 1px solid var(--line); border-left: 4px solid var(--c); border-radius: 6px; margin: .35rem 0; }
+.check > summary { cursor: pointer; padding: .4rem .6rem; display: flex; gap: .6rem; align-items: baseline; flex-wrap: wrap; }
+.check > summary .note { font-size: 11px; font-weight: 600; border: 1px solid var(--c); color: var(--c); border-radius: 3px; padding: 0 .3rem; }
+.check > summary .msg { color: var(--muted); flex: 1 1 20rem; overflow-wrap: anywhere; }
+.check[open] > summary { border-bottom: 1px solid var(--line); background: var(--bg-soft); }
+.check:target { box-shadow: 0 0 0 3px #54aeff66; }
+.body { padding: .6rem .75rem .75rem; display: grid; gap: .75rem; }
+.body p { margin: 0; }
+.req .level { font-weight: 700; }
+.compare { display: grid; grid-template-columns: 1fr 1fr; gap: .75rem; }
+@media (max-width: 50rem) { .compare { grid-template-columns: 1fr; } }
+.diff { border-collapse: collapse; width: 100%; }
+.diff th, .diff td { border: 1px solid var(--line); padding: .2rem .5rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
+.diff th { background: var(--bg-soft); font-weight: 600; }
+.diff .missing td:first-child { box-shadow: inset 3px 0 var(--fail); }
+.diff .extra td:first-child { box-shadow: inset 3px 0 var(--warn); }
+.diff .changed td:first-child { box-shadow: inset 3px 0 #0969da; }
+.absent { color: var(--muted); font-style: italic; }
+.transcript > summary { cursor: pointer; font-weight: 600; }
+.transcript > summary .meta { font-weight: 400; }
+.frames { list-style: none; margin: .4rem 0 0; padding: 0; border: 1px solid var(--line); border-radius: 6px; max-height: 32rem; overflow: auto; }
+.frames li { padding: .15rem .6rem; white-space: pre-wrap; overflow-wrap: anywhere; border-left: 3px solid transparent; }
+.frames li + li { border-top: 1px solid #eaeef2; }
+.d-send { border-left-color: #0969da !important; }
+.d-recv { border-left-color: var(--pass) !important; }
+.d-stderr { border-left-color: var(--warn) !important; background: #fff8c5; }
+.d-event { border-left-color: var(--skip) !important; color: var(--muted); }
+.meta { color: var(--muted); font-size: 12px; }
+footer { margin-top: 2rem; color: var(--muted); font-size: 12px; }
+`;
+
+/**
+ * The page's only script: filters the matrix and the check list by status and area, and opens the check a
+ * `#check-<id>` link points at. It reads each check's status and area from the JSON block, and writes only
+ * `hidden`, `open` and `aria-pressed`: no HTML is built from data. Without it the page still works.
+ */
+export const SCRIPT = `
+(() => {
+  'use strict';
+  const data = JSON.parse(document.getElementById('report-data').textContent);
+  const filters = document.getElementById('filters');
+  // "" means all; an area is its position in the report, so no server string is compared here.
+  const chosen = { status: '', area: '' };
+  const apply = () => {
+    for (const item of document.querySelectorAll('[data-item]')) {
+      const check = data.checks[Number(item.dataset.item)];
+      item.hidden = !((chosen.status === '' || check.status === chosen.status) && (chosen.area === '' || String(check.area) === chosen.area));
+    }
+    for (const group of document.querySelectorAll('[data-group]')) {
+      group.hidden = !group.querySelector('[data-item]:not([hidden])');
+    }
+    for (const button of filters.querySelectorAll('button')) {
+      button.setAttribute('aria-pressed', String(chosen[button.dataset.filter] === button.value));
+    }
+  };
+  filters.addEventListener('click', (event) => {
+    const button = event.target.closest('button');
+    if (!button) return;
+    chosen[button.dataset.filter] = button.value;
+    apply();
+  });
+  const reveal = () => {
+    let id;
+    try {
+      id = decodeURIComponent(location.hash.slice(1));
+    } catch {
+      return; // a malformed %-escape names no check
+    }
+    const target = document.getElementById(id);
+    if (target instanceof HTMLDetailsElement) {
+      target.open = true;
+      target.scrollIntoView({ block: 'start' });
+    }
+  };
+  window.addEventListener('hashchange', reveal);
+  filters.hidden = false;
+  apply();
+  reveal();
+})();
+`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/**
+ * Nothing loads from anywhere; only the two static blocks above may run or style the page (by hash, so markup
+ * injected by a rendering bug would still be inert). Inline `style` attributes and handlers are refused.
+ */
+export const CSP = [
+  "default-src 'none'",
+  `style-src ${sha256(STYLE)}`,
+  `script-src ${sha256(SCRIPT)}`,
+  "base-uri 'none'",
+  "form-action 'none'",
+].join('; ');

@@ -1,0 +1,99 @@
+import type { CheckResult, Report, Status } from '../schema/generated/report.js';
+import { areaOf, summarize } from './summary.js';
+import { bounded } from './text.js';
+
+/** One report to merge and where it came from (named in notes). */
+export interface MergeInput {
+  source: string;
+  report: Report;
+}
+
+export interface Merged {
+  report: Report;
+  /** Conflicts resolved while merging, one line each. */
+  notes: string[];
+}
+
+/** Which verdict wins when shards disagree on a check: the worse one; a skip never hides a verdict. */
+const RANK: Record<Status, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
+
+/** Reports of the same target and server (name, version, revision) are shards of one run. */
+const runKey = ({ report: r }: MergeInput) =>
+  JSON.stringify([r.target.description, r.server?.name, r.server?.version, r.server?.protocolVersion]);
+
+/**
+ * Merge reports into one. Reports of one target and server are shards: their checks are united by id, in
+ * order of first appearance; when two carry the same id with different statuses the worse is kept and the
+ * conflict noted in its message and in `notes`. Reports of different servers are merged as such shard
+ * groups side by side, each check id and area prefixed with a slug of its server (`everything/tools/…`),
+ * and the merged report has no single `server`. The summary is always recomputed.
+ */
+export function mergeReports(inputs: readonly MergeInput[]): Merged {
+  if (inputs.length === 0) throw new Error('nothing to merge');
+  const notes: string[] = [];
+  const groups = new Map<string, MergeInput[]>();
+  for (const input of inputs) groups.set(runKey(input), [...(groups.get(runKey(input)) ?? []), input]);
+  const runs = [...groups.values()].map((group) => mergeShards(group, notes));
+  const report = runs.length === 1 ? runs[0] : sideBySide(runs);
+  return { report: { ...report, summary: summarize(report.checks) }, notes };
+}
+
+function mergeShards(shards: readonly MergeInput[], notes: string[]): Report {
+  const kept = new Map<string, { check: CheckResult; source: string }>();
+  for (const { source, report } of shards) {
+    for (const check of report.checks) {
+      const seen = kept.get(check.id);
+      if (!seen) kept.set(check.id, { check, source });
+      else if (seen.check.status !== check.status) {
+        const [worse, other] = RANK[check.status] > RANK[seen.check.status] ? [{ check, source }, seen] : [seen, { check, source }];
+        notes.push(`${check.id}: ${worse.check.status} in ${worse.source}, ${other.check.status} in ${other.source}; kept ${worse.check.status}`);
+        const message = `${worse.check.message} (merged: ${other.source} had ${other.check.status}: ${bounded(other.check.message, 200)})`;
+        kept.set(check.id, { check: { ...worse.check, message }, source: worse.source });
+      }
+    }
+  }
+  return { ...span(shards.map((s) => s.report)), checks: [...kept.values()].map((k) => k.check) };
+}
+
+/** The fields every merged report shares: the first report's, with times spanning all and any flag set kept. */
+function span(reports: readonly Report[]): Omit<Report, 'checks'> {
+  const start = Math.min(...reports.map((r) => Date.parse(r.startedAt)));
+  const end = Math.max(...reports.map((r) => Date.parse(r.startedAt) + r.durationMs));
+  return {
+    ...reports[0],
+    startedAt: new Date(start).toISOString(),
+    durationMs: end - start,
+    ...(reports.some((r) => r.strict) && { strict: true }),
+    ...(reports.some((r) => r.interrupted) && { interrupted: true }),
+  };
+}
+
+/** Several servers' runs in one report: ids and areas prefixed with each server's slug. */
+function sideBySide(runs: readonly Report[]): Report {
+  const slugs = uniqueSlugs(runs.map((r) => r.server?.name ?? r.target.description));
+  const { server: _server, ...shared } = span(runs);
+  return {
+    ...shared,
+    target: { description: runs.map((r, i) => `${slugs[i]}: ${identity(r)}`).join(' · ') },
+    checks: runs.flatMap((r, i) => r.checks.map((c) => ({ ...c, id: `${slugs[i]}/${c.id}`, area: `${slugs[i]}/${areaOf(c)}` }))),
+  };
+}
+
+/** `name version, revision R (target)`, or the target alone when the server never initialized. */
+function identity(r: Report): string {
+  if (!r.server) return r.target.description;
+  const name = [r.server.name, r.server.version].filter(Boolean).join(' ');
+  return `${name ? `${name}, ` : ''}revision ${r.server.protocolVersion} (${r.target.description})`;
+}
+
+/** Id-safe slugs (`[a-z0-9-]+`); a name used twice gets `-2`, `-3`… */
+function uniqueSlugs(names: readonly string[]): string[] {
+  const taken = new Set<string>();
+  return names.map((name) => {
+    const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'server';
+    let slug = base;
+    for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
+    taken.add(slug);
+    return slug;
+  });
+}

@@ -1,0 +1,101 @@
+/* Generated from schema/ by `npm run generate`. Do not edit. */
+
+/**
+ * mcp-conformance.config.yaml: what the command-line options hold. Options given on the command line (or to runConformance) override it. Relative paths are relative to the file's folder.
+ */
+export interface Config {
+  /**
+   * The schema this file follows, for editors.
+   */
+  $schema?: string;
+  /**
+   * The server: a file, a project folder (its package.json bin or main), or a URL. Give either target or command.
+   */
+  target?: string;
+  /**
+   * The command that starts the server, with its arguments (like `-- <command>` on the command line).
+   *
+   * @minItems 1
+   */
+  command?: [string, ...string[]];
+  /**
+   * Working directory of the server.
+   */
+  cwd?: string;
+  /**
+   * Added to the server's environment (it inherits the rest).
+   */
+  env?: {
+    [k: string]: string | number | boolean;
+  };
+  /**
+   * HTTP headers sent with every request to a URL target.
+   */
+  headers?: {
+    [k: string]: string;
+  };
+  /**
+   * The URL the server started from target or command answers at: the run starts it, waits for the URL, and speaks HTTP to it. May contain {port}.
+   */
+  httpUrl?: string;
+  /**
+   * Fills {port} in httpUrl and the command, and is passed to the server as PORT; auto picks a free port.
+   */
+  port?: number | 'auto';
+  /**
+   * How to talk to the server: stdio (files and commands), http (Streamable HTTP, the default for URLs; a legacy HTTP+SSE server is detected) or sse (legacy HTTP+SSE).
+   */
+  transport?: 'stdio' | 'http' | 'sse';
+  /**
+   * Seconds to wait for each response (default 10).
+   */
+  timeout?: number;
+  /**
+   * Seconds for the whole run; checks still running then end as errors (default 300).
+   */
+  budget?: number;
+  /**
+   * SHOULD violations fail instead of warn.
+   */
+  strict?: boolean;
+  /**
+   * Folder for the reports (default reports).
+   */
+  out?: string;
+  /**
+   * The expected-failures (baseline) file.
+   */
+  expectedFailures?: string;
+  /**
+   * Which tools generated calls may reach: safe (those annotated readOnlyHint: true, and allowTools; the default), all (for sandboxes), or none.
+   */
+  toolCalls?: 'safe' | 'all' | 'none';
+  /**
+   * Tools generated calls may reach in safe mode besides the read-only ones.
+   */
+  allowTools?: string[];
+  /**
+   * Seed of the generated checks (default: a random one, printed in the report), to replay a run.
+   */
+  seed?: number;
+  /**
+   * Values each generated check (property) tries (default 100).
+   */
+  runs?: number;
+  /**
+   * Run only these checks: ids or globs such as tools/**.
+   */
+  only?: string[];
+  /**
+   * Leave out these checks: ids or globs.
+   */
+  skip?: string[];
+  /**
+   * Protocol revision to ask for at initialize (default: the newest).
+   */
+  revision?: '2025-11-25' | '2025-06-18' | '2025-03-26';
+  /**
+   * Folders of YAML cases to run besides the built-in suite.
+   */
+  cases?: string[];
+}

@@ -1,0 +1,158 @@
+import type http from 'node:http';
+import { REVISIONS } from '../schema/validators.js';
+import type { Transcript } from '../session/transcript.js';
+import { LaunchError } from '../target/launch-error.js';
+import type { LaunchPlan } from '../target/launch-plan.js';
+import { TOOL } from '../version.js';
+import type { HttpTarget } from './http-base.js';
+import { failure, mediaType, send, sessionAgent } from './http-client.js';
+import { StreamableHttpTransport } from './http.js';
+import { redactUrl } from './secrets.js';
+import { type ServerProcess, formatCommand, spawnServer } from './server-process.js';
+import { type SseEvent, SseParser } from './sse-parser.js';
+import { LegacySseTransport } from './sse.js';
+import { startStdio } from './stdio.js';
+import type { ExitInfo, Transport } from './transport.js';
+
+/** Opens the transports of one run's sessions; owns the HTTP server process when the run starts one. */
+export interface Connection {
+  /** A new session's transport: a new server process (stdio), or a new session on the same HTTP server. */
+  open(transcript: Transcript): Promise<Transport>;
+  /** Stops the HTTP server the run started, if any; call it after every session is closed. */
+  close(): Promise<void>;
+}
+
+export interface ConnectOptions {
+  /** How long a detection request or the legacy endpoint event may take. */
+  timeoutMs: number;
+  /** How long a started HTTP server may take to answer at its URL. Default 30 s. */
+  readyMs?: number;
+}
+
+const DEFAULT_READY_MS = 30_000;
+const POLL_MS = 100;
+/** Lines of the server's output quoted when it never answered. */
+const TAIL_LINES = 10;
+
+export function connect(plan: LaunchPlan, opts: ConnectOptions): Connection {
+  const url = plan.url;
+  if (url === undefined) return { open: (transcript) => startStdio(plan, transcript), close: async () => {} };
+  let prepared: Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> | undefined;
+  return {
+    // Prepared with the first (shared) session's transcript: it tells the server's story, as on stdio.
+    async open(transcript) {
+      const { target, kind } = await (prepared ??= prepare(plan, url, transcript, opts));
+      return kind === 'sse' ? LegacySseTransport.open(target, transcript, opts.timeoutMs) : new StreamableHttpTransport(target, transcript);
+    },
+    async close() {
+      const ready = await prepared?.catch(() => undefined);
+      await ready?.target.server?.stop(false);
+    },
+  };
+}
+
+/** Starts the server (if the plan has a command) and waits for its URL, then finds out which HTTP transport it speaks. */
+async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, opts: ConnectOptions): Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> {
+  const target: HttpTarget = { url: new URL(url), headers: plan.headers ?? {} };
+  if (plan.command) target.server = await spawnServer(plan, transcript, {}, true);
+  try {
+    if (target.server) await awaitAnswer(target, target.server, plan, opts.readyMs ?? DEFAULT_READY_MS, transcript);
+    return { target, kind: plan.transport === 'sse' ? 'sse' : await detect(target, transcript, opts.timeoutMs) };
+  } catch (err) {
+    await target.server?.stop(false);
+    throw err;
+  }
+}
+
+/** Polls the URL until any HTTP response comes (its status does not matter); fails when the server exits or the time is up. */
+async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: LaunchPlan, readyMs: number, transcript: Transcript): Promise<void> {
+  const deadline = performance.now() + readyMs;
+  const agent = sessionAgent(target.url);
+  const shown = redactUrl(String(target.url));
+  try {
+    for (;;) {
+      if (server.ended) {
+        const exit = await new Promise<ExitInfo>((resolve) => server.onExit(resolve));
+        throw launchFailure(plan, server, `exited (code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'}) before answering at ${shown}`);
+      }
+      try {
+        const res = await send({ method: 'GET', url: target.url, headers: { Accept: 'text/event-stream', ...target.headers }, agent, signal: AbortSignal.timeout(1000) });
+        res.destroy();
+        transcript.add('event', `${shown} answers (GET → ${res.statusCode})`);
+        return;
+      } catch {
+        // not listening yet
+      }
+      if (performance.now() > deadline) throw launchFailure(plan, server, `did not answer at ${shown} within ${Math.round(readyMs / 1000)} s`);
+      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    }
+  } finally {
+    agent.destroy();
+  }
+}
+
+/** One line naming the command and what went wrong, then the end of what the server wrote. */
+function launchFailure(plan: LaunchPlan, server: ServerProcess, what: string): LaunchError {
+  const tail = server.stderrTail(TAIL_LINES);
+  const quoted = tail ? `\nlast server output:\n${tail.replace(/^/gm, '  ')}` : ' (the server wrote nothing)';
+  return new LaunchError(`${formatCommand(plan.command, plan.args)} ${what}${quoted}`, plan.command, undefined, tail);
+}
+
+/**
+ * The specification's way to tell the two HTTP transports apart (Streamable HTTP › Backwards Compatibility):
+ * POST an InitializeRequest; when that fails with 400, 404 or 405, GET the URL, and an `endpoint` event as
+ * the first event means legacy HTTP+SSE. A session the probe created is deleted again.
+ */
+async function detect(target: HttpTarget, transcript: Transcript, waitMs: number): Promise<'http' | 'sse'> {
+  const agent = sessionAgent(target.url);
+  const note = (text: string) => transcript.add('event', `transport detection: ${text}`);
+  const shown = redactUrl(String(target.url));
+  const initialize = { jsonrpc: '2.0', id: 'mcp-conformance-detect', method: 'initialize', params: { protocolVersion: REVISIONS[0], capabilities: {}, clientInfo: TOOL } };
+  try {
+    let res: http.IncomingMessage;
+    try {
+      const headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...target.headers };
+      res = await send({ method: 'POST', url: target.url, headers, body: JSON.stringify(initialize), agent, signal: AbortSignal.timeout(waitMs) });
+    } catch (err) {
+      throw new LaunchError(`nothing answered at ${shown}: ${failure(err)}`, shown);
+    }
+    res.resume();
+    const status = res.statusCode ?? 0;
+    if (![400, 404, 405].includes(status)) {
+      note(`POST initialize → ${status}: Streamable HTTP`);
+      const sid = res.headers['mcp-session-id'];
+      if (typeof sid === 'string') {
+        const deleted = await send({ method: 'DELETE', url: target.url, headers: { ...target.headers, 'Mcp-Session-Id': sid }, agent, signal: AbortSignal.timeout(waitMs) }).catch(() => undefined);
+        deleted?.resume();
+      }
+      return 'http';
+    }
+    const stream = await send({ method: 'GET', url: target.url, headers: { Accept: 'text/event-stream', ...target.headers }, agent, signal: AbortSignal.timeout(waitMs) }).catch(() => undefined);
+    const first = stream?.statusCode === 200 && mediaType(stream) === 'text/event-stream' ? await firstEvent(stream, waitMs) : undefined;
+    const legacy = first?.type === 'endpoint';
+    note(`POST initialize → ${status}, GET → ${stream?.statusCode ?? 'no response'}${first ? `, first event ${first.type}` : ''}: ${legacy ? 'legacy HTTP+SSE' : 'Streamable HTTP'}`);
+    return legacy ? 'sse' : 'http';
+  } finally {
+    agent.destroy();
+  }
+}
+
+function firstEvent(res: http.IncomingMessage, ms: number): Promise<SseEvent | undefined> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(undefined), ms);
+    const done = (event?: SseEvent) => {
+      clearTimeout(timer);
+      resolve(event);
+    };
+    const parser = new SseParser(done);
+    res.on('data', (chunk: Buffer) => {
+      try {
+        parser.push(chunk);
+      } catch {
+        done();
+      }
+    });
+    res.on('end', () => done());
+    res.on('error', () => done());
+  });
+}

@@ -1,0 +1,75 @@
+/** One line cut from a byte stream. `data` is the whole line, or only its prefix when `overflow`. */
+export interface RawLine {
+  data: Buffer;
+  /** Bytes in the line, without the newline. */
+  bytes: number;
+  overflow: boolean;
+  /** The stream ended without a newline after this line. */
+  partial: boolean;
+}
+
+/** Splits a byte stream on \n without decoding chunks; memory per line is bounded by maxBytes. */
+export class LineSplitter {
+  private parts: Buffer[] = [];
+  private kept = 0;
+  private total = 0;
+
+  constructor(
+    private readonly maxBytes: number,
+    private readonly prefixBytes: number,
+    private readonly emit: (line: RawLine) => void,
+  ) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    while (start <= chunk.length) {
+      const nl = chunk.indexOf(0x0a, start);
+      if (nl < 0) {
+        this.append(chunk.subarray(start));
+        return;
+      }
+      this.append(chunk.subarray(start, nl));
+      this.flush(false);
+      start = nl + 1;
+    }
+  }
+
+  /** End of stream: a pending partial line is emitted. */
+  end(): void {
+    if (this.total > 0) this.flush(true);
+  }
+
+  private append(piece: Buffer): void {
+    if (piece.length === 0) return;
+    this.total += piece.length;
+    if (this.total <= this.maxBytes) {
+      this.parts.push(piece);
+      this.kept += piece.length;
+      return;
+    }
+    // Over the limit: keep a copied prefix only, so the chunks can be garbage-collected.
+    if (this.kept > this.prefixBytes || this.parts.length > 1) {
+      const prefix = Buffer.concat(this.parts, this.kept).subarray(0, this.prefixBytes);
+      this.parts = [Buffer.from(prefix)];
+      this.kept = this.parts[0]!.length;
+    }
+    if (this.kept < this.prefixBytes) {
+      const extra = Buffer.from(piece.subarray(0, this.prefixBytes - this.kept));
+      this.parts.push(extra);
+      this.kept += extra.length;
+    }
+  }
+
+  private flush(partial: boolean): void {
+    const line: RawLine = {
+      data: this.parts.length === 1 ? this.parts[0]! : Buffer.concat(this.parts, this.kept),
+      bytes: this.total,
+      overflow: this.total > this.maxBytes,
+      partial,
+    };
+    this.parts = [];
+    this.kept = 0;
+    this.total = 0;
+    this.emit(line);
+  }
+}

@@ -1,0 +1,40 @@
+/** Request headers the user gave (--header) are secrets: every report shows their values as ***. */
+export const REDACTED = '***';
+
+/** Shorter strings are not scrubbed from server output: "1" or "on" would mangle every report. */
+const MIN_SECRET = 4;
+
+/** The strings to hide: each header value, and the credential after its scheme ("Bearer abc123" → "abc123" too). */
+export function secretsOf(headers: Readonly<Record<string, string>> = {}): string[] {
+  const secrets = Object.values(headers).flatMap((v) => [v, v.replace(/^\S+\s+/, '')]);
+  return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET))].sort((a, b) => b.length - a.length);
+}
+
+/** A deep copy of `value` in which every secret, wherever a server echoed it, reads ***. */
+export function redact<T>(value: T, secrets: readonly string[]): T {
+  if (secrets.length === 0) return value;
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === 'string') return secrets.reduce((s, secret) => s.replaceAll(secret, REDACTED), v);
+    if (Array.isArray(v)) return v.map(scrub);
+    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+    return v;
+  };
+  return scrub(value) as T;
+}
+
+/** `Name: ***, Other: ***`, for the transcript. */
+export function describeHeaders(headers: Readonly<Record<string, string>>): string {
+  return Object.keys(headers).map((name) => `${name}: ${REDACTED}`).join(', ');
+}
+
+/** The URL with any password in it replaced. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (!u.password) return url;
+    u.password = REDACTED;
+    return u.toString();
+  } catch {
+    return url;
+  }
+}

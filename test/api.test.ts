@@ -1,0 +1,80 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, TargetError, runConformance, verdict } from '../src/index.js';
+import { FAULTY, REFERENCE, ROOT } from './helpers.js';
+
+describe.concurrent('runConformance', () => {
+  it('tests a server path and returns the report model, writing no files unless asked', async () => {
+    const report = await runConformance({ target: REFERENCE, timeout: 5 });
+    expect(verdict(report)).toBe('pass');
+    expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+    expect(report.server?.name).toBe('mcp-reference-server');
+    expect(report.checks.length).toBe(Object.values(report.summary).reduce((a, b) => a + b, 0));
+  });
+
+  it('takes a command array, the CLI’s options, and writes the reports to out', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'mcpc-api-'));
+    const baseline = join(out, 'baseline.yaml');
+    await writeFile(baseline, '- id: base/method-not-found\n  reason: known\n');
+    const report = await runConformance({
+      target: [process.execPath, FAULTY],
+      env: { MCP_FAULTS: 'method-not-found-code,bad-tool-name' },
+      strict: true,
+      expectedFailures: baseline,
+      only: ['base/**', 'tools/names/**'],
+      out,
+    });
+    expect(report.strict).toBe(true);
+    expect(report.checks.some((c) => c.id.startsWith('lifecycle/'))).toBe(false);
+    expect(report.checks.find((c) => c.id === 'base/method-not-found')).toMatchObject({ status: 'fail', baseline: { reason: 'known' } });
+    expect(report.checks.find((c) => c.id === 'tools/names/format')?.status).toBe('fail');
+    expect(verdict(report)).toBe('fail');
+    expect(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))).toEqual(report);
+  });
+
+  it('rejects mistakes with one-line errors the caller can tell apart', async () => {
+    await expect(runConformance({ target: REFERENCE, budget: 0 })).rejects.toThrow(new ConfigError('option budget: must be > 0'));
+    await expect(runConformance({ target: REFERENCE, expectedFailures: '/no/such.yaml' })).rejects.toBeInstanceOf(ConfigError);
+    await expect(runConformance({ target: join(ROOT, 'no-such-server.js') })).rejects.toBeInstanceOf(TargetError);
+    await expect(runConformance({})).rejects.toBeInstanceOf(TargetError);
+  });
+});
+
+interface JsonTest {
+  title: string;
+  status: 'passed' | 'failed' | 'skipped' | 'pending';
+  failureMessages: string[];
+}
+
+describe('the vitest helper', () => {
+  it('makes one test per check in a server project’s vitest run: failures fail with the triad, skips skip, expected failures and warnings pass', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpc-vitest-'));
+    const [baseline, results] = [join(dir, 'baseline.yaml'), join(dir, 'results.json')];
+    await writeFile(baseline, '- id: ping/respond\n  reason: known\n');
+    const vitest = join(ROOT, 'node_modules/vitest/vitest.mjs');
+    const config = join(ROOT, 'test/fixtures/vitest/vitest.config.ts');
+    const env = { CONFORMANCE_TARGET: FAULTY, CONFORMANCE_FAULTS: 'method-not-found-code,bad-tool-name,ping-error', CONFORMANCE_BASELINE: baseline };
+    const r = await execa(process.execPath, [vitest, 'run', '--config', config, '--reporter=json', `--outputFile=${results}`], { reject: false, env, timeout: 120_000 });
+    expect(r.exitCode, String(r.stderr)).toBe(1);
+    expect(existsSync(results), String(r.stderr)).toBe(true);
+    const tests = (JSON.parse(await readFile(results, 'utf8')) as { testResults: { assertionResults: JsonTest[] }[] }).testResults[0].assertionResults;
+    const byId = new Map(tests.map((t) => [t.title.split(':')[0], t]));
+    // The listed check does fail on this server, so its passing test is the baseline's doing.
+    const ping = await runConformance({ target: FAULTY, env: { MCP_FAULTS: 'ping-error' }, only: ['ping/respond'] });
+    expect(ping.checks.find((c) => c.id === 'ping/respond')?.status).toBe('fail');
+
+    expect(tests.filter((t) => t.status === 'failed').map((t) => t.title.split(':')[0])).toEqual(['base/method-not-found']);
+    const failure = byId.get('base/method-not-found')!.failureMessages.join('\n');
+    expect(failure).toContain('requirement:\n  base.method-not-found (MUST) https://modelcontextprotocol.io/');
+    expect(failure).toMatch(/expected:\n[\s\S]*-32601[\s\S]*actual:\n[\s\S]*-32603/);
+    expect(failure).toContain('transcript:\n');
+    expect(byId.get('ping/respond')?.status, 'an expected failure passes').toBe('passed');
+    expect(byId.get('tools/names/format')?.status, 'a warning passes').toBe('passed');
+    expect(tests.some((t) => t.status === 'skipped')).toBe(true);
+    expect(byId.size).toBe(tests.length);
+  });
+});

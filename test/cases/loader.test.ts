@@ -1,0 +1,114 @@
+import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadCases, parseCase } from '../../src/cases/load.js';
+import { ConfigError } from '../../src/config/yaml-file.js';
+import { globToRegExp, loadSuite } from '../../src/checks/suite.js';
+import { FAULTY, runCli } from '../helpers.js';
+
+const HEADER = `# yaml-language-server: $schema=../../schema/case.schema.json
+id: mine/echo/hello
+title: echo says hello
+requirement:
+  id: tools.call.shape
+  level: MUST
+  spec: https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools
+  text: A tool call returns a CallToolResult
+`;
+
+async function caseDir(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'mcpc-cases-'));
+  await mkdir(join(dir, 'mine'));
+  for (const [name, text] of Object.entries(files)) await writeFile(join(dir, 'mine', name), text);
+  return dir;
+}
+
+const errorOf = (file: string, text: string) => {
+  try {
+    parseCase(file, text);
+  } catch (err) {
+    expect(err).toBeInstanceOf(ConfigError);
+    return (err as Error).message;
+  }
+  throw new Error('no error');
+};
+
+describe('case files', () => {
+  it('loads the built-in suite with unique ids and a requirement each', async () => {
+    const { checks } = await loadSuite();
+    const cases = checks.filter((c) => c.source);
+    expect(cases.length).toBeGreaterThan(20);
+    for (const c of cases) expect(c.requirement.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/.+#/);
+  });
+
+  it('names file, line, column and field for a typo in a key', () => {
+    const message = errorOf('typo.yaml', `${HEADER}steps:\n  - request: ping\n    expct: { result: {} }\n`);
+    expect(message).toBe('typo.yaml:11:5: steps[0].expct: unknown key');
+  });
+
+  it('names file and line for bad indentation', () => {
+    const message = errorOf('indent.yaml', `${HEADER}steps:\n  - request: ping\n   expect: { result: {} }\n`);
+    expect(message).toMatch(/^indent\.yaml:11:\d+: /);
+    expect(message.split('\n')).toHaveLength(1);
+  });
+
+  it('refuses an alias bomb', () => {
+    const bomb = `a: &a ["x","x","x","x","x","x","x","x","x"]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: [*e,*e,*e,*e,*e,*e,*e,*e,*e]\n`;
+    expect(errorOf('bomb.yaml', bomb)).toMatch(/^bomb\.yaml:1:1: .*alias/i);
+  });
+
+  it('names the field of a wrong value and an unknown matcher operator', () => {
+    expect(errorOf('level.yaml', HEADER.replace('level: MUST', 'level: MUSTY') + 'steps:\n  - request: ping\n')).toMatch(/^level\.yaml:6:10: requirement\.level: must be one of MUST, SHOULD, MAY$/);
+    expect(errorOf('op.yaml', `${HEADER}steps:\n  - request: ping\n    expect: { result: { $tpye: object } }\n`)).toMatch(/^op\.yaml:11:\d+: steps\[0\]\.expect\.result\.\$tpye: unknown operator/);
+  });
+
+  it('keeps notifications and raw lines off the shared session', () => {
+    expect(errorOf('shared.yaml', `${HEADER}steps:\n  - notify: notifications/x\n`)).toMatch(/steps\[0\]\.notify: needs session fresh or uninitialized/);
+  });
+
+  it('rejects a user case whose id repeats a built-in one', async () => {
+    const dir = await caseDir({ 'dup.yaml': HEADER.replace('mine/echo/hello', 'ping/respond') + 'steps:\n  - request: ping\n' });
+    await expect(loadSuite({ caseDirs: [dir] })).rejects.toThrow(/ping\/respond/);
+    await expect(loadCases([join(dir, 'nope')])).rejects.toThrow(/case folder not found/);
+  });
+
+  it('selects checks by id and glob', () => {
+    expect(globToRegExp('tools/**').test('tools/call/unknown-tool')).toBe(true);
+    expect(globToRegExp('tools/*').test('tools/call/unknown-tool')).toBe(false);
+    expect(globToRegExp('*/call/*').test('tools/call/unknown-tool')).toBe(true);
+  });
+});
+
+describe('the CLI with case files', () => {
+  it('stops at a malformed case with one line and exit 2, before starting any server', async () => {
+    const dir = await caseDir({ 'typo.yaml': `${HEADER}steps:\n  - request: ping\n    expct: {}\n` });
+    const r = await runCli(['--cases', dir, '--env', 'MCP_FAULTS=banner', FAULTY]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr.trim().split('\n')).toHaveLength(1);
+    expect(r.stderr).toContain('typo.yaml:11:5: steps[0].expct: unknown key');
+    expect(r.report).toBeUndefined();
+  });
+
+  it('runs a user case and reports it like a built-in one', async () => {
+    const dir = await caseDir({
+      'add.yaml': HEADER.replace('mine/echo/hello', 'mine/add/sum') +
+        'requires: { capabilities: [tools] }\nsteps:\n  - request: tools/call\n    params: { name: add, arguments: { a: 2, b: 3 } }\n    expect: { result: { structuredContent: { sum: 5 } } }\n',
+      'wrong.yaml': HEADER.replace('mine/echo/hello', 'mine/add/wrong') +
+        'steps:\n  - request: tools/call\n    params: { name: add, arguments: { a: 2, b: 3 } }\n    expect: { result: { structuredContent: { sum: 6 } } }\n',
+    });
+    const r = await runCli(['--cases', dir, '--only', 'mine/**', FAULTY]);
+    expect(r.report?.checks.find((c) => c.id === 'mine/add/sum')?.status).toBe('pass');
+    const wrong = r.report?.checks.find((c) => c.id === 'mine/add/wrong');
+    expect(wrong?.status).toBe('fail');
+    expect(wrong?.message).toContain('$.result.structuredContent.sum: 5 is not 6');
+    expect(r.exitCode).toBe(1);
+  });
+
+  it('lists the whole suite', async () => {
+    const r = await runCli(['list']);
+    expect(r.exitCode).toBe(0);
+    expect(r.stdout).toMatch(/prompts\/get\/unknown-prompt\s+SHOULD\s+case\s+prompts\.get\.unknown/);
+    expect(r.stdout).toMatch(/\d+ checks \(\d+ cases, \d+ frame rules\), covering \d+ requirement ids/);
+  });
+});

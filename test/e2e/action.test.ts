@@ -1,0 +1,110 @@
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { FAULTY, REFERENCE, ROOT } from '../helpers.js';
+
+interface Step {
+  id?: string;
+  uses?: string;
+  run?: string;
+  env?: Record<string, string>;
+  'working-directory'?: string;
+}
+
+interface Action {
+  inputs: Record<string, { default?: string }>;
+  outputs: Record<string, { value: string }>;
+  runs: { using: string; steps: Step[] };
+}
+
+const action = parse(await readFile(join(ROOT, 'action.yml'), 'utf8')) as Action;
+const runStep = action.runs.steps.find((s) => s.id === 'run')!;
+
+/** Parses `$GITHUB_OUTPUT` as the runner does (`name<<delimiter` blocks, or `name=value`). */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const m of text.matchAll(/^([\w-]+)<<(\S+)\n([\s\S]*?)\n\2$|^([\w-]+)=(.*)$/gm)) out[m[1] ?? m[4]] = m[3] ?? m[5];
+  return out;
+}
+
+/**
+ * Runs the action's main step as GitHub would: `${{ inputs.x }}` in its env replaced by the input (or its default),
+ * the script run by bash in the workspace, with the runner's variables and files.
+ */
+async function runAction(inputs: Record<string, string>) {
+  const workspace = await mkdtemp(join(tmpdir(), 'mcpc-action-'));
+  const [summary, output] = [join(workspace, '.summary.md'), join(workspace, '.output')];
+  const env = Object.fromEntries(
+    Object.entries(runStep.env ?? {}).map(([name, value]) => {
+      const input = /^\$\{\{ inputs\.([\w-]+) \}\}$/.exec(value)?.[1];
+      expect(input, `${name} is an input`).toBeDefined();
+      return [name, inputs[input!] ?? action.inputs[input!]?.default ?? ''];
+    }),
+  );
+  const script = join(workspace, '.step.sh');
+  await writeFile(script, runStep.run!);
+  const r = await execa('bash', ['--noprofile', '--norc', '-eo', 'pipefail', script], {
+    cwd: workspace,
+    reject: false,
+    timeout: 120_000,
+    env: { ...env, GITHUB_ACTIONS: 'true', GITHUB_ACTION_PATH: ROOT, GITHUB_WORKSPACE: workspace, GITHUB_STEP_SUMMARY: summary, GITHUB_OUTPUT: output, NO_COLOR: '1' },
+  });
+  return {
+    exitCode: r.exitCode,
+    stdout: String(r.stdout),
+    stderr: String(r.stderr),
+    workspace,
+    summary: await readFile(summary, 'utf8').catch(() => ''),
+    outputs: parseOutputs(await readFile(output, 'utf8').catch(() => '')),
+  };
+}
+
+describe('action.yml', () => {
+  it('is a composite action that installs the suite in its own folder and maps every output from the run step', () => {
+    expect(action.runs.using).toBe('composite');
+    const install = action.runs.steps.find((s) => s.run?.startsWith('npm ci'));
+    expect(install?.['working-directory']).toBe('${{ github.action_path }}');
+    for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
+    // Inputs reach the script through its environment only: nothing is spliced into the shell text.
+    expect(runStep.run).not.toContain('${{');
+    for (const name of Object.keys(action.inputs).filter((n) => n !== 'node-version')) {
+      expect(Object.values(runStep.env ?? {})).toContain(`\${{ inputs.${name} }}`);
+    }
+  });
+});
+
+describe.concurrent('the action’s run step, executed as GitHub would', () => {
+  it('passes the reference server and sets every output it declares', async () => {
+    const r = await runAction({ target: REFERENCE });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(Object.keys(r.outputs).sort()).toEqual(expect.arrayContaining(Object.keys(action.outputs).sort()));
+    expect(r.outputs).toMatchObject({ verdict: 'pass', fail: '0', error: '0', reports: 'reports', 'report-json': join('reports', 'report.json') });
+    await expect(readFile(join(r.workspace, r.outputs['report-json']), 'utf8')).resolves.toContain('"checks"');
+    expect(r.summary).toMatch(/^## ✅ MCP conformance: pass\n/);
+  });
+
+  it('runs a command line with extra args and an expected-failures file', async () => {
+    const baseline = join(await mkdtemp(join(tmpdir(), 'mcpc-action-bl-')), 'baseline.yaml');
+    await writeFile(baseline, '- id: base/method-not-found\n  reason: known\n');
+    const r = await runAction({
+      command: `"${process.execPath}" "${FAULTY}"`,
+      args: '--env MCP_FAULTS=method-not-found-code --timeout 5',
+      'expected-failures': baseline,
+      out: 'conformance',
+    });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs).toMatchObject({ verdict: 'pass', fail: '1', expected: '1', stale: '0', reports: 'conformance' });
+    expect(r.stdout).toMatch(/^::notice title=base\/method-not-found%3A /m);
+  });
+
+  it('fails the step under strict: true, with annotations and a summary', async () => {
+    const r = await runAction({ target: FAULTY, strict: 'true', args: '--env MCP_FAULTS=bad-tool-name' });
+    expect(r.exitCode).toBe(1);
+    expect(r.outputs).toMatchObject({ verdict: 'fail', fail: '1', warn: '0' });
+    expect(r.stdout).toMatch(/^::error title=tools\/names\/format%3A /m);
+    expect(r.summary).toContain('#### FAIL `tools/names/format`');
+  });
+});

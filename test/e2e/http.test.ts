@@ -1,0 +1,134 @@
+import { execa } from 'execa';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { HTTP_CHECKS } from '../../src/checks/http.js';
+import { loadSuite } from '../../src/checks/suite.js';
+import { runConformance } from '../../src/index.js';
+import type { Report } from '../../src/schema/generated/report.js';
+import { REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
+
+const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
+const FAULTY_HTTP = join(ROOT, 'test/fixtures/servers/faulty-http-server.mjs');
+const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
+/** The CLI starts the server on a free port and tests it over HTTP. */
+const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
+/** The same generated values in runs that are compared, and fewer of them: these runs are about the transport. */
+const SEED = ['--seed', '7', '--runs', '10'];
+const TOKEN = 's3cret-token-4711';
+
+/** Each HTTP fault of the faulty fixture and the one check (with its verdict) it must trip: nothing else may fail or warn. */
+const FAULTS: [fault: string, check: string, status: 'fail' | 'warn'][] = [
+  ['notification-200', 'transport/http/notification-202', 'fail'],
+  ['get-html', 'transport/http/get-sse-or-405', 'fail'],
+  ['no-session-check', 'transport/http/session-required', 'warn'],
+  ['unknown-session-400', 'transport/http/unknown-session', 'warn'],
+  ['unknown-session-200', 'transport/http/unknown-session', 'fail'],
+  ['deleted-session-alive', 'transport/http/terminated-session', 'fail'],
+  ['any-protocol-version', 'transport/http/protocol-version-invalid', 'fail'],
+  ['bad-session-id', 'transport/http/session-id-charset', 'fail'],
+  ['any-origin', 'transport/http/origin-forbidden', 'fail'],
+  ['wrong-content-type', 'transport/http/content-type', 'fail'],
+  ['duplicate-event-ids', 'transport/http/event-id-unique', 'fail'],
+];
+
+// The runs here go one after another: each starts a server and a CLI, and the machines that run the suite may be small.
+
+const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
+
+/** Checks that apply to both runs (no transport of their own) whose verdicts differ, as `id: stdio → http`. */
+async function differences(stdio: Report, http: Report): Promise<string[]> {
+  const { checks, frameRules } = await loadSuite();
+  const shared = new Set([...checks, ...frameRules].filter((c) => c.transport === undefined).map((c) => c.id));
+  const overHttp = new Map(http.checks.map((c) => [c.id, c.status]));
+  return stdio.checks.filter((c) => shared.has(c.id) && overHttp.get(c.id) !== c.status).map((c) => `${c.id}: ${c.status} → ${overHttp.get(c.id)}`);
+}
+
+describe('the reference server over HTTP', () => {
+  it('passes everything when the CLI starts it, and agrees with its stdio run', async () => {
+    const [http, stdio] = await Promise.all([runCli([...STARTED, ...SEED, '--', 'node', HTTP_REFERENCE]), runCli([...SEED, REFERENCE])]);
+    expect(http.exitCode, http.stdout).toBe(0);
+    expect(notPassing(http.report)).toEqual([]);
+    expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(HTTP_CHECKS.length);
+    const { checks, frameRules } = await loadSuite();
+    const stdioOnly = [...checks, ...frameRules].filter((c) => c.transport === 'stdio').map((c) => c.id);
+    const elsewhere = http.report!.checks.filter((c) => c.status === 'skip' && c.message.endsWith('transport only; this run uses Streamable HTTP')).map((c) => c.id);
+    expect(elsewhere.sort()).toEqual(stdioOnly.sort());
+    expect(await differences(stdio.report!, http.report!)).toEqual([]);
+  });
+
+  it('passes everything when already running at a URL, and no report shows the --header value', async () => {
+    const server = execa(process.execPath, [HTTP_REFERENCE, '--port', '0'], { reject: false });
+    try {
+      const url = await new Promise<string>((resolve) =>
+        server.stderr!.on('data', (d: Buffer) => {
+          const m = /serving MCP at (\S+)/.exec(String(d));
+          if (m) resolve(m[1]!);
+        }),
+      );
+      const r = await runCli([url, ...SEED, '--verbose', '--header', `Authorization: Bearer ${TOKEN}`]);
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(notPassing(r.report)).toEqual([]);
+      expect(r.report!.target).toEqual({ description: url, url });
+      const files = await Promise.all(['report.json', 'junit.xml', 'index.html'].map((f) => readFile(join(r.out, f), 'utf8')));
+      for (const text of [r.stdout, r.stderr, ...files]) expect(text).not.toContain(TOKEN);
+      expect(files[0]).toContain('headers Authorization: ***');
+    } finally {
+      server.kill();
+      await server;
+    }
+  });
+
+  it('says in one line, with its output, that a started server never answered', async () => {
+    const r = await runCli([...STARTED, '--', 'node', '-e', "console.error('boom: no API key'); process.exit(3)"]);
+    expect(r.exitCode).toBe(2);
+    expect(r.report).toBeUndefined();
+    expect(r.stderr).toMatch(/^mcp-conformance: node -e .* exited \(code 3, signal none\) before answering at http:\/\/127\.0\.0\.1:\d+\/mcp\nlast server output:\n {2}boom: no API key$/);
+  });
+});
+
+describe('each HTTP fault trips exactly the check that targets it', () => {
+  it('covers every transport/http check with a fault', () => {
+    expect(HTTP_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
+  });
+  for (const [fault, check, status] of FAULTS) {
+    it(`${fault} → ${check} ${status}`, async () => {
+      const report = await runConformance({
+        target: [process.execPath, FAULTY_HTTP],
+        httpUrl: 'http://127.0.0.1:{port}/mcp',
+        port: 'auto',
+        env: { MCP_HTTP_FAULTS: fault },
+        seed: 7,
+        runs: 10,
+      });
+      expect(notPassing(report).map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([`${check}: ${status}`]);
+    });
+  }
+});
+
+describe('server-everything over HTTP', () => {
+  it('agrees with its stdio run on every check both transports run, but two the SDK itself answers differently', async () => {
+    const [stdio, http] = await Promise.all([
+      runCli([...SEED, '--', 'node', EVERYTHING, 'stdio']),
+      runCli([...STARTED, ...SEED, '--', 'node', EVERYTHING, 'streamableHttp']),
+    ]);
+    for (const r of [stdio, http]) expect(r.report?.summary.error, r.stdout).toBe(0);
+    expect(await differences(stdio.report!, http.report!)).toEqual([
+      // Over stdio the SDK drops a request with id null in silence (tolerated); over HTTP its transport refuses the
+      // body with 400 and -32700 ("Invalid JSON-RPC message") where the case asks for -32600.
+      'base/request/null-id: pass → warn',
+      // Over HTTP the SDK wants a session for every request but initialize: a ping before initialize gets
+      // 400 "Server not initialized" (the transport's SHOULD-400 for a missing session id wins over ping's exemption).
+      'lifecycle/ping/before-initialize: pass → warn',
+    ]);
+  }, 180_000);
+
+  it('completes over legacy HTTP+SSE (detected), with initialize passing', async () => {
+    const r = await runCli(['--http-url', 'http://127.0.0.1:{port}/sse', '--port', 'auto', ...SEED, '--', 'node', EVERYTHING, 'sse']);
+    expect([0, 1]).toContain(r.exitCode);
+    expect(r.report?.summary.error).toBe(0);
+    expect(statusOf(r.report, 'lifecycle/initialize/result')).toBe('pass');
+    expect(statusOf(r.report, 'ping/respond')).toBe('pass');
+    expect(r.report!.checks.find((c) => c.id === 'transport/http/notification-202')?.message).toContain('this run uses legacy HTTP+SSE');
+  }, 180_000);
+});

@@ -1,0 +1,85 @@
+import { describe, expect, it } from 'vitest';
+import { loadSuite } from '../../src/checks/suite.js';
+import { type RunOptions, runConformance } from '../../src/run/run.js';
+import type { Report } from '../../src/schema/generated/report.js';
+import { resolveTarget } from '../../src/target/resolve.js';
+import { FAULTY, REFERENCE, runCli, statusOf } from '../helpers.js';
+
+async function run(target: string, options: Partial<RunOptions> = {}, faults?: string): Promise<Report> {
+  const plan = await resolveTarget({ target, env: faults ? { MCP_FAULTS: faults } : {} });
+  // Generous timeouts: a timeout is a verdict, and a busy CI machine must not turn into one.
+  return runConformance({ plan, timeoutMs: 30_000, budgetMs: 120_000, strict: false, ...options });
+}
+const check = (report: Report, id: string) => report.checks.find((c) => c.id === id)!;
+const verdicts = (report: Report) => report.checks.map((c) => `${c.id} ${c.status}`);
+const PROPERTY_IDS = ['base/method-not-found', 'base/response/id-types', 'tools/call/valid-arguments', 'pagination/invalid-cursor'];
+
+const SLOW = 180_000;
+const cli = (args: string[]) => runCli(['--timeout', '30', ...args]);
+
+describe.concurrent('the generated checks (properties)', () => {
+  it('give the same checks and verdicts for the same seed, and the same verdicts for another seed, on the reference server', async () => {
+    const [a, b, other] = await Promise.all([run(REFERENCE, { seed: 1234 }), run(REFERENCE, { seed: 1234 }), run(REFERENCE, { seed: 99 })]);
+    expect(a.seed).toBe(1234);
+    expect(verdicts(a).length).toBeGreaterThan(0);
+    expect(verdicts(b)).toEqual(verdicts(a));
+    expect(verdicts(other)).toEqual(verdicts(a));
+    // The same seed draws the same values: what the server answered tallies the same.
+    for (const id of PROPERTY_IDS) expect(check(b, id).message).toBe(check(a, id).message);
+  }, SLOW);
+
+  it('replay a failure: the same seed with only that check gives the same shrunk counterexample', async () => {
+    const id = 'tools/call/unknown-tool';
+    const [whole, only] = await Promise.all([
+      run(FAULTY, { seed: 7 }, 'unknown-tool-success'),
+      loadSuite({ only: [id] }).then((suite) => run(FAULTY, { seed: 7, suite }, 'unknown-tool-success')),
+    ]);
+    const [a, b] = [check(whole, id), check(only, id)];
+    expect(a.status).toBe('fail');
+    expect(a.message).toContain(`replay: mcp-conformance --seed 7 --only ${id} `);
+    expect(b.actual).toEqual(a.actual);
+    // Shrunk: any name is a counterexample here, and the shortest is one character.
+    expect((a.actual as { counterexample: string }).counterexample).toHaveLength(1);
+  }, SLOW);
+
+  it('judge -32602 for invalid arguments by revision: a warning since 2025-11-25 (SEP-1303), right before', async () => {
+    const [newest, older] = await Promise.all([run(FAULTY, {}, 'invalid-arguments-32602'), run(FAULTY, { protocolVersion: '2025-06-18' }, 'invalid-arguments-32602')]);
+    expect(check(newest, 'tools/call/invalid-arguments').status).toBe('warn');
+    expect(check(older, 'tools/call/invalid-arguments').status).toBe('pass');
+  }, SLOW);
+
+  it('name the arguments that crashed the server', async () => {
+    const result = check(await run(FAULTY, {}, 'crash-on-non-string'), 'tools/call/invalid-arguments');
+    expect(result.status).toBe('fail');
+    expect(result.message).toContain('TypeError: arguments.');
+    const { counterexample } = result.actual as { counterexample: { invalid: string[] } };
+    expect(counterexample.invalid.join('\n')).toMatch(/must be string/);
+  }, SLOW);
+
+  it('print the seed, keep it in the report, and take --runs', async () => {
+    const r = await cli(['--runs', '10', REFERENCE]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain(`seed        ${r.report?.seed} (--seed ${r.report?.seed} replays the generated checks)`);
+    expect(r.report?.checks.find((c) => c.id === 'base/method-not-found')?.message).toMatch(/^10 generated unknown method names/);
+    const again = await cli(['--seed', String(r.report?.seed), '--runs', '10', REFERENCE]);
+    expect(again.report?.checks.map((c) => c.message)).toEqual(r.report?.checks.map((c) => c.message));
+    expect((await cli(['--runs', '0', REFERENCE])).exitCode).toBe(2);
+  }, SLOW);
+
+  it('call only read-only tools by default, say which were left out, and follow --allow-tool and --tool-calls', async () => {
+    const only = ['--only', 'tools/call/*'];
+    const [safe, allowed, none] = await Promise.all([
+      cli([...only, REFERENCE]),
+      cli([...only, '--allow-tool', 'write-note', REFERENCE]),
+      cli([...only, '--tool-calls', 'none', REFERENCE]),
+    ]);
+    const message = (r: typeof safe) => r.report?.checks.find((c) => c.id === 'tools/call/valid-arguments')?.message;
+    expect(message(safe)).toContain('called: echo, add, search-docs, get-image; left out: write-note (not annotated readOnlyHint: true');
+    expect(message(allowed)).toContain('called: echo, add, search-docs, get-image, write-note');
+    expect(statusOf(none.report, 'tools/call/valid-arguments')).toBe('skip');
+    expect(statusOf(none.report, 'tools/call/invalid-arguments')).toBe('skip');
+    expect(message(none)).toBe('no tool can be called with generated valid arguments; left out: echo, add, search-docs, get-image, write-note (tool calls are off (--tool-calls none))');
+    // An unknown tool is never a real one: it is called whatever the mode.
+    expect(statusOf(none.report, 'tools/call/unknown-tool')).toBe('pass');
+  }, SLOW);
+});

@@ -1,0 +1,125 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type CheckContext, type Outcome, fail, pass, warn } from '../../src/checks/check.js';
+import { type Property, checkProperty } from '../../src/properties/runner.js';
+import type { TranscriptEntry } from '../../src/schema/generated/report.js';
+import { type Reply, SessionClosed } from '../../src/session/session.js';
+
+const entry = (text: string): TranscriptEntry => ({ seq: 0, dir: 'send', t: 0, bytes: text.length, text });
+
+/** A stand-in for the shared session: answers every request with its params; `dies` makes the "server" exit at a value. */
+function context(seed: number, { runs = 50, dies }: { runs?: number; dies?: (n: number) => boolean } = {}) {
+  const sent: number[] = [];
+  let dead = false;
+  const ctx = {
+    seed,
+    runs,
+    timeoutMs: 10_000,
+    replay: (id: string) => `mcp-conformance --seed ${seed} --only ${id} ./server`,
+    stderrTail: () => 'Error: boom',
+    async request(method: string, params: { n: number }): Promise<Reply> {
+      if (dead || dies?.(params.n)) {
+        dead = true;
+        throw new SessionClosed(method, 'process exited (code 1, signal null)');
+      }
+      sent.push(params.n);
+      return { message: { jsonrpc: '2.0', id: sent.length, result: params }, sent: entry(JSON.stringify(params)), entry: entry('{}') };
+    },
+  } as unknown as CheckContext;
+  return { ctx, sent };
+}
+
+const property = (judge: (n: number) => Outcome, extra: Partial<Property<number>> = {}): Property<number> => ({
+  id: 'test/property/numbers',
+  what: 'numbers',
+  arbitrary: fc.integer({ min: 0, max: 1000 }),
+  judge: async (n, request) => {
+    await request('test/echo', { n });
+    return judge(n);
+  },
+  ...extra,
+});
+const byRange = (n: number) => (n >= 900 ? fail('too big') : n >= 100 ? warn('big') : pass('small'));
+
+describe('a property run against the server', () => {
+  it('passes with a tally of what the server answered, and one exchange as its transcript', async () => {
+    const { ctx, sent } = context(1);
+    const outcome = await checkProperty(ctx, property(() => pass('fine')));
+    expect(outcome.status).toBe('pass');
+    expect(outcome.message).toBe('50 generated numbers: 50× fine');
+    expect(sent).toHaveLength(50);
+    expect(outcome.transcript).toHaveLength(2);
+  });
+
+  it('reports the worst verdict, shrunk to the smallest counterexample, with a replay command', async () => {
+    const { ctx } = context(5);
+    const outcome = await checkProperty(ctx, property(byRange));
+    expect(outcome.status).toBe('fail');
+    expect(outcome.actual).toEqual({ counterexample: 900 });
+    expect(outcome.message).toMatch(/^too big\n\d+ of 50 generated numbers failed; the counterexample below is shrunk in \d+ step\(s\)\nreplay: mcp-conformance --seed 5 --only test\/property\/numbers \.\/server$/);
+    const warned = await checkProperty(context(5).ctx, property((n) => (n >= 100 ? warn('big') : pass('small'))));
+    expect([warned.status, warned.actual]).toEqual(['warn', { counterexample: 100 }]);
+  });
+
+  it('gives the same values and verdicts for the same seed, and the same verdicts for another seed', async () => {
+    const runs = await Promise.all([5, 5, 6].map(async (seed) => {
+      const { ctx, sent } = context(seed);
+      return { outcome: await checkProperty(ctx, property(byRange)), sent };
+    }));
+    expect(runs[1]).toEqual(runs[0]);
+    expect(runs[2].sent).not.toEqual(runs[0].sent);
+    expect([runs[2].outcome.status, runs[2].outcome.actual]).toEqual([runs[0].outcome.status, runs[0].outcome.actual]);
+  });
+
+  it('blames a server that dies on the first value it left unanswered, without shrinking', async () => {
+    const { ctx, sent } = context(3, { dies: (n) => n >= 500 });
+    const outcome = await checkProperty(ctx, property(() => pass('fine')));
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toContain('the server stopped answering at the generated value below');
+    expect(outcome.message).toContain('Error: boom');
+    const culprit = (outcome.actual as { counterexample: number }).counterexample;
+    expect(culprit).toBeGreaterThanOrEqual(500);
+    expect(sent.every((n) => n < 500)).toBe(true);
+  });
+
+  it('keeps no more in flight than a slow, sequential server answers in a quarter of the timeout', async () => {
+    let queue = Promise.resolve();
+    let pending = 0;
+    let most = 0;
+    const ctx = {
+      ...context(1, { runs: 20 }).ctx,
+      timeoutMs: 400,
+      request(_method: string, params: unknown): Promise<Reply> {
+        most = Math.max(most, ++pending);
+        const answered = queue.then(() => new Promise((r) => setTimeout(r, 20)));
+        queue = answered;
+        return answered.then(() => {
+          pending--;
+          return { message: { jsonrpc: '2.0', id: 1, result: params as object }, sent: entry(''), entry: entry('') };
+        });
+      },
+    } as unknown as CheckContext;
+    expect((await checkProperty(ctx, property(() => pass('fine')))).status).toBe('pass');
+    expect(most).toBeGreaterThan(1);
+    expect(most).toBeLessThanOrEqual(5); // 400 ms / 4 / 20 ms
+  });
+
+  it('tries the examples first', async () => {
+    const { ctx, sent } = context(1, { runs: 3 });
+    await checkProperty(ctx, property(() => pass('fine'), { examples: [7, 8] }));
+    expect(sent.slice(0, 2)).toEqual([7, 8]);
+    expect(sent).toHaveLength(3);
+  });
+
+  it('spends a bounded number of requests on shrinking', async () => {
+    const { ctx, sent } = context(2);
+    const outcome = await checkProperty(ctx, { ...property(() => warn('always')), arbitrary: fc.string({ minLength: 200, maxLength: 400 }) as never });
+    expect(outcome.status).toBe('warn');
+    expect(sent.length).toBeLessThanOrEqual(50 + 100);
+  });
+
+  it('lets a harness error through, to be reported as an error and never blamed on the server', async () => {
+    const { ctx } = context(1);
+    await expect(checkProperty(ctx, property(() => { throw new TypeError('our bug'); }))).rejects.toThrow('our bug');
+  });
+});
