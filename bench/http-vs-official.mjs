@@ -5,78 +5,13 @@
 // Needs `npm run build`. Not part of `npm test`.
 //
 //   node bench/http-vs-official.mjs [RUNS=5]
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import http from 'node:http';
-import { createServer } from 'node:net';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { CLI, OFFICIAL, ROOT, median, officialNodeFlags, officialResults, startEverythingHttp, timed } from './lib.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const CLI = join(ROOT, 'dist/cli/main.js');
-const OFFICIAL = join(ROOT, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 const RESULTS = join(ROOT, 'bench/results-http.json');
 const RUNS = Number(process.argv[2] ?? 5);
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().on('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves once the URL gives any HTTP answer. */
-async function answers(url, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const ok = await new Promise((resolve) => {
-      const req = http.get(url, (res) => {
-        res.destroy();
-        resolve(true);
-      });
-      req.on('error', () => resolve(false));
-    });
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error(`${url} did not answer within ${ms} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** Runs a command to its end; resolves with its wall time in ms and its exit code. */
-function timed(args) {
-  return new Promise((resolve, reject) => {
-    const t0 = performance.now();
-    const child = spawn(process.execPath, args, { cwd: ROOT, stdio: 'ignore' });
-    child.on('error', reject);
-    child.on('exit', (code) => resolve({ ms: Math.round(performance.now() - t0), code }));
-  });
-}
-
-/**
- * The official CLI imports fs.globSync, which Node gained in 22 (it is only used by its tier-check command).
- * On an older Node it is given a stub through a module hook; the `server` command never calls it.
- */
-async function nodeFlags(dir) {
-  if (typeof fs.globSync === 'function') return [];
-  await writeFile(join(dir, 'fs.mjs'), "import fs from 'node:fs';\nexport * from 'node:fs';\nexport default fs;\nexport function globSync() { throw new Error('fs.globSync needs Node 22'); }\n");
-  await writeFile(
-    join(dir, 'hooks.mjs'),
-    `export async function resolve(specifier, context, next) {\n  if ((specifier === 'fs' || specifier === 'node:fs') && context.parentURL?.includes('@modelcontextprotocol/conformance')) return { url: ${JSON.stringify(pathToFileURL(join(dir, 'fs.mjs')).href)}, shortCircuit: true };\n  return next(specifier, context);\n}\n`,
-  );
-  await writeFile(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
-  return ['--import', join(dir, 'register.mjs')];
-}
 
 async function ours(url, work) {
   const out = await mkdtemp(join(work, 'ours-'));
@@ -88,16 +23,7 @@ async function ours(url, work) {
 async function official(url, work, flags) {
   const out = await mkdtemp(join(work, 'official-'));
   const { ms, code } = await timed([...flags, OFFICIAL, 'server', '--url', url, '--suite', 'all', '--output-dir', out]);
-  const statuses = {};
-  let checks = 0;
-  const scenarios = await readdir(out);
-  for (const dir of scenarios) {
-    for (const check of JSON.parse(await readFile(join(out, dir, 'checks.json'), 'utf8'))) {
-      statuses[check.status] = (statuses[check.status] ?? 0) + 1;
-      checks++;
-    }
-  }
-  return { ms, code, checks, scenarios: scenarios.length, statuses };
+  return { ms, code, ...(await officialResults(out)) };
 }
 
 /** Medians of wall time and of each count, plus every run's wall time. */
@@ -113,22 +39,9 @@ function summary(runs) {
 }
 
 const work = await mkdtemp(join(tmpdir(), 'mcpc-bench-'));
-const port = await freePort();
-const url = `http://127.0.0.1:${port}/mcp`;
-// Its own process group, so the whole tree goes when the bench ends. (server-everything binds every interface;
-// the bench talks to it on 127.0.0.1 only.)
-const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore', detached: true });
-const stop = () => {
-  try {
-    process.kill(-server.pid, 'SIGKILL');
-  } catch {
-    // already gone
-  }
-};
-process.on('exit', stop);
+const { url, stop } = await startEverythingHttp();
 try {
-  await answers(url);
-  const flags = await nodeFlags(work);
+  const flags = await officialNodeFlags(work);
   const results = { ours: [], official: [] };
   for (let i = 0; i < RUNS; i++) {
     // Alternate who goes first, so neither always meets a warmer server.

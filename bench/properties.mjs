@@ -7,7 +7,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadSuite } from '../dist/checks/suite.js';
 import { runConformance } from '../dist/run/run.js';
 import { resolveTarget } from '../dist/target/resolve.js';
@@ -21,30 +21,42 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const plan = await resolveTarget({ target: REFERENCE });
 const run = (extra) => runConformance({ plan, timeoutMs: 10_000, budgetMs: 120_000, strict: false, ...extra });
 
-for (const id of ['tools/call/valid-arguments', 'tools/call/invalid-arguments']) {
-  const rates = [];
-  for (let i = 0; i < REPEATS; i++) {
-    const report = await run({ suite: await loadSuite({ only: [id] }), runs: CALLS, seed: i });
-    const check = report.checks.find((c) => c.id === id);
-    if (check.status !== 'pass') throw new Error(`${id}: ${check.status} ${check.message}`);
-    rates.push((CALLS / check.durationMs) * 1000);
+/** Generated tools/call requests per second of each tools/call property, in process: median and every run. */
+export async function propertyRates(repeats = REPEATS, calls = CALLS) {
+  const out = {};
+  for (const id of ['tools/call/valid-arguments', 'tools/call/invalid-arguments']) {
+    const rates = [];
+    for (let i = 0; i < repeats; i++) {
+      const report = await run({ suite: await loadSuite({ only: [id] }), runs: calls, seed: i });
+      const check = report.checks.find((c) => c.id === id);
+      if (check.status !== 'pass') throw new Error(`${id}: ${check.status} ${check.message}`);
+      rates.push(Math.round((calls / check.durationMs) * 1000));
+    }
+    out[id] = { median: median(rates), runs: rates, calls };
   }
-  console.log(`${id}: median ${Math.round(median(rates))} generated tools/call/s (${CALLS} calls, ${REPEATS} runs: ${rates.map(Math.round).join(', ')})`);
+  return out;
 }
 
-const inProcess = [];
-for (let i = 0; i < REPEATS; i++) {
-  const report = await run({ seed: i });
-  if (report.summary.fail + report.summary.error > 0) throw new Error(`default suite: ${JSON.stringify(report.summary)}`);
-  inProcess.push(report.durationMs);
-}
-console.log(`default suite in process: median ${median(inProcess)} ms (${inProcess.join(', ')})`);
+// Run as a script (bench/run.mjs imports propertyRates only).
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  for (const [id, r] of Object.entries(await propertyRates())) {
+    console.log(`${id}: median ${r.median} generated tools/call/s (${r.calls} calls, ${REPEATS} runs: ${r.runs.join(', ')})`);
+  }
 
-const cli = [];
-const out = mkdtempSync(join(tmpdir(), 'mcpc-bench-'));
-for (let i = 0; i < REPEATS; i++) {
-  const t = performance.now();
-  execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), '--out', out, '--seed', String(i), REFERENCE], { stdio: 'ignore' });
-  cli.push(Math.round(performance.now() - t));
+  const inProcess = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const report = await run({ seed: i });
+    if (report.summary.fail + report.summary.error > 0) throw new Error(`default suite: ${JSON.stringify(report.summary)}`);
+    inProcess.push(report.durationMs);
+  }
+  console.log(`default suite in process: median ${median(inProcess)} ms (${inProcess.join(', ')})`);
+
+  const cli = [];
+  const out = mkdtempSync(join(tmpdir(), 'mcpc-bench-'));
+  for (let i = 0; i < REPEATS; i++) {
+    const t = performance.now();
+    execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), '--out', out, '--seed', String(i), REFERENCE], { stdio: 'ignore' });
+    cli.push(Math.round(performance.now() - t));
+  }
+  console.log(`default suite via the CLI (wall, reports written): median ${median(cli)} ms (${cli.join(', ')})`);
 }
-console.log(`default suite via the CLI (wall, reports written): median ${median(cli)} ms (${cli.join(', ')})`);

@@ -7,7 +7,7 @@ import { OPTIONS, helpText, parseCli } from '../src/cli/options.js';
 import { CONFIG_FILE, loadConfig } from '../src/config/config.js';
 import { resolveOptions } from '../src/config/options.js';
 import { ConfigError } from '../src/config/yaml-file.js';
-import { REVISIONS } from '../src/schema/validators.js';
+import { SCHEMA_REVISIONS } from '../src/schema/validators.js';
 import type { Report } from '../src/schema/generated/report.js';
 import { CLI, FAULTY, REFERENCE, ROOT, statusOf } from './helpers.js';
 
@@ -70,7 +70,7 @@ describe('the config file', () => {
     ['a wrong type', 'timeout: soon\n', ':1:10: timeout: must be number'],
     ['a timeout of zero', 'timeout: 0\n', ':1:10: timeout: must be > 0'],
     ['a nested value', 'env:\n  A: [1]\n', ':2:6: env.A: must be string,number,boolean'],
-    ['an unknown revision', 'revision: 2024-01-01\n', ':1:11: revision: must be one of 2025-11-25'],
+    ['an unknown revision', 'revision: 2024-01-01\n', ':1:11: revision: must be one of 2026-07-28, 2025-11-25'],
     ['both target and command', 'target: x\ncommand: [node, y]\n', ':2:10: command: give either target or command, not both'],
     ['a syntax error', 'env: {A: 1\n', ':2:1:'],
     ['an alias bomb', `a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 12 }, (_, i) => `l${i}: [${'*a, '.repeat(10)}*a]`).join('\n')}\n`, ':1:1: Excessive alias count'],
@@ -84,9 +84,9 @@ describe('the config file', () => {
     });
   }
 
-  it('lists the revisions the project knows', async () => {
+  it('lists the revisions the project knows, and all and auto', async () => {
     const schema = JSON.parse(await readFile(join(ROOT, 'schema/config.schema.json'), 'utf8')) as { properties: { revision: { enum: string[] } } };
-    expect(schema.properties.revision.enum).toEqual([...REVISIONS]);
+    expect(schema.properties.revision.enum).toEqual([...SCHEMA_REVISIONS, 'all', 'auto']);
   });
 });
 

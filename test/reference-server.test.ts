@@ -200,7 +200,7 @@ describe('reference server', () => {
     const templates = await c.listAll('resources/templates/list', 'resourceTemplates');
     expect(templates.map((t) => t.uriTemplate)).toEqual(['ref://notes/{id}']);
     const prompts = await c.listAll('prompts/list', 'prompts');
-    expect(prompts.map((p) => p.name)).toEqual(['greet', 'summarize', 'plain']);
+    expect(prompts.map((p) => p.name)).toEqual(['greet', 'summarize', 'plain', 'describe-logo']);
 
     const echo = await c.result('tools/call', { name: 'echo', arguments: { message: 'hello' } });
     expect(echo.content).toEqual([{ type: 'text', text: 'hello' }]);

@@ -1,6 +1,7 @@
 // Hand-made messages for the schema differential test: each is labelled with the definition it is
-// checked against and whether it is valid. Unless `only` says otherwise, a sample applies to every
-// revision whose schema has the definition; `validIn` / `invalidIn` flip the verdict for some revisions.
+// checked against and whether it is valid. Unless `only` says otherwise, a sample applies to every revision
+// of the initialize wire whose schema has the definition (2026-07-28 samples say `only`); `validIn` /
+// `invalidIn` flip the verdict for some revisions.
 import type { Revision } from '../src/schema/validators.js';
 
 export interface Sample {
@@ -16,6 +17,7 @@ export interface Sample {
 const R03: Revision = '2025-03-26';
 const R06: Revision = '2025-06-18';
 const R11: Revision = '2025-11-25';
+const R07: Revision = '2026-07-28';
 
 type Opts = { only?: Revision[]; validIn?: Revision[]; invalidIn?: Revision[] };
 const samples: Sample[] = [];
@@ -593,5 +595,63 @@ ok('ServerRequest', req(3, 'roots/list'), 'roots');
 ok('ServerRequest', req(4, 'elicitation/create', formParams), 'elicitation (06+)', { invalidIn: [R03] });
 bad('ServerRequest', req(5, 'tools/list'), 'a client request');
 bad('ServerRequest', req(6, 'initialize', {}), 'initialize');
+
+// ---- 2026-07-28: the stateless wire's results and errors (samples without `only` are for the initialize wire)
+const only07 = { only: [R07] };
+const done = { resultType: 'complete' };
+const cached = { ...done, ttlMs: 60000, cacheScope: 'public' };
+const ok07 = (def: string, value: unknown, note = 'valid') => ok(def, value, note, only07);
+const bad07 = (def: string, value: unknown, note: string) => bad(def, value, note, only07);
+ok07('ResultType', 'input_required');
+bad07('ResultType', 1, 'number');
+ok07('ResultMetaObject', { 'io.modelcontextprotocol/serverInfo': impl, 'io.example/x': 1 });
+bad07('ResultMetaObject', { 'io.modelcontextprotocol/serverInfo': { name: 'x' } }, 'serverInfo without version');
+ok07('Result', { ...done, anything: 1 }, 'extra fields');
+bad07('Result', {}, 'no resultType');
+ok07('EmptyResult', done);
+bad07('EmptyResult', { resultType: 'complete', _meta: 5 }, '_meta number');
+const discovered = { ...cached, supportedVersions: [R07], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': impl } };
+ok07('DiscoverResult', discovered);
+ok07('DiscoverResult', { ...discovered, instructions: 'Use echo.', ttlMs: 0, cacheScope: 'private' }, 'instructions, no caching');
+bad07('DiscoverResult', { ...discovered, supportedVersions: undefined }, 'no supportedVersions');
+bad07('DiscoverResult', { ...discovered, ttlMs: undefined }, 'no ttlMs');
+bad07('DiscoverResult', { ...discovered, ttlMs: -1 }, 'negative ttlMs');
+bad07('DiscoverResult', { ...discovered, cacheScope: 'shared' }, 'unknown cacheScope');
+ok07('ListToolsResult', { ...cached, tools: [tool], nextCursor: 'n' });
+bad07('ListToolsResult', { ...done, tools: [tool] }, 'no caching fields');
+bad07('ListToolsResult', { ttlMs: 0, cacheScope: 'public', tools: [tool] }, 'no resultType');
+ok07('CallToolResult', { ...done, content: [text], structuredContent: [1, 2] }, 'structuredContent array (any JSON value in 07)');
+bad07('CallToolResult', { content: [text] }, 'no resultType');
+ok07('ListResourcesResult', { ...cached, resources: [resource] });
+bad07('ListResourcesResult', { ...cached, resources: [resource], cacheScope: 'PUBLIC' }, 'cacheScope upper case');
+ok07('ListResourceTemplatesResult', { ...cached, resourceTemplates: [template] });
+bad07('ListResourceTemplatesResult', { ...cached, resourceTemplates: [template], ttlMs: 1.5 }, 'fractional ttlMs');
+ok07('ReadResourceResult', { ...cached, contents: [textContents, blobContents] });
+bad07('ReadResourceResult', { ...done, contents: [textContents] }, 'no caching fields');
+ok07('ListPromptsResult', { ...cached, prompts: [prompt] });
+bad07('ListPromptsResult', { ...cached, prompts: [prompt], ttlMs: '60' }, 'ttlMs string');
+ok07('GetPromptResult', { ...done, messages: [{ role: 'user', content: text }] });
+bad07('GetPromptResult', { messages: [{ role: 'user', content: text }] }, 'no resultType');
+ok07('CompleteResult', { ...done, completion: { values: ['a'], total: 1 } });
+bad07('CompleteResult', { ...done, completion: { values: Array.from({ length: 101 }, (_, i) => `v${i}`) } }, '101 values');
+ok07('InputRequiredResult', { resultType: 'input_required', inputRequests: { ask: req('e-1', 'elicitation/create', formParams) }, requestState: 'opaque' });
+ok07('InputRequiredResult', { resultType: 'input_required', requestState: 'opaque' }, 'requestState only');
+bad07('InputRequiredResult', { resultType: 'input_required', inputRequests: { ask: req('t', 'tools/list') } }, 'input request that is no client request');
+bad07('InputRequiredResult', { inputRequests: {}, requestState: 's' }, 'no resultType');
+ok07('JSONRPCErrorResponse', err(-32602, 'Resource not found', 1));
+bad07('JSONRPCErrorResponse', err(-32602, 5, 1), 'message number');
+ok07('HeaderMismatchError', err(-32020, 'Mcp-Method does not match the body', 1));
+bad07('HeaderMismatchError', err(-32600, 'Header mismatch', 1), 'wrong code');
+const capabilityError = { jsonrpc: '2.0', id: 1, error: { code: -32021, message: 'Needs elicitation', data: { requiredCapabilities: { elicitation: {} } } } };
+ok07('MissingRequiredClientCapabilityError', capabilityError);
+bad07('MissingRequiredClientCapabilityError', { ...capabilityError, error: { code: -32021, message: 'Needs elicitation' } }, 'no data');
+const versionError = { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { requested: '1900-01-01', supported: [R07] } } };
+ok07('UnsupportedProtocolVersionError', versionError);
+bad07('UnsupportedProtocolVersionError', { ...versionError, error: { ...versionError.error, data: { requested: '1900-01-01' } } }, 'no supported list');
+bad07('UnsupportedProtocolVersionError', { ...versionError, error: { ...versionError.error, code: -32602 } }, 'code -32602');
+ok07('ProgressNotification', notif('notifications/progress', { progressToken: 'p', progress: 1, total: 2 }));
+bad07('ProgressNotification', notif('notifications/progress', { progressToken: 'p' }), 'no progress');
+ok07('LoggingMessageNotification', notif('notifications/message', { level: 'info', data: 'x' }));
+bad07('LoggingMessageNotification', notif('notifications/message', { level: 'verbose', data: 'x' }), 'unknown level');
 
 export const HAND_MADE: readonly Sample[] = samples;

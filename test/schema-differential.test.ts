@@ -11,6 +11,7 @@ import _addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   REVISIONS,
+  SCHEMA_REVISIONS,
   type Revision,
   definitionNames,
   errorDefinition,
@@ -29,7 +30,7 @@ const addFormats = _addFormats.default;
 
 const projectRoot = fileURLToPath(new URL('..', import.meta.url));
 const ORACLE_DIR = path.resolve(projectRoot, '../shared/spec/schemas');
-const oracleMissing = !REVISIONS.every((r) => existsSync(path.join(ORACLE_DIR, `${r}.schema.json`)));
+const oracleMissing = !SCHEMA_REVISIONS.every((r) => existsSync(path.join(ORACLE_DIR, `${r}.schema.json`)));
 
 /**
  * Cases where the official schema's verdict is itself wrong, so ours deliberately differs.
@@ -92,13 +93,18 @@ interface Frame {
   taskAugmented?: boolean;
 }
 
+/** The reference server on the stateless wire: the one 2026-07-28 server at hand. */
+const STATELESS_REFERENCE = [process.execPath, path.join(projectRoot, 'examples/reference-server/server.mjs'), '--revision', '2026-07-28'];
+
 async function liveSession(
-  bin: string,
+  bin: string | string[],
   revision: Revision,
   script: (call: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>) => Promise<void>,
   env: Record<string, string> = {},
 ): Promise<Frame[]> {
-  const child = spawn(path.join(projectRoot, 'node_modules/.bin', bin), [], { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...env } });
+  const [command, ...args] = typeof bin === 'string' ? [path.join(projectRoot, 'node_modules/.bin', bin)] : bin;
+  const stateless = revision === '2026-07-28';
+  const child = spawn(command, args, { stdio: ['pipe', 'pipe', 'ignore'], env: { ...process.env, ...env } });
   const frames: Frame[] = [];
   const pending = new Map<number, { method: string; task: boolean; resolve: (m: Record<string, unknown>) => void }>();
   const send = (m: unknown) => child.stdin.write(`${JSON.stringify(m)}\n`);
@@ -134,9 +140,15 @@ async function liveSession(
       const id = nextId++;
       const timer = setTimeout(() => reject(new Error(`${bin} ${revision}: no answer to ${method}`)), 20_000);
       pending.set(id, { method, task: 'task' in params, resolve: (m) => (clearTimeout(timer), resolve(m)) });
-      send({ jsonrpc: '2.0', id, method, params });
+      // The stateless wire: every request names the version and the client's capabilities.
+      const meta = stateless ? { _meta: { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientCapabilities': {}, ...(params._meta as object) } } : {};
+      send({ jsonrpc: '2.0', id, method, params: { ...params, ...meta } });
     });
   try {
+    if (stateless) {
+      await script(call);
+      return frames;
+    }
     const init = await call('initialize', {
       protocolVersion: revision,
       capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: {} },
@@ -208,6 +220,22 @@ async function everythingScript(call: Call, revision: Revision) {
     }
     await call('tasks/get', { taskId: 'conformance-no-such-task' });
   }
+}
+
+async function statelessScript(call: Call) {
+  await call('server/discover');
+  const tools = listed(await call('tools/list'), 'tools');
+  for (const t of tools) await call('tools/call', { name: t.name, arguments: {} });
+  await call('tools/call', { name: 'echo', arguments: { message: 'hi' } });
+  const resources = listed(await call('resources/list'), 'resources');
+  for (const r of resources) await call('resources/read', { uri: r.uri });
+  await call('resources/read', { uri: 'ref://conformance/no-such-resource' });
+  await call('resources/templates/list');
+  const prompts = listed(await call('prompts/list'), 'prompts');
+  for (const p of prompts) await call('prompts/get', { name: p.name, arguments: {} });
+  await call('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: '' } });
+  await call('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
+  await call('ping');
 }
 
 async function memoryScript(call: Call) {
@@ -341,7 +369,7 @@ describe('project MCP schemas', () => {
     // Runs first, so nothing is compiled yet; Ajv reports strict-mode findings through console.warn.
     const warn = vi.spyOn(console, 'warn');
     try {
-      for (const revision of REVISIONS) for (const def of definitionNames(revision)) expect(() => validator(revision, def)).not.toThrow();
+      for (const revision of SCHEMA_REVISIONS) for (const def of definitionNames(revision)) expect(() => validator(revision, def)).not.toThrow();
       expect(warn).not.toHaveBeenCalled();
     } finally {
       warn.mockRestore();
@@ -357,7 +385,7 @@ describe('project MCP schemas', () => {
 
   it('have a valid and an invalid hand-made message for every definition', () => {
     const missing: string[] = [];
-    for (const revision of REVISIONS) {
+    for (const revision of SCHEMA_REVISIONS) {
       const defs = definitionNames(revision);
       const mine = handMade.filter((s) => s.revision === revision);
       for (const def of defs) {
@@ -385,10 +413,13 @@ describe.skipIf(oracleMissing)(`schema differential against the official schemas
 
   beforeAll(async () => {
     memoryDir = mkdtempSync(path.join(tmpdir(), 'mcp-memory-'));
-    const sessions = REVISIONS.flatMap((revision) => [
+    const sessions = [
+      liveSession(STATELESS_REFERENCE, '2026-07-28', statelessScript).then((frames) => ({ revision: '2026-07-28' as const, server: 'reference', frames })),
+      ...REVISIONS.flatMap((revision) => [
       liveSession('mcp-server-everything', revision, (call) => everythingScript(call, revision)).then((frames) => ({ revision, server: 'everything', frames })),
       liveSession('mcp-server-memory', revision, memoryScript, { MEMORY_FILE_PATH: path.join(memoryDir, `${revision}.jsonl`) }).then((frames) => ({ revision, server: 'memory', frames })),
-    ]);
+      ]),
+    ];
     for (const { revision, server, frames } of await Promise.all(sessions)) {
       for (const frame of frames) live.push(...labelFrame(revision, server, frame));
     }
@@ -398,7 +429,7 @@ describe.skipIf(oracleMissing)(`schema differential against the official schemas
   });
 
   it('every definition of ours exists in the official schema', () => {
-    for (const revision of REVISIONS) {
+    for (const revision of SCHEMA_REVISIONS) {
       for (const def of definitionNames(revision)) expect(() => oracle(revision)(def, {}), `${revision} ${def}`).not.toThrow();
     }
   });
@@ -406,7 +437,7 @@ describe.skipIf(oracleMissing)(`schema differential against the official schemas
   it('agrees on every hand-made message', () => {
     const verdicts = judge(handMade, true);
     const disagreements = verdicts.filter((v) => v.ours !== v.official && !(key(v.sample) in ORACLE_QUIRKS)).map(describeDisagreement);
-    for (const revision of REVISIONS) {
+    for (const revision of SCHEMA_REVISIONS) {
       const mine = verdicts.filter((v) => v.sample.revision === revision);
       console.log(`${revision}: ${mine.length} hand-made messages, ${mine.filter((v) => v.ours === v.official).length} with the same verdict`);
     }
@@ -417,7 +448,7 @@ describe.skipIf(oracleMissing)(`schema differential against the official schemas
     expect(live.length).toBeGreaterThan(100);
     const verdicts = judge(live, true);
     const disagreements = verdicts.filter((v) => v.ours !== v.official && !(key(v.sample) in ORACLE_QUIRKS)).map(describeDisagreement);
-    for (const revision of REVISIONS) {
+    for (const revision of SCHEMA_REVISIONS) {
       const mine = verdicts.filter((v) => v.sample.revision === revision);
       const defs = new Set(mine.map((v) => v.sample.def));
       const invalid = mine.filter((v) => !v.ours).map((v) => `${v.sample.def} (${v.sample.note})`);

@@ -1,11 +1,23 @@
 // A small, dependency-free MCP server core: everything except the stdio loop
 // lives in `createServer()`, so test fixtures can wrap or override parts of it.
-// Conformant to MCP revisions 2025-11-25, 2025-06-18 and 2025-03-26.
+// Conformant to MCP revisions 2025-11-25, 2025-06-18 and 2025-03-26 (the initialize wire), and, when
+// created with `{ revision: '2026-07-28' }` (or `'all'`, both eras at once), to 2026-07-28 (the stateless wire).
 
 export const SERVER_NAME = 'mcp-reference-server';
 export const SERVER_VERSION = '1.0.0';
 export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 export const LATEST_VERSION = SUPPORTED_VERSIONS[0];
+/** The stateless revision: no initialize; protocol version and client capabilities in every request's _meta. */
+const STATELESS_VERSION = '2026-07-28';
+const META = {
+  protocolVersion: 'io.modelcontextprotocol/protocolVersion',
+  clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
+  serverInfo: 'io.modelcontextprotocol/serverInfo',
+};
+/** Results that carry caching hints in 2026-07-28 (server/utilities/caching). */
+const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+/** Methods 2026-07-28 removed (requirements §2.4); initialize gets -32022 instead. */
+const REMOVED_IN_STATELESS = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 export const PAGE_SIZE = 2;
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -16,6 +28,7 @@ export const ErrorCode = {
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
   RESOURCE_NOT_FOUND: -32002,
+  UNSUPPORTED_PROTOCOL_VERSION: -32022,
 };
 
 /** Thrown by handlers; becomes a JSON-RPC error response. */
@@ -331,7 +344,7 @@ function serverInfo(rev) {
 
 // ---------------------------------------------------------------- resource lookup
 
-/** Returns the contents item for a URI, or throws -32002. */
+/** Returns the contents item for a URI, or throws resource-not-found: -32002, or -32602 from 2026-07-28 on. */
 function readResource(server, uri) {
   const fixed = server.resources.find((r) => r.uri === uri);
   if (fixed) {
@@ -342,7 +355,8 @@ function readResource(server, uri) {
   }
   const m = NOTE_URI.exec(uri);
   if (m) return { uri, mimeType: 'text/plain', text: server.notes.get(m[1]) ?? `(note "${m[1]}" is empty)` };
-  throw new RpcError(ErrorCode.RESOURCE_NOT_FOUND, 'Resource not found', { uri });
+  const code = server.revision === STATELESS_VERSION ? ErrorCode.INVALID_PARAMS : ErrorCode.RESOURCE_NOT_FOUND;
+  throw new RpcError(code, 'Resource not found', { uri });
 }
 
 // ---------------------------------------------------------------- method handlers
@@ -361,6 +375,18 @@ export const handlers = {
       capabilities: structuredClone(server.capabilities),
       serverInfo: serverInfo(rev),
       instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image and write-note; docs under ref://docs/.',
+    };
+  },
+
+  'server/discover'(params, server) {
+    // Reached on the stateless wire only.
+    checkParams(params, {}, 'server/discover');
+    // Subscriptions moved to subscriptions/listen, which this server does not offer.
+    const { subscribe, ...resources } = server.capabilities.resources;
+    return {
+      supportedVersions: [STATELESS_VERSION],
+      capabilities: { ...structuredClone(server.capabilities), resources },
+      instructions: 'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image and write-note.',
     };
   },
 
@@ -500,8 +526,36 @@ export function requestProblem(msg) {
   return null;
 }
 
-export function createServer() {
+/** Why a 2026-07-28 request cannot be served (an error response), or null. */
+function statelessProblem(msg, server) {
+  const meta = isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
+  // A legacy initialize learns which versions to use instead (basic/versioning).
+  const requested = msg.method === 'initialize' ? msg.params?.protocolVersion : meta[META.protocolVersion];
+  if (msg.method !== 'initialize' && (typeof requested !== 'string' || !isObject(meta[META.clientCapabilities]))) {
+    return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, `Invalid params: _meta must carry ${META.protocolVersion} and ${META.clientCapabilities}`);
+  }
+  if (requested !== STATELESS_VERSION || msg.method === 'initialize') {
+    return errorResponse(msg.id, ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, { requested: String(requested), supported: server.versions });
+  }
+  if (REMOVED_IN_STATELESS.has(msg.method)) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
+  return null;
+}
+
+/** A 2026-07-28 result: its resultType, the caching hints where required, and the server's name in _meta. */
+function statelessResult(method, result) {
+  const extra = CACHEABLE.has(method) ? { ttlMs: 60_000, cacheScope: 'public' } : {};
+  return { resultType: 'complete', ...result, ...extra, _meta: { ...result._meta, [META.serverInfo]: serverInfo(STATELESS_VERSION) } };
+}
+
+/** `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both. */
+export function createServer({ revision } = {}) {
+  const legacy = revision !== STATELESS_VERSION;
+  const stateless = revision === STATELESS_VERSION || revision === 'all';
   const server = {
+    /** Every version this server speaks, newest first. */
+    versions: [...(stateless ? [STATELESS_VERSION] : []), ...(legacy ? SUPPORTED_VERSIONS : [])],
+    /** Set while a stateless request is handled (handlers run synchronously). */
+    statelessRequest: false,
     state: { protocolVersion: null, clientInfo: null, initialized: false, logLevel: 'info', noteCounter: 0, requestCounter: 0 },
     capabilities: {
       tools: { listChanged: true },
@@ -524,7 +578,14 @@ export function createServer() {
 
     /** The negotiated revision (the newest one before initialize). */
     get revision() {
-      return this.state.protocolVersion ?? LATEST_VERSION;
+      return this.statelessRequest ? STATELESS_VERSION : (this.state.protocolVersion ?? LATEST_VERSION);
+    },
+
+    /** Whether a request is for the stateless wire: in both eras, when it names a protocol version in _meta. */
+    isStateless(msg) {
+      if (!stateless) return false;
+      const meta = isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
+      return !legacy || META.protocolVersion in meta || msg.method === 'server/discover';
     },
 
     /** Writes one outgoing message; replaced by the transport. */
@@ -535,6 +596,8 @@ export function createServer() {
     },
 
     log(level, data) {
+      // 2026-07-28 logs only for requests that ask for it (_meta logLevel), which this server does not support.
+      if (this.statelessRequest) return;
       if (this.capabilities.logging && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(this.state.logLevel)) {
         this.notify('notifications/message', { level, logger: SERVER_NAME, data });
       }
@@ -554,15 +617,22 @@ export function createServer() {
       }
       const problem = requestProblem(msg);
       if (problem) return errorResponse(isObject(msg) ? readableId(msg.id) : null, ErrorCode.INVALID_REQUEST, `Invalid request: ${problem}`);
+      const isStateless = this.isStateless(msg);
+      const refused = isStateless ? statelessProblem(msg, this) : null;
+      if (refused) return refused;
       const handler = Object.hasOwn(this.handlers, msg.method) ? this.handlers[msg.method] : null;
-      if (!handler) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
+      if (!handler || (msg.method === 'server/discover' && !isStateless)) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
       if ('params' in msg && !isObject(msg.params)) return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, 'Invalid params: expected an object');
+      this.statelessRequest = isStateless;
       try {
-        return { jsonrpc: '2.0', id: msg.id, result: handler(msg.params ?? {}, this) };
+        const result = handler(msg.params ?? {}, this);
+        return { jsonrpc: '2.0', id: msg.id, result: isStateless ? statelessResult(msg.method, result) : result };
       } catch (err) {
         if (err instanceof RpcError) return errorResponse(msg.id, err.code, err.message, err.data);
         process.stderr.write(`internal error in ${msg.method}: ${err?.stack ?? err}\n`);
         return errorResponse(msg.id, ErrorCode.INTERNAL_ERROR, 'Internal error');
+      } finally {
+        this.statelessRequest = false;
       }
     },
 

@@ -28,6 +28,7 @@ export function caseCheck(c: LoadedCase): CheckDef {
     requirement: c.requirement,
     covers: c.covers,
     source: c.file,
+    revisions: c.revisions,
     run: (ctx) => runCase(c, ctx),
   };
 }
@@ -36,9 +37,6 @@ const ORDER = { pass: 0, skip: 0, warn: 1, fail: 2 } as const;
 
 async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
   const { profile } = ctx;
-  if (c.revisions && !(c.revisions as string[]).includes(profile.revision)) {
-    return skip(`applies to ${c.revisions.join(', ')}; the server negotiated ${profile.protocolVersion}`);
-  }
   const view = profileView(profile);
   const unmet = unmetRequirement(c, view);
   if (unmet) return skip(unmet);

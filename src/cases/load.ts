@@ -1,9 +1,10 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Ajv2020, type ErrorObject } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError, display, parseYamlText, schemaProblem, type YamlPath } from '../config/yaml-file.js';
 import type { Case } from '../schema/generated/case.js';
+import { exportName, precompiledModule } from '../schema/precompiled.js';
 import { matcherProblems } from './matchers.js';
 
 /** A case and the file it came from. */
@@ -15,10 +16,20 @@ export const BUILTIN_CASES = fileURLToPath(new URL('../../cases', import.meta.ur
 /** A suite's list of catalogue requirements it deliberately leaves uncovered, with reasons: not a case. */
 export const EXCLUSIONS = 'excluded.yaml';
 
-const caseSchema = JSON.parse(await readFile(new URL('../../schema/case.schema.json', import.meta.url), 'utf8')) as object;
-const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
-ajv.addKeyword('tsType'); // a hint for the type generator, not a constraint
-const validateCase = ajv.compile<Case>(caseSchema);
+const caseText = await readFile(new URL('../../schema/case.schema.json', import.meta.url), 'utf8');
+const caseSchema = JSON.parse(caseText) as { $id: string };
+// Generated at build time when it can (src/schema/precompiled.ts); otherwise compiled on first use.
+const precompiled = precompiledModule('case', [caseText]);
+let ajv: Ajv2020 | undefined;
+function compiled(ref: string): ValidateFunction {
+  if (!ajv) {
+    ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
+    ajv.addKeyword('tsType'); // a hint for the type generator, not a constraint
+    ajv.addSchema(caseSchema);
+  }
+  return ajv.getSchema(ref)!;
+}
+const validateCase = (precompiled?.d_root ?? compiled(caseSchema.$id)) as ValidateFunction<Case>;
 const STEP_KINDS = ['request', 'notify', 'raw', 'noResponse', 'alive'] as const;
 const STEP_DEF: Record<(typeof STEP_KINDS)[number], string> = {
   request: 'RequestStep',
@@ -94,7 +105,7 @@ function mostSpecific(value: unknown, errors: ErrorObject[]): { path: YamlPath; 
   const step = (value as { steps: unknown[] }).steps[index];
   const kind = STEP_KINDS.find((k) => typeof step === 'object' && step !== null && k in step);
   if (!kind) return { path: ['steps', index], message: `a step needs one of: ${STEP_KINDS.join(', ')}` };
-  const v = ajv.getSchema(`${(caseSchema as { $id: string }).$id}#/$defs/${STEP_DEF[kind]}`)!;
+  const v = precompiled?.[exportName(STEP_DEF[kind])] ?? compiled(`${caseSchema.$id}#/$defs/${STEP_DEF[kind]}`);
   v(step);
   const inner = schemaProblem(v.errors ?? []);
   return { ...inner, path: ['steps', index, ...inner.path] };

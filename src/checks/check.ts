@@ -1,6 +1,7 @@
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { ToolCallPolicy } from '../properties/tool-policy.js';
+import { REVISIONS } from '../schema/validators.js';
 import type { Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
 
@@ -53,6 +54,8 @@ export interface CheckDef {
   last?: boolean;
   /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
   transport?: TransportKind;
+  /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
+  revisions?: readonly string[];
   run(ctx: CheckContext): Promise<Outcome>;
 }
 
@@ -64,11 +67,17 @@ export function wrongTransport(needs: TransportKind | undefined, actual: Transpo
   return `applies to the ${TRANSPORT_NAMES[needs]} transport only; this run uses ${TRANSPORT_NAMES[actual]}`;
 }
 
-const SPEC = 'https://modelcontextprotocol.io/specification/2025-11-25';
+/**
+ * The skip reason for a check made for other revisions than the run's; undefined when it applies. Checks were written
+ * for the initialize wire, so one runs on the stateless 2026-07-28 wire only when it names that revision.
+ */
+export function wrongRevision(revisions: readonly string[] = REVISIONS, revision: string): string | undefined {
+  return revisions.includes(revision) ? undefined : `applies to ${revisions.join(', ')}; this run tests ${revision}`;
+}
 
-/** Builds a requirement; `page` is the spec page path with its anchor, e.g. `basic#responses`. */
-export function requirement(id: string, level: Level, page: string, text: string): Requirement {
-  return { id, level, spec: `${SPEC}/${page}`, text };
+/** Builds a requirement; `page` is the spec page path with its anchor, e.g. `basic#responses`, in `revision`'s pages. */
+export function requirement(id: string, level: Level, page: string, text: string, revision = '2025-11-25'): Requirement {
+  return { id, level, spec: `https://modelcontextprotocol.io/specification/${revision}/${page}`, text };
 }
 
 export const pass = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'pass', message, ...extra });

@@ -1,5 +1,6 @@
 import { compileToolSchema } from '../schema/tool-schemas.js';
 import type { Item } from '../discovery/profile.js';
+import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { type CheckDef, type Outcome, fail, pass, requirement, requires, skip, warn } from './check.js';
 
 /** Tool names within the naming rules (2025-11-25). */
@@ -43,6 +44,7 @@ function schemaOutcome(tools: Item[], field: 'inputSchema' | 'outputSchema'): Ou
 export const FEATURE_CHECKS: CheckDef[] = [
   {
     id: 'tools/names/format',
+    revisions: SCHEMA_REVISIONS,
     title: 'Tool names are 1–128 characters of A–Z, a–z, 0–9, _ - .',
     covers: ['tools.name.length', 'tools.name.no-special'],
     requirement: requirement('tools.name.charset', 'SHOULD', 'server/tools#tool-names', 'Tool names should be 1 to 128 characters long and use only ASCII letters, digits, underscore, hyphen and dot'),
@@ -57,6 +59,7 @@ export const FEATURE_CHECKS: CheckDef[] = [
   },
   {
     id: 'tools/names/unique',
+    revisions: SCHEMA_REVISIONS,
     title: 'Tool names are unique across all pages',
     requirement: requirement('tools.name.unique', 'SHOULD', 'server/tools#tool-names', 'Tool names should be unique within a server'),
     async run(ctx) {
@@ -69,6 +72,7 @@ export const FEATURE_CHECKS: CheckDef[] = [
   },
   {
     id: 'tools/input-schema/valid',
+    revisions: SCHEMA_REVISIONS,
     title: 'Every tool inputSchema is an object schema that compiles',
     covers: ['tools.inputSchema.object', 'jsonschema.valid', 'jsonschema.explicit'],
     requirement: requirement('tools.inputSchema.valid', 'MUST', 'server/tools#tool', 'A tool\'s inputSchema is a valid JSON Schema object with type "object" (never null)'),
@@ -87,6 +91,7 @@ export const FEATURE_CHECKS: CheckDef[] = [
   },
   {
     id: 'pagination/walk',
+    revisions: SCHEMA_REVISIONS,
     title: 'Every list can be walked to its end, without repeats',
     requirement: requirement('page.terminate', 'SHOULD', 'server/utilities/pagination#implementation-guidelines', 'Cursors are stable: following nextCursor ends, and no item appears on two pages'),
     async run(ctx) {

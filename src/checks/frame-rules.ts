@@ -1,6 +1,7 @@
 import type { Requirement } from '../schema/generated/report.js';
 import {
   REVISIONS,
+  STATELESS_REVISION,
   errorDefinition,
   notificationDefinition,
   resultDefinition,
@@ -12,6 +13,7 @@ import type { InboundEvent, Message } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
 import { requirement } from './check.js';
 import { CONTENT_RULES } from './content-rules.js';
+import { STATELESS_RULES } from './stateless.js';
 
 /** One broken rule in one frame. */
 export interface Finding {
@@ -69,6 +71,15 @@ function metaKeys(value: unknown, path: string, out: { path: string; key: string
   }
 }
 
+/** The _meta keys of a frame (2025-06-18 and later, where the key format exists); undefined when it has none. */
+function metaKeysOf(e: InboundEvent): { path: string; key: string }[] | undefined {
+  const m = messageOf(e);
+  if (!m || e.revision === undefined || e.revision === '2025-03-26') return undefined;
+  const keys: { path: string; key: string }[] = [];
+  metaKeys(m, '$', keys);
+  return keys.length > 0 ? keys : undefined;
+}
+
 function schemaFindings(revision: string | undefined, definition: string | undefined, value: unknown, what: string): Finding[] | undefined {
   if (!revision || !definition) return undefined;
   const r = validate(revision, definition, value);
@@ -76,8 +87,13 @@ function schemaFindings(revision: string | undefined, definition: string | undef
 }
 
 
-/** Spec-defined _meta keys under the reserved prefixes (2025-11-25). */
-const SPEC_META_KEYS = new Set(['io.modelcontextprotocol/related-task', 'io.modelcontextprotocol/model-immediate-response']);
+/** Spec-defined _meta keys under the reserved prefixes (2025-11-25, and the protocol fields of 2026-07-28). */
+const SPEC_META_KEYS = new Set([
+  'io.modelcontextprotocol/related-task',
+  'io.modelcontextprotocol/model-immediate-response',
+  'io.modelcontextprotocol/serverInfo',
+  'io.modelcontextprotocol/subscriptionId',
+]);
 
 /** A prefix reserved for MCP: the second label is modelcontextprotocol or mcp (2025-11-25), or any label is (2025-06-18). */
 function reservedPrefix(key: string, revision: string): boolean {
@@ -155,13 +171,9 @@ export const PROTOCOL_RULES: FrameRule[] = [
     requirement: requirement('base.meta.reserved-prefix', 'SHOULD', 'basic#meta', 'Prefixes whose labels name modelcontextprotocol or mcp are reserved for the specification'),
     looksAt: 'message with _meta (2025-06-18 and later)',
     inspect(e) {
-      const m = messageOf(e);
-      if (!m || e.revision === undefined || e.revision === '2025-03-26') return undefined;
-      const keys: { path: string; key: string }[] = [];
-      metaKeys(m, '$', keys);
-      if (keys.length === 0) return undefined;
+      const keys = metaKeysOf(e);
       return keys
-        .filter((k) => reservedPrefix(k.key, e.revision!) && !SPEC_META_KEYS.has(k.key))
+        ?.filter((k) => reservedPrefix(k.key, e.revision!) && !SPEC_META_KEYS.has(k.key))
         .map((k) => ({ severity: 'warn' as const, message: `_meta key ${JSON.stringify(k.key)} at ${k.path} uses a reserved prefix`, expected: 'your own reverse-DNS prefix', actual: k.key }));
     },
   },
@@ -344,12 +356,8 @@ const CORE_RULES: FrameRule[] = [
     requirement: requirement('base.meta.key-format', 'MUST', 'basic#meta', '_meta keys are an optional reverse-DNS style prefix and slash, then a name of letters, digits, dots, dashes and underscores'),
     looksAt: 'message with _meta (2025-06-18 and later)',
     inspect(e) {
-      const m = messageOf(e);
-      if (!m || e.revision === undefined || e.revision === '2025-03-26') return undefined;
-      const keys: { path: string; key: string }[] = [];
-      metaKeys(m, '$', keys);
-      if (keys.length === 0) return undefined;
-      return keys.filter((k) => !META_KEY.test(k.key)).map((k) => ({ severity: 'fail' as const, message: `_meta key ${JSON.stringify(k.key)} at ${k.path} does not follow the key format`, expected: 'prefix/name', actual: k.key }));
+      return metaKeysOf(e)
+        ?.filter((k) => !META_KEY.test(k.key)).map((k) => ({ severity: 'fail' as const, message: `_meta key ${JSON.stringify(k.key)} at ${k.path} does not follow the key format`, expected: 'prefix/name', actual: k.key }));
     },
   },
   {
@@ -375,7 +383,9 @@ const CORE_RULES: FrameRule[] = [
       // The initialize result arrives before the session knows its revision: judge it by the version it names.
       const named = isObject(m.result) && typeof m.result.protocolVersion === 'string' ? m.result.protocolVersion : undefined;
       const revision = e.revision ?? schemaRevision(named ?? REVISIONS[0]);
-      return schemaFindings(revision, resultDefinition(revision, e.exchange.method), m.result, `result of ${e.exchange.method}`);
+      // From 2026-07-28 on, tools/call, prompts/get and resources/read may ask for input instead (MRTR).
+      const definition = revision === STATELESS_REVISION && isObject(m.result) && m.result.resultType === 'input_required' ? 'InputRequiredResult' : resultDefinition(revision, e.exchange.method);
+      return schemaFindings(revision, definition, m.result, `result of ${e.exchange.method}`);
     },
   },
   {
@@ -415,11 +425,12 @@ const CORE_RULES: FrameRule[] = [
     looksAt: 'server-to-client request',
     inspect(e) {
       const m = messageOf(e);
-      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || !e.revision || m.method.startsWith('notifications/')) return undefined;
+      // A 2026-07-28 server sends no requests at all: stateless/no-server-requests judges them.
+      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || !e.revision || e.revision === STATELESS_REVISION || m.method.startsWith('notifications/')) return undefined;
       const def = serverRequestDefinition(e.revision, m.method);
       return def ? schemaFindings(e.revision, def, m, m.method) : failing(`${m.method} is not a server-to-client request in ${e.revision}`, { actual: m.method });
     },
   },
 ];
 
-export const FRAME_RULES: FrameRule[] = [...CORE_RULES, ...PROTOCOL_RULES, ...CONTENT_RULES];
+export const FRAME_RULES: FrameRule[] = [...CORE_RULES, ...PROTOCOL_RULES, ...CONTENT_RULES, ...STATELESS_RULES];

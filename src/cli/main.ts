@@ -13,16 +13,23 @@ const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
   badge: badgeCommand,
 };
 
-// Servers run in their own process group, so a Ctrl-C does not reach them: stop them here.
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.once(signal, () => {
-    killAllServers();
-    process.exit(signal === 'SIGINT' ? 130 : 143);
-  });
-}
-
 const [first, ...rest] = process.argv.slice(2);
-const command = first !== undefined && Object.hasOwn(COMMANDS, first) ? COMMANDS[first](rest) : runCommand(process.argv.slice(2));
+const subcommand = first !== undefined && Object.hasOwn(COMMANDS, first);
+const interrupt = new AbortController();
+
+// Servers run in their own process group, so a Ctrl-C does not reach them: stop them here. The first Ctrl-C of a
+// run only ends its checks, so the partial reports are still written (exit 130); a second one does not wait.
+process.on('SIGINT', () => {
+  if (!subcommand && !interrupt.signal.aborted) return interrupt.abort();
+  killAllServers();
+  process.exit(130);
+});
+process.once('SIGTERM', () => {
+  killAllServers();
+  process.exit(143);
+});
+
+const command = subcommand ? COMMANDS[first](rest) : runCommand(process.argv.slice(2), interrupt.signal);
 command.then(
   (code) => process.exit(code),
   (err: Error) => {

@@ -81,7 +81,7 @@ export const OPTIONS = {
   cases: { type: 'string', multiple: true, arg: 'DIR', option: 'cases', help: 'Also run your own YAML cases from DIR (repeatable)' },
   only: { type: 'string', multiple: true, arg: 'ID', option: 'only', help: 'Run only these checks: ids or globs such as tools/** (repeatable)' },
   skip: { type: 'string', multiple: true, arg: 'ID', option: 'skip', help: 'Leave out these checks: ids or globs (repeatable)' },
-  revision: { type: 'string', arg: 'REVISION', option: 'revision', help: 'Protocol revision to ask for at initialize (default: the newest, 2025-11-25)' },
+  revision: { type: 'string', arg: 'REVISION', option: 'revision', help: 'Protocol revision to test: 2026-07-28 (stateless wire: server/discover, _meta on every request), or 2025-11-25, 2025-06-18, 2025-03-26 asked for at initialize (default: 2025-11-25); auto: each era the server speaks, all: every revision, one report each in OUT/REVISION/' },
   'expected-failures': { type: 'string', arg: 'FILE', option: 'expectedFailures', help: 'YAML list of checks expected to fail: they do not fail the run, but a listed check that passes does' },
   seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
   runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULT_RUNS, help: 'Values each generated check (property) tries' },

@@ -1,6 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import _Ajv2020 from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { precompiledModule } from '../schema/precompiled.js';
 import type { Config } from '../schema/generated/config.js';
 import { readYamlFile, schemaProblem } from './yaml-file.js';
 
@@ -10,9 +12,11 @@ const Ajv2020 = _Ajv2020.default;
 /** The file a run picks up from the working directory when no --config is given. */
 export const CONFIG_FILE = 'mcp-conformance.config.yaml';
 
-const schema = JSON.parse(readFileSync(new URL('../../schema/config.schema.json', import.meta.url), 'utf8')) as object;
-/** Validates a config file's content, and the programmatic API's options (they have the same shape). */
-export const validateConfig = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile<Config>(schema);
+const schemaText = readFileSync(new URL('../../schema/config.schema.json', import.meta.url), 'utf8');
+/** Validates a config file's content, and the programmatic API's options (they have the same shape); precompiled at build time when it can. */
+export const validateConfig: ValidateFunction<Config> =
+  (precompiledModule('config', [schemaText])?.d_root as ValidateFunction<Config> | undefined) ??
+  new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile<Config>(JSON.parse(schemaText) as object);
 
 /** `dir/mcp-conformance.config.yaml` when it exists. */
 export function findConfig(dir: string): string | undefined {

@@ -10,6 +10,40 @@ export class ConfigError extends Error {
 
 /** YAML aliases allowed per file: anchors are fine, alias bombs are not. */
 const MAX_ALIASES = 100;
+/** Far deeper than any config or case needs; the YAML parser recurses once per level, so a hostile file must stop here. */
+const MAX_DEPTH = 200;
+
+/** Offset where the text nests flow collections (`[`, `{`) or block indentation past MAX_DEPTH, if it does. A cheap scan before parsing. */
+function tooDeep(text: string): number | undefined {
+  let depth = 0;
+  let indent = 0;
+  let lineStart = true;
+  let quote: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '\n') {
+      lineStart = true;
+      indent = 0;
+      continue;
+    }
+    if (lineStart && c === ' ') {
+      if (++indent > MAX_DEPTH) return i;
+      continue;
+    }
+    lineStart = false;
+    if (quote) {
+      if (c === quote) quote = undefined;
+      else if (c === '\\' && quote === '"') i++;
+    } else if (c === '"' || c === "'") {
+      quote = c;
+    } else if (c === '[' || c === '{') {
+      if (++depth > MAX_DEPTH) return i;
+    } else if (c === ']' || c === '}') {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return undefined;
+}
 
 export type YamlPath = (string | number)[];
 
@@ -50,6 +84,11 @@ export async function readYamlFile(path: string): Promise<YamlFile> {
 export function parseYamlText(path: string, text: string): YamlFile {
   const file = display(path);
   const counter = new LineCounter();
+  const deep = tooDeep(text);
+  if (deep !== undefined) {
+    const line = text.slice(0, deep).split('\n').length;
+    throw new ConfigError(`${file}:${line}:${deep - text.lastIndexOf('\n', deep - 1)}: nested more than ${MAX_DEPTH} levels deep`);
+  }
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => {
     const { line, col } = counter.linePos(offset);

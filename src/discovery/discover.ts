@@ -1,4 +1,4 @@
-import { REVISIONS } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import type { Reply, Session } from '../session/session.js';
 import type { Item, ListWalk, ServerProfile } from './profile.js';
 import { TOOL } from '../version.js';
@@ -33,24 +33,47 @@ export function schemaRevision(protocolVersion: string): string {
   return REVISIONS.find((r) => r <= protocolVersion) ?? REVISIONS[REVISIONS.length - 1];
 }
 
-/** Initializes the session (with the newest revision by default), then walks every list the capabilities allow. */
-export async function discover(session: Session, protocolVersion: string = REVISIONS[0]): Promise<ServerProfile> {
-  const reply = await initialize(session, protocolVersion);
-  const result = asObject(reply.message.result);
-  if (!result) {
-    throw new DiscoveryError(`initialize failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
+/** The `_meta` fields every request carries on the stateless wire (basic#per-request-protocol-fields). */
+export const statelessMeta = (protocolVersion: string): Record<string, unknown> => ({
+  'io.modelcontextprotocol/protocolVersion': protocolVersion,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: TOOL.name, version: TOOL.version },
+});
+
+/** Sets the session up for a revision's wire and shakes hands: initialize (and initialized), or server/discover. */
+export async function handshake(session: Session, protocolVersion: string): Promise<{ result: Record<string, unknown>; negotiated: string }> {
+  const stateless = protocolVersion === STATELESS_REVISION;
+  if (stateless) {
+    session.requestMeta = statelessMeta(protocolVersion);
+    session.revision = protocolVersion;
   }
+  const method = stateless ? 'server/discover' : 'initialize';
+  const reply = await (stateless ? session.request(method, {}) : initialize(session, protocolVersion));
+  const result = asObject(reply.message.result);
+  if (!result) throw new DiscoveryError(`${method} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
+  if (stateless) return { result, negotiated: protocolVersion };
   const negotiated = typeof result.protocolVersion === 'string' ? result.protocolVersion : protocolVersion;
   session.revision = schemaRevision(negotiated);
   session.notify('notifications/initialized');
+  return { result, negotiated };
+}
+
+/**
+ * Shakes hands in the revision's wire (the newest initialize revision by default), then walks every list the
+ * capabilities allow.
+ */
+export async function discover(session: Session, protocolVersion: string = REVISIONS[0]): Promise<ServerProfile> {
+  const { result, negotiated } = await handshake(session, protocolVersion);
   const capabilities = asObject(result.capabilities) ?? {};
+  // On the stateless wire the server names itself in the result's _meta.
+  const serverInfo = asObject(result.serverInfo) ?? asObject(asObject(result._meta)?.['io.modelcontextprotocol/serverInfo']) ?? {};
   const profile: ServerProfile = {
     requestedVersion: protocolVersion,
     protocolVersion: negotiated,
-    revision: session.revision,
+    revision: session.revision!,
     initializeResult: result,
     capabilities,
-    serverInfo: asObject(result.serverInfo) ?? {},
+    serverInfo,
     instructions: typeof result.instructions === 'string' ? result.instructions : undefined,
     tools: [],
     resources: [],

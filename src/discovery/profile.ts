@@ -12,12 +12,13 @@ export type Item = Record<string, unknown>;
 
 /** Everything discovery learned about the server: the input of every check. */
 export interface ServerProfile {
-  /** The protocol version the client asked for at initialize. */
+  /** The protocol version the client asked for at initialize (or sent in every request's _meta, on the stateless wire). */
   requestedVersion: string;
-  /** The protocol version the server answered to initialize. */
+  /** The protocol version the server answered to initialize (on the stateless wire: the one requested). */
   protocolVersion: string;
   /** The schema revision used to validate this server's frames (the negotiated one, or the nearest the project has). */
   revision: string;
+  /** The initialize result, or on the stateless wire the server/discover result. */
   initializeResult: Record<string, unknown>;
   capabilities: Record<string, unknown>;
   serverInfo: Record<string, unknown>;

@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { expectCode } from '../checks/base.js';
 import { type CheckDef, describeReply, errorOf, pass, requirement, requires, resultOf, warn } from '../checks/check.js';
 import type { ServerProfile } from '../discovery/profile.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
 import { uriSegment } from './schema-arbitrary.js';
 
@@ -30,9 +31,13 @@ function unknownUris(profile: ServerProfile): fc.Arbitrary<string> {
 export const RESOURCE_PROPERTIES: CheckDef[] = [
   {
     id: 'resources/read/unknown-uri',
-    title: 'Reading an unknown resource gets error -32002',
-    requirement: requirement('res.read.not-found', 'SHOULD', 'server/resources#error-handling', 'Reading a resource that does not exist is an error: -32002 (Resource not found)'),
+    title: 'Reading an unknown resource gets error -32002 (2026-07-28: -32602)',
+    requirement: requirement('res.read.not-found', 'SHOULD', 'server/resources#error-handling', 'Reading a resource that does not exist is an error: -32002 (Resource not found); from 2026-07-28 on it MUST be -32602 and never empty contents'),
+    covers: ['res.read.not-found.07', '07.resources.notfound'],
+    revisions: SCHEMA_REVISIONS,
     async run(ctx) {
+      // 2026-07-28 made -32602 a MUST and retired -32002 (requirements §4.3).
+      const stateless = ctx.profile.revision === STATELESS_REVISION;
       return (
         requires(ctx, 'resources') ??
         checkProperty(ctx, {
@@ -42,6 +47,7 @@ export const RESOURCE_PROPERTIES: CheckDef[] = [
           async judge(uri, request) {
             const reply = await request('resources/read', { uri });
             const err = errorOf(reply);
+            if (stateless) return expectCode(reply, -32602, 'resources/read of an unknown URI', 'fail');
             // -32602 is the TypeScript SDK's code and the 2026-07-28 rule (requirements §4.3): accepted.
             if (err?.code === -32602) return pass('error -32602 (accepted: the 2026-07-28 code and the TypeScript SDK\'s)');
             if (!err) {

@@ -50,12 +50,15 @@ function seedOf(seed: number, id: string): number {
   return (h ^ seed) | 0;
 }
 
-/** Calls `fn` on every item with at most `limit` pending, starting them in order (so requests go out in order). */
-async function inOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out = new Array<R>(items.length);
+/**
+ * Calls `fn` on the items with at most `limit` pending, starting them in order (so requests go out in order),
+ * until `stop()` says so; returns the results of the ones started.
+ */
+async function inOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>, stop: () => boolean): Promise<R[]> {
+  const out: R[] = [];
   let next = 0;
   const worker = async () => {
-    while (next < items.length) {
+    while (next < items.length && !stop()) {
       const i = next++;
       out[i] = await fn(items[i]);
     }
@@ -81,6 +84,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   const note = property.note ? `\n${property.note}` : '';
   const replay = `\nreplay: ${ctx.replay(property.id)}`;
 
+  let lostOne = false;
   const runOne = async (value: T): Promise<Run<T>> => {
     const transcript: TranscriptEntry[] = [];
     const from = session?.transcript.length ?? 0;
@@ -95,18 +99,21 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     } catch (e) {
       if (!(e instanceof RequestTimeout || e instanceof SessionClosed)) throw e;
       run.lost = e;
+      // The first value left unanswered is the verdict: sending more would only wait out more timeouts.
+      lostOne = true;
     }
     if (session) transcript.push(...session.transcript.slice(from));
     return run;
   };
 
   const lostOutcome = (run: Run<T>) => {
-    const exited = run.lost instanceof SessionClosed && !session ? `\nserver stderr:\n${ctx.stderrTail()}` : '';
-    return fail(`the server stopped answering at the generated value below (the first left unanswered): ${run.lost!.message}${exited}${note}${replay}`, {
-      expected: 'an answer to every request, and a server that keeps running',
-      actual: { counterexample: describe(run.value) },
-      transcript: run.transcript,
-    });
+    const detail = { expected: 'an answer to every request, and a server that keeps running', actual: { counterexample: describe(run.value) }, transcript: run.transcript };
+    // A server that died failed; one that is only slow (a long-running tool) may just need a longer --timeout.
+    if (run.lost instanceof RequestTimeout) {
+      return warn(`no answer within ${run.lost.ms} ms to the generated value below (a slow tool? --timeout raises the limit): ${run.lost.message}${note}${replay}`, detail);
+    }
+    const exited = !session ? `\nserver stderr:\n${ctx.stderrTail()}` : '';
+    return fail(`the server stopped answering at the generated value below (the first left unanswered): ${run.lost!.message}${exited}${note}${replay}`, detail);
   };
 
   const values = fc.sample(property.arbitrary, { seed, numRuns: ctx.runs, examples });
@@ -115,7 +122,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   const t = performance.now();
   const head = await runOne(values[0]);
   const inFlight = session ? 1 : Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t))));
-  const runs = [head, ...(await inOrder(values.slice(1), inFlight, runOne))];
+  const runs = [head, ...(await inOrder(values.slice(1), inFlight, runOne, () => lostOne))];
   const lost = runs.find((r) => r.lost);
   if (lost) return lostOutcome(lost);
   const bad = (['fail', 'warn'] as const).map((status) => runs.filter((r) => r.verdict!.status === status)).find((r) => r.length > 0);

@@ -90,7 +90,9 @@ export function renderAnnotations(report: Report): string {
     if (!kind) return [];
     const title = `${c.id}: ${isStale(c) ? 'stale expected failure' : c.status === 'error' ? 'harness error' : c.title}`;
     const message = isStale(c) ? staleAdvice(c) : triadText(c, { maxJson: 500, maxText: 200, last: 5 });
-    return [`::${kind} title=${escapeProperty(title)}::${escapeData(message)}`];
+    // The runner prints annotations to the log too: server text must not drive the terminal there (lines stay lines).
+    const shown = (s: string) => escapeData(s.split('\n').map(visible).join('\n'));
+    return [`::${kind} title=${escapeProperty(visible(title))}::${shown(message)}`];
   });
   return lines.length > 0 ? `${lines.join('\n')}\n` : '';
 }

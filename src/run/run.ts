@@ -1,8 +1,9 @@
 import { CHECKS } from '../checks/index.js';
-import { type CheckContext, type CheckDef, type Outcome, skip, wrongTransport } from '../checks/check.js';
+import { type CheckContext, type CheckDef, type Outcome, skip, wrongRevision, wrongTransport } from '../checks/check.js';
 import { loadSuite, type Suite } from '../checks/suite.js';
 import { FrameMonitor } from '../checks/frame-monitor.js';
 import { discover, initialize, schemaRevision } from '../discovery/discover.js';
+import { STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
 import { DEFAULT_TOOL_CALL_MODE, type ToolCallMode } from '../properties/tool-policy.js';
 import type { ServerProfile } from '../discovery/profile.js';
@@ -26,7 +27,7 @@ export interface RunOptions {
   strict: boolean;
   /** The checks and frame rules to run (default: the whole built-in suite). */
   suite?: Suite;
-  /** The protocol version to ask for at initialize (default: the newest the project knows). */
+  /** The revision to test: 2026-07-28 runs on the stateless wire, any other is asked for at initialize (default: 2025-11-25). */
   protocolVersion?: string;
   /** Seed of the generated checks (default: a random one); the report records it, so a run can be replayed. */
   seed?: number;
@@ -36,15 +37,27 @@ export interface RunOptions {
   toolCalls?: ToolCallMode;
   /** Tools generated calls may reach in safe mode too. */
   allowTools?: string[];
+  /** Aborting it (Ctrl-C) ends the checks still running as errors; the partial report comes back marked interrupted. */
+  signal?: AbortSignal;
 }
 
 class BudgetSpent extends Error {}
+class Interrupted extends Error {}
+
+/** Fresh stdio sessions started ahead, while discovery runs (a default run takes about a dozen). */
+const FRESH_POOL = 4;
 
 /** Starts the server, discovers it, runs every check, shuts everything down, and returns the report. */
 export async function runConformance(options: RunOptions): Promise<Report> {
   const startedAt = new Date();
   const t0 = performance.now();
   const deadline = t0 + options.budgetMs;
+  const interruption = new Promise<never>((_, reject) => {
+    const abort = () => reject(new Interrupted());
+    if (options.signal?.aborted) abort();
+    else options.signal?.addEventListener('abort', abort, { once: true });
+  });
+  interruption.catch(() => {}); // raced by discovery and every check; nobody may be listening when it fires
   const suite = options.suite ?? (await loadSuite());
   const monitor = new FrameMonitor(suite.frameRules);
   const sessions: Session[] = [];
@@ -72,33 +85,43 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     await connection.close();
     throw err;
   });
+  // Fresh sessions (version probes, bad input) over stdio cost a process start each: a few are started now, while
+  // discovery runs, and handed out first. Only when the suite probes versions, so a narrow run starts none.
+  const pool: Promise<Session>[] = [];
+  if (shared.transport.kind === 'stdio' && suite.checks.some((c) => c.id.startsWith('lifecycle/version/'))) {
+    for (let i = 0; i < FRESH_POOL; i++) pool.push(open());
+    for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
+  }
+  const takeFresh = () => pool.shift() ?? open();
   let profile: ServerProfile | undefined;
   const results: CheckResult[] = [];
   let interrupted = false;
   try {
     try {
-      profile = await discover(shared, options.protocolVersion);
+      profile = await Promise.race([discover(shared, options.protocolVersion), interruption]);
       monitor.context.capabilities = profile.capabilities;
     } catch (err) {
-      results.push(initializeFailure(err as Error, shared));
+      if (err instanceof Interrupted) interrupted = true;
+      else results.push(handshakeFailure(err as Error, shared, options.protocolVersion));
     }
     if (profile) {
       const { checks } = suite;
-      const runOne = (def: CheckDef) => runCheck(forTransport(def, shared.transport.kind), { profile: profile!, shared, open, memo, timeoutMs: options.timeoutMs, deadline, generation });
+      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), { profile: profile!, shared, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation });
       const first = await Promise.all(checks.filter((c) => !c.last).map(runOne));
       const last: CheckResult[] = [];
       for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
       const byId = new Map([...first, ...last].map((r) => [r.id, r]));
       results.push(...checks.map((c) => byId.get(c.id)!));
-      interrupted = results.some((r) => r.status === 'error' && r.message.startsWith('run budget'));
+      interrupted = options.signal?.aborted === true || results.some((r) => r.status === 'error' && r.message.startsWith('run budget'));
     }
   } finally {
+    await Promise.allSettled(pool.splice(0)); // untaken ones are in `sessions` once started
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
   }
   results.push(...monitor.results(shared.transport.kind));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
-  // Header values (--header) are secrets: wherever the server echoed one, the report says ***.
+  // Header values (--header) and secret-named --env values: wherever the server echoed one, the report says ***.
   return redact({
     tool: TOOL,
     target: targetOf(options.plan),
@@ -110,7 +133,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     ...(interrupted && { interrupted }),
     summary: summarize(checks),
     checks,
-  }, secretsOf(options.plan.headers));
+  }, secretsOf(options.plan.headers, options.plan.env));
 }
 
 function targetOf(plan: LaunchPlan): Report['target'] {
@@ -121,9 +144,9 @@ function targetOf(plan: LaunchPlan): Report['target'] {
   };
 }
 
-/** The check itself, or, when it is made for another transport than the run's, a stand-in that skips with the reason. */
-function forTransport(def: CheckDef, kind: TransportKind): CheckDef {
-  const elsewhere = wrongTransport(def.transport, kind);
+/** The check itself, or, when it is made for another transport or revision than the run's, a stand-in that skips with the reason. */
+function applicable(def: CheckDef, kind: TransportKind, revision: string): CheckDef {
+  const elsewhere = wrongTransport(def.transport, kind) ?? wrongRevision(def.revisions, revision);
   return elsewhere ? { ...def, run: async () => skip(elsewhere) } : def;
 }
 
@@ -140,18 +163,19 @@ function serverOf(p: ServerProfile): NonNullable<Report['server']> {
   };
 }
 
-function initializeFailure(err: Error, session: Session): CheckResult {
-  const def = CHECKS.find((c) => c.id === 'lifecycle/initialize/result')!;
+function handshakeFailure(err: Error, session: Session, protocolVersion: string | undefined): CheckResult {
+  const stateless = protocolVersion === STATELESS_REVISION;
+  const def = CHECKS.find((c) => c.id === (stateless ? 'stateless/discover/result' : 'lifecycle/initialize/result'))!;
   const stderr = session.transport.stderrTail();
   return {
     id: def.id,
     title: def.title,
-    area: 'lifecycle',
+    area: def.id.split('/')[0],
     status: 'fail',
     level: def.requirement.level,
     requirement: def.requirement,
-    message: `initialize did not succeed: ${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}; no other check could run`,
-    expected: 'an InitializeResult',
+    message: `${stateless ? 'server/discover' : 'initialize'} did not succeed: ${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}; no other check could run`,
+    expected: stateless ? 'a DiscoverResult' : 'an InitializeResult',
     durationMs: 0,
     transcript: session.transcript.slice(0),
   };
@@ -167,10 +191,11 @@ interface RunState {
   memo: Map<string, Promise<unknown>>;
   timeoutMs: number;
   deadline: number;
+  interruption: Promise<never>;
   generation: Generation;
 }
 
-async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs, deadline, generation }: RunState): Promise<CheckResult> {
+async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs, deadline, interruption, generation }: RunState): Promise<CheckResult> {
   const t = performance.now();
   const excerpt: TranscriptEntry[] = [];
   const fresh: Session[] = [];
@@ -186,6 +211,11 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
     async fresh() {
       const s = await open();
       fresh.push(s);
+      // The stateless wire needs no handshake: a new session is ready once it carries the protocol fields.
+      if (shared.requestMeta) {
+        s.requestMeta = shared.requestMeta;
+        s.revision = shared.revision;
+      }
       return s;
     },
     async initialize(session, protocolVersion) {
@@ -214,12 +244,12 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BudgetSpent()), left)));
     try {
-      outcome = await Promise.race([def.run(ctx), budget]);
+      outcome = await Promise.race([def.run(ctx), budget, interruption]);
     } finally {
       clearTimeout(timer);
     }
   } catch (err) {
-    outcome = judgeThrown(err as Error);
+    outcome = judgeThrown(err as Error, shared.transport.stderrTail());
   } finally {
     await Promise.all(fresh.map((s) => s.close()));
   }
@@ -240,8 +270,10 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
 }
 
 /** A server that does not answer or dies has failed the check; anything else thrown is the harness's fault. */
-function judgeThrown(err: Error): Outcome | { status: 'error'; message: string } {
+function judgeThrown(err: Error, stderr: string): Outcome | { status: 'error'; message: string } {
   if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
-  if (err instanceof RequestTimeout || err instanceof SessionClosed) return { status: 'fail', message: err.message };
+  if (err instanceof Interrupted) return { status: 'error', message: 'run interrupted before this check finished' };
+  // What the server last wrote to stderr often says why it hung or died.
+  if (err instanceof RequestTimeout || err instanceof SessionClosed) return { status: 'fail', message: `${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}` };
   return { status: 'error', message: `harness error: ${err.stack ?? err.message}` };
 }

@@ -3,17 +3,23 @@ import { readFileSync } from 'node:fs';
 import _Ajv2020 from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
 import type { ErrorObject, ValidateFunction } from 'ajv';
+import { exportName, precompiledModule } from './precompiled.js';
 
 // ajv and ajv-formats are CommonJS with `exports.default`; under NodeNext the default import is the module object.
 const Ajv2020 = _Ajv2020.default;
 const addFormats = _addFormats.default;
 
+/** Revisions of the initialize wire (a stateful session), newest first. */
 export const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
-export type Revision = (typeof REVISIONS)[number];
+/** The revision of the stateless wire: no initialize, `server/discover`, protocol fields in every request's `_meta`. */
+export const STATELESS_REVISION = '2026-07-28';
+/** Every revision the project has a schema for, newest first. */
+export const SCHEMA_REVISIONS = [STATELESS_REVISION, ...REVISIONS] as const;
+export type Revision = (typeof SCHEMA_REVISIONS)[number];
 
 export type ValidationResult = { ok: true } | { ok: false; errors: string[] };
 
-export const isRevision = (value: string): value is Revision => (REVISIONS as readonly string[]).includes(value);
+export const isRevision = (value: string): value is Revision => (SCHEMA_REVISIONS as readonly string[]).includes(value);
 
 type SchemaDocument = { $id: string; $defs: Record<string, unknown> };
 
@@ -21,10 +27,16 @@ type SchemaDocument = { $id: string; $defs: Record<string, unknown> };
 const schemaUrl = (revision: Revision) => new URL(`../../schema/mcp/${revision}.schema.json`, import.meta.url);
 
 const documents = new Map<Revision, SchemaDocument>();
+/** Each loaded schema file, to tell whether the precompiled validators were made from it. */
+const texts = new Map<Revision, string>();
+/** Documents added to the Ajv instance (only when a validator must be compiled at run time). */
+const added = new Set<Revision>();
+/** The 2026-07-28 schema defines only what changed and references the unchanged definitions of 2025-11-25. */
+const REFERENCED: Partial<Record<Revision, Revision>> = { [STATELESS_REVISION]: '2025-11-25' };
 let ajv: InstanceType<typeof Ajv2020> | undefined;
 
 function revisionOf(revision: string): Revision {
-  if (!isRevision(revision)) throw new Error(`unknown MCP schema revision "${revision}" (known: ${REVISIONS.join(', ')})`);
+  if (!isRevision(revision)) throw new Error(`unknown MCP schema revision "${revision}" (known: ${SCHEMA_REVISIONS.join(', ')})`);
   return revision;
 }
 
@@ -33,12 +45,38 @@ export function schemaDocument(revision: string): SchemaDocument {
   const r = revisionOf(revision);
   let doc = documents.get(r);
   if (!doc) {
-    doc = JSON.parse(readFileSync(schemaUrl(r), 'utf8')) as SchemaDocument;
+    const text = readFileSync(schemaUrl(r), 'utf8');
+    doc = JSON.parse(text) as SchemaDocument;
     documents.set(r, doc);
-    ajv ??= createAjv();
-    ajv.addSchema(doc);
+    texts.set(r, text);
+    const base = REFERENCED[r];
+    if (base) schemaDocument(base);
   }
   return doc;
+}
+
+/** The Ajv instance with the revision's schema (and the one it references) added, for compiling at run time. */
+function ajvWith(r: Revision): InstanceType<typeof Ajv2020> {
+  ajv ??= createAjv();
+  if (!added.has(r)) {
+    added.add(r);
+    ajv.addSchema(schemaDocument(r));
+    const base = REFERENCED[r];
+    if (base) ajvWith(base);
+  }
+  return ajv;
+}
+
+// Validators generated at build time (Ajv standalone code, same options; see precompiled.ts), used only when made
+// from the very schema files loaded now; otherwise (from src/, or stale) Ajv compiles at run time.
+const precompiled = new Map<Revision, Record<string, ValidateFunction | undefined> | undefined>();
+
+function precompiledOf(r: Revision): Record<string, ValidateFunction | undefined> | undefined {
+  if (!precompiled.has(r)) {
+    const base = REFERENCED[r];
+    precompiled.set(r, precompiledModule(r, [texts.get(r)!, ...(base ? [texts.get(base)!] : [])]));
+  }
+  return precompiled.get(r);
 }
 
 function createAjv() {
@@ -57,7 +95,10 @@ export const hasDefinition = (revision: string, definition: string): boolean =>
 export function validator(revision: string, definition: string): ValidateFunction {
   const doc = schemaDocument(revision);
   if (!Object.hasOwn(doc.$defs, definition)) throw new Error(`no definition "${definition}" in the ${revision} schema`);
-  const fn = ajv!.getSchema(`${doc.$id}#/$defs/${definition}`);
+  const r = revision as Revision;
+  const ready = precompiledOf(r)?.[exportName(definition)];
+  if (ready) return ready;
+  const fn = ajvWith(r).getSchema(`${doc.$id}#/$defs/${definition}`);
   if (!fn) throw new Error(`could not compile ${definition} (${revision})`);
   return fn;
 }
@@ -93,6 +134,7 @@ function describe(e: ErrorObject): string {
 // ---- which definition a message is checked against
 
 const since = (revision: string, first: Revision) => isRevision(revision) && revision >= first;
+const stateless = (revision: string) => revision === STATELESS_REVISION;
 
 const RESULTS: Record<string, string> = {
   initialize: 'InitializeResult',
@@ -110,6 +152,11 @@ const RESULTS: Record<string, string> = {
   'completion/complete': 'CompleteResult',
   'logging/setLevel': 'EmptyResult',
 };
+// 2026-07-28: no initialize, ping, logging/setLevel, subscribe or tasks (requirements §2.4).
+const RESULTS_07: Record<string, string> = {
+  'server/discover': 'DiscoverResult',
+  ...Object.fromEntries(Object.entries(RESULTS).filter(([, def]) => def !== 'InitializeResult' && def !== 'EmptyResult')),
+};
 const TASK_RESULTS: Record<string, string> = {
   'tasks/get': 'GetTaskResult',
   'tasks/result': 'GetTaskPayloadResult',
@@ -125,6 +172,10 @@ const NOTIFICATIONS: Record<string, string> = {
   'notifications/tools/list_changed': 'ToolListChangedNotification',
   'notifications/prompts/list_changed': 'PromptListChangedNotification',
   'notifications/cancelled': 'CancelledNotification',
+};
+const NOTIFICATIONS_07: Record<string, string> = {
+  'notifications/progress': 'ProgressNotification',
+  'notifications/message': 'LoggingMessageNotification',
 };
 const NOTIFICATIONS_11: Record<string, string> = {
   'notifications/tasks/status': 'TaskStatusNotification',
@@ -148,18 +199,22 @@ const lookup = (table: Record<string, string>, method: string) => (Object.hasOwn
 /** The result definition for a response to a client request `method`, or undefined when the revision has no such method. */
 export function resultDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
+  if (stateless(revision)) return lookup(RESULTS_07, method);
   return lookup(RESULTS, method) ?? (since(revision, '2025-11-25') ? lookup(TASK_RESULTS, method) : undefined);
 }
 
 /** The definition of a server notification (whole frame), or undefined when the server may not send `method`. */
 export function notificationDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
+  // Other notifications need a subscriptions/listen stream, which the suite does not open.
+  if (stateless(revision)) return lookup(NOTIFICATIONS_07, method);
   return lookup(NOTIFICATIONS, method) ?? (since(revision, '2025-11-25') ? lookup(NOTIFICATIONS_11, method) : undefined);
 }
 
 /** The definition of a server→client request (whole frame), or undefined when the server may not send `method`. */
 export function serverRequestDefinition(revision: string, method: string): string | undefined {
-  if (!isRevision(revision)) return undefined;
+  // A 2026-07-28 server never sends requests: it answers with an InputRequiredResult instead.
+  if (!isRevision(revision) || stateless(revision)) return undefined;
   if (method === 'elicitation/create') return since(revision, '2025-06-18') ? 'ElicitRequest' : undefined;
   return lookup(SERVER_REQUESTS, method) ?? (since(revision, '2025-11-25') ? lookup(SERVER_REQUESTS_11, method) : undefined);
 }

@@ -72,8 +72,13 @@ const key = (id: unknown) => `${typeof id}:${String(id)}`;
 let sessions = 0;
 
 export class Session {
-  /** Set by discovery once initialize succeeded. */
+  /** Set by discovery once initialize (or, on the stateless wire, server/discover) succeeded. */
   revision?: string;
+  /**
+   * The stateless wire (2026-07-28): protocol fields every request carries in `params._meta`, set by discovery.
+   * A caller's own `_meta` keys win, so a check can send a wrong version on purpose.
+   */
+  requestMeta?: Record<string, unknown>;
   readonly number = ++sessions;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
@@ -109,6 +114,10 @@ export class Session {
 
   request(method: string, params?: unknown, opts: { id?: RequestId; timeoutMs?: number } = {}): Promise<Reply> {
     const id = opts.id ?? this.nextId++;
+    if (this.requestMeta) {
+      const own = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+      params = { ...(params as object), _meta: { ...this.requestMeta, ...own } };
+    }
     const frame: Message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) frame.params = params;
     return this.track(id, method, params, opts.timeoutMs ?? this.timeoutMs, () => this.transport.send(JSON.stringify(frame)));
@@ -118,13 +127,16 @@ export class Session {
     if (!this.alive) return Promise.reject(new SessionClosed(method, 'process already exited'));
     return new Promise<Reply>((resolve, reject) => {
       const exchange: Exchange = { id, method, params, sent: write() };
-      const timer = setTimeout(() => {
+      // After a long synchronous stretch, timers fire before the pipe is read: give input that already
+      // arrived one turn of the event loop (setImmediate runs after I/O polling) before declaring a timeout.
+      const timer = setTimeout(() => setImmediate(() => {
+        if (this.pending.get(key(id))?.exchange !== exchange) return;
         this.pending.delete(key(id));
         this.expired.set(key(id), exchange);
         if (this.expired.size > 1000) this.expired.delete(this.expired.keys().next().value!);
         this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${ms} ms`);
         reject(new RequestTimeout(method, ms));
-      }, ms);
+      }), ms);
       this.pending.set(key(id), { exchange, resolve, reject, timer });
     });
   }

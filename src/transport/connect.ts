@@ -80,8 +80,12 @@ async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: Laun
         res.destroy();
         transcript.add('event', `${shown} answers (GET → ${res.statusCode})`);
         return;
-      } catch {
-        // not listening yet
+      } catch (err) {
+        // Refused: not listening yet. Timed out: it accepted the connection, so it is up, and its silence is for the checks to judge.
+        if (timedOut(err)) {
+          transcript.add('event', `${shown} accepted the connection but sent no response within 1 s`);
+          return;
+        }
       }
       if (performance.now() > deadline) throw launchFailure(plan, server, `did not answer at ${shown} within ${Math.round(readyMs / 1000)} s`);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
@@ -90,6 +94,9 @@ async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: Laun
     agent.destroy();
   }
 }
+
+/** A request that connected but got no response in time (the AbortSignal.timeout fired), as opposed to a refused one. */
+const timedOut = (err: unknown) => (err as Error).name === 'TimeoutError' || failure(err) === 'ABORT_ERR';
 
 /** One line naming the command and what went wrong, then the end of what the server wrote. */
 function launchFailure(plan: LaunchPlan, server: ServerProcess, what: string): LaunchError {
@@ -114,7 +121,9 @@ async function detect(target: HttpTarget, transcript: Transcript, waitMs: number
       const headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...target.headers };
       res = await send({ method: 'POST', url: target.url, headers, body: JSON.stringify(initialize), agent, signal: AbortSignal.timeout(waitMs) });
     } catch (err) {
-      throw new LaunchError(`nothing answered at ${shown}: ${failure(err)}`, shown);
+      if (!timedOut(err)) throw new LaunchError(`nothing answered at ${shown}: ${failure(err)}`, shown);
+      note(`POST initialize: no response within ${waitMs} ms; assuming Streamable HTTP`);
+      return 'http';
     }
     res.resume();
     const status = res.statusCode ?? 0;

@@ -1,9 +1,13 @@
+import { createHash, type Hash } from 'node:crypto';
+
 /** One line cut from a byte stream. `data` is the whole line, or only its prefix when `overflow`. */
 export interface RawLine {
   data: Buffer;
   /** Bytes in the line, without the newline. */
   bytes: number;
   overflow: boolean;
+  /** When `overflow`: the first 16 hex digits of the SHA-256 of the whole line, hashed as it streamed by. */
+  sha256?: string;
   /** The stream ended without a newline after this line. */
   partial: boolean;
 }
@@ -13,6 +17,7 @@ export class LineSplitter {
   private parts: Buffer[] = [];
   private kept = 0;
   private total = 0;
+  private hash: Hash | undefined;
 
   constructor(
     private readonly maxBytes: number,
@@ -47,7 +52,12 @@ export class LineSplitter {
       this.kept += piece.length;
       return;
     }
-    // Over the limit: keep a copied prefix only, so the chunks can be garbage-collected.
+    // Over the limit: hash the rest as it passes, and keep a copied prefix only, so the chunks can be garbage-collected.
+    if (!this.hash) {
+      this.hash = createHash('sha256');
+      for (const part of this.parts) this.hash.update(part);
+    }
+    this.hash.update(piece);
     if (this.kept > this.prefixBytes || this.parts.length > 1) {
       const prefix = Buffer.concat(this.parts, this.kept).subarray(0, this.prefixBytes);
       this.parts = [Buffer.from(prefix)];
@@ -67,6 +77,8 @@ export class LineSplitter {
       overflow: this.total > this.maxBytes,
       partial,
     };
+    if (this.hash) line.sha256 = this.hash.digest('hex').slice(0, 16);
+    this.hash = undefined;
     this.parts = [];
     this.kept = 0;
     this.total = 0;

@@ -1,12 +1,19 @@
-/** Request headers the user gave (--header) are secrets: every report shows their values as ***. */
+/** Request headers the user gave (--header), and --env entries with secret-looking names, are secrets: every report shows their values as ***. */
 export const REDACTED = '***';
 
 /** Shorter strings are not scrubbed from server output: "1" or "on" would mangle every report. */
 const MIN_SECRET = 4;
 
-/** The strings to hide: each header value, and the credential after its scheme ("Bearer abc123" → "abc123" too). */
-export function secretsOf(headers: Readonly<Record<string, string>> = {}): string[] {
-  const secrets = Object.values(headers).flatMap((v) => [v, v.replace(/^\S+\s+/, '')]);
+/** Environment variable names that say their value is a credential (GITHUB_TOKEN, API_KEY, DB_PASSWORD, AUTH …). */
+const SECRET_NAME = /TOKEN|KEY|SECRET|PASS(WORD|WD)?|AUTH|CREDENTIAL|PRIVATE|COOKIE/i;
+
+/**
+ * The strings to hide: each header value, and the credential after its scheme ("Bearer abc123" → "abc123" too),
+ * and the value of each environment entry whose name looks secret.
+ */
+export function secretsOf(headers: Readonly<Record<string, string>> = {}, env: Readonly<Record<string, string>> = {}): string[] {
+  const fromEnv = Object.entries(env).flatMap(([name, v]) => (SECRET_NAME.test(name) ? [v] : []));
+  const secrets = [...Object.values(headers).flatMap((v) => [v, v.replace(/^\S+\s+/, '')]), ...fromEnv];
   return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET))].sort((a, b) => b.length - a.length);
 }
 

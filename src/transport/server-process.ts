@@ -262,8 +262,7 @@ export class ServerProcess {
     if (this.tail.length > STDERR_TAIL_LINES * 2) this.tail.splice(0, this.tail.length - STDERR_TAIL_LINES);
     if (this.stderrBudget > 0) {
       this.stderrBudget -= raw.bytes;
-      const entry = this.transcript.add('stderr', text, raw.bytes);
-      if (raw.overflow) entry.truncated = true;
+      this.transcript.add('stderr', text, raw.bytes, raw.sha256);
     } else {
       this.stderrDropped++;
     }

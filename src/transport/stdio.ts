@@ -11,11 +11,12 @@ export { LaunchError } from '../target/launch-error.js';
 export { killAllServers } from './server-process.js';
 
 export interface StdioOptions extends ProcessOptions {
-  /** A stdout line longer than this is reported (and not kept in memory). Default 64 MiB. */
+  /** A stdout line longer than this is reported (and not kept in memory). Default 16 MiB. */
   maxLineBytes?: number;
 }
 
-export const DEFAULT_MAX_LINE_BYTES = 64 * 1024 * 1024;
+// Well above any sane frame, yet low enough that a few concurrent hostile lines cannot take the tool's memory.
+export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
 /** Bytes of an over-long line kept for the transcript. */
 const PREFIX_BYTES = FRAME_TEXT_CAP;
 
@@ -93,6 +94,11 @@ export class StdioTransport implements Transport {
       return this.transcript.add('event', `write ignored (${why}): ${shown}`);
     }
     const entry = this.transcript.add('send', recorded);
+    // The writes of one tick (many requests are in flight at once) leave in one system call.
+    if (this.stdin.writableCorked === 0) {
+      this.stdin.cork();
+      process.nextTick(() => this.stdin.uncork());
+    }
     this.stdin.write(data);
     return entry;
   }
@@ -105,8 +111,7 @@ export class StdioTransport implements Transport {
     if (raw.overflow) {
       problems.push(`line exceeds ${this.maxLineBytes} bytes`);
       if (raw.partial) problems.push('partial line at end of stream');
-      entry = this.transcript.add('recv', lenientUtf8.decode(raw.data), raw.bytes);
-      entry.truncated = true;
+      entry = this.transcript.add('recv', lenientUtf8.decode(raw.data), raw.bytes, raw.sha256);
     } else {
       let data = raw.data;
       if (data.length > 0 && data[data.length - 1] === 0x0d) {

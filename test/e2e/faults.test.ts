@@ -8,6 +8,8 @@ import { FAULTY, REFERENCE } from '../helpers.js';
 
 /** Each fault of the faulty fixture, and the check (with its verdict) it must trip. */
 const DISABLED = { MCP_DISABLE: 'tools,resources,prompts,completions,logging' };
+/** The reference server on the stateless wire only, tested in 2026-07-28. */
+const STATELESS = { env: { MCP_REVISION: '2026-07-28' }, revision: '2026-07-28' };
 type Options = { timeoutMs?: number; env?: Record<string, string>; revision?: string };
 const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: Options][] = [
   ['banner', 'transport/stdio/stdout-only-messages', 'fail'],
@@ -98,6 +100,20 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['embedded-without-resources', 'content/embedded/resources-capability', 'warn'],
   ['bad-last-modified', 'annotations/last-modified/format', 'warn'],
   ['bad-icons', 'icons/usable', 'warn'],
+  ['iserror-no-text', 'tools/call/error-content', 'warn'],
+  ['no-text-mirror', 'tools/call/structured-text-mirror', 'warn'],
+  // 2026-07-28
+  ['stateless-meta-optional', 'stateless/meta/required', 'fail', STATELESS],
+  ['stateless-version-no-data', 'stateless/version/unsupported', 'fail', STATELESS],
+  ['stateless-no-result-type', 'stateless/result-type', 'fail', STATELESS],
+  ['stateless-no-result-type', 'stateless/discover/result', 'fail', STATELESS],
+  ['stateless-no-cache', 'stateless/caching', 'fail', STATELESS],
+  ['unknown-resource-32002', 'resources/read/unknown-uri', 'fail', STATELESS],
+  ['unknown-resource-32002', 'stateless/errors/reserved', 'fail', STATELESS],
+  ['unknown-resource-empty', 'resources/read/unknown-uri', 'fail', STATELESS],
+  ['stateless-shuffled-tools', 'stateless/tools/order', 'warn', STATELESS],
+  ['stateless-server-request', 'stateless/no-server-requests', 'fail', STATELESS],
+  ['stateless-log', 'stateless/logging/requested-only', 'fail', STATELESS],
 ];
 
 async function run(target: string, { timeoutMs = 5000, env = {}, revision }: Options = {}): Promise<Report> {
@@ -110,6 +126,7 @@ describe('every check passes on the reference server', () => {
     const { checks, frameRules } = await loadSuite();
     const reports = await Promise.all([
       ...REVISIONS.map((revision) => run(REFERENCE, { revision })),
+      run(FAULTY, STATELESS),
       // The reference server without capabilities: the gating cases need one.
       run(FAULTY, { env: DISABLED }),
     ]);

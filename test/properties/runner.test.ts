@@ -3,13 +3,14 @@ import { describe, expect, it } from 'vitest';
 import { type CheckContext, type Outcome, fail, pass, warn } from '../../src/checks/check.js';
 import { type Property, checkProperty } from '../../src/properties/runner.js';
 import type { TranscriptEntry } from '../../src/schema/generated/report.js';
-import { type Reply, SessionClosed } from '../../src/session/session.js';
+import { type Reply, RequestTimeout, SessionClosed } from '../../src/session/session.js';
 
 const entry = (text: string): TranscriptEntry => ({ seq: 0, dir: 'send', t: 0, bytes: text.length, text });
 
-/** A stand-in for the shared session: answers every request with its params; `dies` makes the "server" exit at a value. */
-function context(seed: number, { runs = 50, dies }: { runs?: number; dies?: (n: number) => boolean } = {}) {
+/** A stand-in for the shared session: answers every request with its params; the "server" exits at a value that `dies`, and never answers one that `hangs`. */
+function context(seed: number, { runs = 50, dies, hangs }: { runs?: number; dies?: (n: number) => boolean; hangs?: (n: number) => boolean } = {}) {
   const sent: number[] = [];
+  let attempts = 0;
   let dead = false;
   const ctx = {
     seed,
@@ -18,6 +19,8 @@ function context(seed: number, { runs = 50, dies }: { runs?: number; dies?: (n: 
     replay: (id: string) => `mcp-conformance --seed ${seed} --only ${id} ./server`,
     stderrTail: () => 'Error: boom',
     async request(method: string, params: { n: number }): Promise<Reply> {
+      attempts++;
+      if (hangs?.(params.n)) throw new RequestTimeout(method, 10_000);
       if (dead || dies?.(params.n)) {
         dead = true;
         throw new SessionClosed(method, 'process exited (code 1, signal null)');
@@ -26,7 +29,7 @@ function context(seed: number, { runs = 50, dies }: { runs?: number; dies?: (n: 
       return { message: { jsonrpc: '2.0', id: sent.length, result: params }, sent: entry(JSON.stringify(params)), entry: entry('{}') };
     },
   } as unknown as CheckContext;
-  return { ctx, sent };
+  return { ctx, sent, attempts: () => attempts };
 }
 
 const property = (judge: (n: number) => Outcome, extra: Partial<Property<number>> = {}): Property<number> => ({
@@ -102,6 +105,13 @@ describe('a property run against the server', () => {
     expect((await checkProperty(ctx, property(() => pass('fine')))).status).toBe('pass');
     expect(most).toBeGreaterThan(1);
     expect(most).toBeLessThanOrEqual(5); // 400 ms / 4 / 20 ms
+  });
+
+  it('sends no more values once one is left unanswered: waiting out more timeouts would change nothing', async () => {
+    const { ctx, attempts } = context(4, { runs: 300, hangs: (n) => n >= 500 });
+    const outcome = await checkProperty(ctx, property(() => pass('fine')));
+    expect(outcome.message).toContain('no response to test/echo within 10000 ms');
+    expect(attempts()).toBeLessThan(100);
   });
 
   it('tries the examples first', async () => {

@@ -22,11 +22,14 @@ export interface Case {
    */
   covers?: string[];
   /**
-   * Revisions the case applies to (default: all); under any other negotiated revision it is skipped
+   * Revisions the case applies to (default: the initialize wire's, 2025-03-26 to 2025-11-25: a case runs on the stateless 2026-07-28 wire only when it names it); under any other revision it is skipped
    *
    * @minItems 1
    */
-  revisions?: ['2025-03-26' | '2025-06-18' | '2025-11-25', ...('2025-03-26' | '2025-06-18' | '2025-11-25')[]];
+  revisions?: [
+    '2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28',
+    ...('2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28')[]
+  ];
   requires?: Requires;
   /**
    * shared: the run's initialized session (requests only); fresh: a new server process, initialized; uninitialized: a new process before initialize

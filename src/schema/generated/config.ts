@@ -91,9 +91,9 @@ export interface Config {
    */
   skip?: string[];
   /**
-   * Protocol revision to ask for at initialize (default: the newest).
+   * Protocol revision to test: 2026-07-28 uses the stateless wire (server/discover, protocol fields in every request's _meta); the others are asked for at initialize (default: 2025-11-25, the newest of the initialize wire). all: one run per revision; auto: one run per era the server speaks (server/discover answered: 2026-07-28; initialize answered: the revision it negotiates). Each run has its own report under <out>/<revision>/.
    */
-  revision?: '2025-11-25' | '2025-06-18' | '2025-03-26';
+  revision?: '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | 'all' | 'auto';
   /**
    * Folders of YAML cases to run besides the built-in suite.
    */

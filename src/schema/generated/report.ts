@@ -127,4 +127,8 @@ export interface TranscriptEntry {
    */
   text: string;
   truncated?: boolean;
+  /**
+   * For a truncated frame: the first 16 hex digits of the SHA-256 of all its bytes, so two large frames can be told apart
+   */
+  sha256?: string;
 }

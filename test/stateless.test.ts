@@ -1,0 +1,96 @@
+// The stateless wire (2026-07-28) behind the Session interface: discovery through server/discover, the protocol
+// fields in every request's _meta, and the reference server in each of its modes.
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { wrongRevision } from '../src/checks/check.js';
+import { ConfigError } from '../src/config/yaml-file.js';
+import { conform, conformEach } from '../src/run/conform.js';
+import { verdict } from '../src/report/summary.js';
+import { DiscoveryError, discover } from '../src/discovery/discover.js';
+import { STATELESS_REVISION } from '../src/schema/validators.js';
+import { Session } from '../src/session/session.js';
+import { Transcript } from '../src/session/transcript.js';
+import { connect } from '../src/transport/connect.js';
+import { REFERENCE } from './helpers.js';
+
+const open: { session: Session; close: () => Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map(async ({ session, close }) => (await session.close(), await close())));
+});
+
+/** A session on the reference server started with `args` (its --revision). */
+async function reference(...args: string[]): Promise<Session> {
+  const plan = { description: 'reference', command: process.execPath, args: [join(REFERENCE, 'server.mjs'), ...args], cwd: REFERENCE, env: {} };
+  const connection = connect(plan, { timeoutMs: 5000 });
+  const transcript = new Transcript();
+  const session = new Session(await connection.open(transcript), transcript, 5000);
+  open.push({ session, close: () => connection.close() });
+  return session;
+}
+
+const sentFrames = (s: Session) => s.transcript.entries.filter((e) => e.dir === 'send').map((e) => JSON.parse(e.text) as { method: string; params?: { _meta?: Record<string, unknown> } });
+
+describe('the stateless wire', () => {
+  it('discovers through server/discover and sends the protocol fields with every request', async () => {
+    const session = await reference('--revision', STATELESS_REVISION);
+    const profile = await discover(session, STATELESS_REVISION);
+    expect(profile).toMatchObject({ revision: STATELESS_REVISION, protocolVersion: STATELESS_REVISION, serverInfo: { name: 'mcp-reference-server' } });
+    expect(profile.tools.length).toBeGreaterThan(1);
+    const sent = sentFrames(session);
+    expect(sent[0].method).toBe('server/discover');
+    expect(sent.map((f) => f.method)).not.toContain('initialize');
+    for (const f of sent) {
+      expect(f.params?._meta).toMatchObject({ 'io.modelcontextprotocol/protocolVersion': STATELESS_REVISION, 'io.modelcontextprotocol/clientCapabilities': {} });
+    }
+  });
+
+  it("lets a request's own _meta override the protocol fields", async () => {
+    const session = await reference('--revision', STATELESS_REVISION);
+    await discover(session, STATELESS_REVISION);
+    const reply = await session.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
+    expect(reply.message.error).toMatchObject({ code: -32022, data: { requested: '1900-01-01', supported: [STATELESS_REVISION] } });
+  });
+
+  it('reaches a dual-era server in both eras', async () => {
+    const legacy = await discover(await reference('--revision', 'all'));
+    const modern = await discover(await reference('--revision', 'all'), STATELESS_REVISION);
+    expect([legacy.revision, modern.revision]).toEqual(['2025-11-25', STATELESS_REVISION]);
+    expect(modern.tools.map((t) => t.name)).toEqual(legacy.tools.map((t) => t.name));
+  });
+
+  it('fails discovery on a server without server/discover, and an initialize-only server stays reachable', async () => {
+    await expect(discover(await reference(), STATELESS_REVISION)).rejects.toThrow(DiscoveryError);
+    expect((await discover(await reference())).revision).toBe('2025-11-25');
+  });
+
+  it('runs a check on the stateless wire only when the check names 2026-07-28', () => {
+    expect(wrongRevision(undefined, '2025-06-18')).toBeUndefined();
+    expect(wrongRevision(undefined, STATELESS_REVISION)).toMatch(/^applies to 2025-11-25, 2025-06-18, 2025-03-26; this run tests 2026-07-28$/);
+    expect(wrongRevision([STATELESS_REVISION], STATELESS_REVISION)).toBeUndefined();
+  });
+
+  it('refuses 2026-07-28 over HTTP, whose header rules are not built yet', async () => {
+    const run = conform({ target: 'http://127.0.0.1:9/mcp', revision: STATELESS_REVISION });
+    await expect(run).rejects.toThrow(ConfigError);
+    await expect(run).rejects.toThrow(/stdio only/);
+  });
+});
+
+describe('--revision auto', () => {
+  const server = (...args: string[]) => [process.execPath, join(REFERENCE, 'server.mjs'), ...args];
+  const judged = async (target: string[]) =>
+    (await conformEach({ target, revision: 'auto', seed: 1, runs: 5 })).map((r) => [r.report.server?.protocolVersion, verdict(r.report)]);
+
+  it('tests a dual-era server in both eras, with one verdict each', async () => {
+    expect(await judged(server('--revision', 'all'))).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
+  });
+
+  it('tests a server of one era once', async () => {
+    expect(await judged(server())).toEqual([['2025-11-25', 'pass']]);
+    expect(await judged(server('--revision', STATELESS_REVISION))).toEqual([[STATELESS_REVISION, 'pass']]);
+  });
+
+  it('is for the command line: the API runs one revision', async () => {
+    await expect(conform({ target: server(), revision: 'auto' })).rejects.toThrow(/one run per revision/);
+  });
+});
