@@ -86,9 +86,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     throw err;
   });
   // Fresh sessions (version probes, bad input) over stdio cost a process start each: a few are started now, while
-  // discovery runs, and handed out first. Only when the suite probes versions, so a narrow run starts none.
+  // discovery runs, and handed out first. Only when the suite probes versions (not on the stateless wire, where it
+  // does not), so a narrow run starts none.
   const pool: Promise<Session>[] = [];
-  if (shared.transport.kind === 'stdio' && suite.checks.some((c) => c.id.startsWith('lifecycle/version/'))) {
+  if (shared.transport.kind === 'stdio' && options.protocolVersion !== STATELESS_REVISION && suite.checks.some((c) => c.id.startsWith('lifecycle/version/'))) {
     for (let i = 0; i < FRESH_POOL; i++) pool.push(open());
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
   }

@@ -53,14 +53,14 @@ describe('hostile files given to the tool', () => {
     const dir = await folder({
       'evil.yaml': kase(
         'mine/ping/evil',
-        `  - request: ping\n    params: { _meta: { a: !!js/function ${JSON.stringify(`function () { ${js} }`)}, b: ${JSON.stringify(`\${${js}}`)}, c: "{{ constructor.constructor }}" } }\n    expect: { result: {} }\n`,
+        `  - request: ping\n    params: { _meta: { a: !!js/function ${JSON.stringify(`function () { ${js} }`)}, b: ${JSON.stringify(`\${${js}}`)}, c: "{{ constructor }}" } }\n    expect: { result: {} }\n`,
       ),
     });
     const r = await runCli(['--only', 'mine/**', '--cases', dir, FAULTY]);
     expect(existsSync(marker)).toBe(false);
     // The case ran, its strings sent as they were written; the prototype path is no profile value.
     const check = r.report?.checks.find((c) => c.id === 'mine/ping/evil');
-    expect(check?.message, r.stderr).toMatch(/constructor/);
+    expect(check?.message, r.stderr).toBe('the server profile has no constructor');
     expect(JSON.stringify(r.report)).not.toContain('[native code]');
   });
 });
