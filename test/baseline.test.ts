@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -112,6 +112,10 @@ describe.concurrent('--expected-failures through the CLI on the faulty server', 
     expect(listed).toMatchObject({ status: 'fail', baseline: { entry: 'base/method-not-found', reason: 'our router answers -32603 for now' } });
     expect(r.stdout).toContain('(expected failure: our router answers -32603 for now)');
     expect(r.stdout).toContain('1 expected, 0 stale, 0 unexpected');
+    // JUnit agrees with the exit code: an expected failure is no <failure>.
+    const junit = await readFile(join(r.out, 'junit.xml'), 'utf8');
+    expect(junit).not.toContain('<failure');
+    expect(junit).toContain('EXPECTED FAILURE (our router answers -32603 for now)');
   });
 
   it('exits 1 on a failure the file does not list, and prints the lines to add', async () => {
@@ -127,6 +131,7 @@ describe.concurrent('--expected-failures through the CLI on the faulty server', 
     const r = await runCli(['--expected-failures', path, ...faulty]);
     expect(r.exitCode).toBe(1);
     expect(r.report?.checks.find((c) => c.id === 'ping/respond')).toMatchObject({ status: 'pass', baseline: { entry: 'ping/respond' } });
+    expect(await readFile(join(r.out, 'junit.xml'), 'utf8')).toContain('stale expected-failures entry: ping/respond passes now');
     expect(r.stdout).toContain('ping/respond is stale (ping/respond passes now); remove lines 3-4:\n- id: ping/respond\n  reason: fixed since');
   });
 

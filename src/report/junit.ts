@@ -1,4 +1,5 @@
 import type { CheckResult, Report } from '../schema/generated/report.js';
+import { failsTheRun, isExpectedFailure, isStale } from '../baseline/status.js';
 import { writeReportFile } from './output.js';
 import { groupByArea, summarize, areaOf } from './summary.js';
 import { formatTranscript } from './transcript-format.js';
@@ -49,7 +50,8 @@ const TRIAD_HEAD = new Set<Section['label']>(['requirement', 'expected', 'actual
 function systemOut(check: CheckResult): string {
   if (check.status === 'pass') return '';
   const parts: string[] = [];
-  if (check.status === 'warn') {
+  if (isExpectedFailure(check)) parts.push(`EXPECTED FAILURE (${check.baseline!.reason}): ${check.message}`);
+  else if (check.status === 'warn') {
     const sections = triad(check, { indent: 2, maxJson: 20_000 }).filter((s) => TRIAD_HEAD.has(s.label));
     parts.push(`WARNING: ${check.message}`, sectionsText(sections));
   }
@@ -61,7 +63,11 @@ function systemOut(check: CheckResult): string {
 function renderCase(check: CheckResult): string {
   const open = `<testcase ${attrs({ classname: areaOf(check), name: check.id, time: seconds(check.durationMs) })}`;
   const children: string[] = [];
-  if (check.status === 'fail') children.push(element('failure', { message: check.message, type: check.level }, details(check)));
+  // The baseline decides what fails the run, so JUnit consumers see the same verdict as the exit code.
+  if (failsTheRun(check)) {
+    const message = isStale(check) ? `stale expected-failures entry: ${check.id} passes now` : check.message;
+    children.push(element('failure', { message, type: check.level }, details(check)));
+  }
   if (check.status === 'error') children.push(element('error', { message: check.message, type: 'error' }, details(check)));
   if (check.status === 'skip') children.push(`<skipped ${attrs({ message: check.message })}/>`);
   const out = systemOut(check);
@@ -72,7 +78,7 @@ function renderCase(check: CheckResult): string {
 
 function counts(checks: readonly CheckResult[], ms: number): Record<string, number | string> {
   const s = summarize(checks);
-  return { tests: checks.length, failures: s.fail, errors: s.error, skipped: s.skip, time: seconds(ms) };
+  return { tests: checks.length, failures: checks.filter(failsTheRun).length, errors: s.error, skipped: s.skip, time: seconds(ms) };
 }
 
 /**
