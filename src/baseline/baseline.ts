@@ -1,6 +1,7 @@
 import { globToRegExp } from '../checks/suite.js';
 import { readYamlFile, type YamlFile, type YamlPath } from '../config/yaml-file.js';
 import type { CheckResult } from '../schema/generated/report.js';
+import { isObject } from '../json.js';
 
 /** One line of the expected-failures file. */
 export interface BaselineEntry {
@@ -37,7 +38,7 @@ export async function loadBaseline(path: string): Promise<Baseline> {
     const entries = value.map((item, i) => listEntry(yaml, item, i));
     return { file: yaml.file, shape: 'list', lines, entries: unique(yaml, entries, (i) => [i, 'id']) };
   }
-  if (isRecord(value) && 'server' in value) {
+  if (isObject(value) && 'server' in value) {
     const extra = Object.keys(value).find((k) => k !== 'server' && k !== 'client');
     if (extra) throw yaml.error([extra], 'unknown key (expected server, and client which is ignored)');
     if (!Array.isArray(value.server)) throw yaml.error(['server'], 'must be a list of check ids');
@@ -48,7 +49,7 @@ export async function loadBaseline(path: string): Promise<Baseline> {
 }
 
 function listEntry(file: YamlFile, item: unknown, i: number): BaselineEntry {
-  if (!isRecord(item)) throw file.error([i], 'must be a mapping with id and reason');
+  if (!isObject(item)) throw file.error([i], 'must be a mapping with id and reason');
   const extra = Object.keys(item).find((k) => k !== 'id' && k !== 'reason');
   if (extra) throw file.error([i, extra], 'unknown key (expected id, reason)');
   if (!('id' in item)) throw file.error([i], 'missing required key "id"');
@@ -72,7 +73,6 @@ function unique(file: YamlFile, entries: BaselineEntry[], pathOf: (i: number) =>
   return entries;
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The entry that lists a check: one naming it exactly, else the first glob that matches. */
 function entryFor(baseline: Baseline, id: string): BaselineEntry | undefined {

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { validate } from '../schema/validators.js';
+import { isObject } from '../json.js';
 
 /**
  * The matcher vocabulary of cases. A matcher is a JSON value: objects match as subsets (keys not named
@@ -15,7 +16,6 @@ export const OPERATORS = ['$anyOf', '$not', '$regex', '$type', '$absent', '$vali
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const split = (m: Record<string, unknown>) => {
   const ops: Record<string, unknown> = {};
   const keys: Record<string, unknown> = {};
@@ -41,13 +41,13 @@ export function match(matcher: unknown, value: unknown, revision: string, path =
     }
     return undefined;
   }
-  if (isPlainObject(matcher)) {
+  if (isObject(matcher)) {
     const { ops, keys, hasKeys } = split(matcher);
     const miss = matchOperators(ops, value, revision, path);
     if (miss || !hasKeys) return miss;
-    if (!isPlainObject(value)) return `${path}: ${show(value)} is not an object`;
+    if (!isObject(value)) return `${path}: ${show(value)} is not an object`;
     for (const [key, sub] of Object.entries(keys)) {
-      const absentWanted = isPlainObject(sub) && sub.$absent === true;
+      const absentWanted = isObject(sub) && sub.$absent === true;
       if (absentWanted) {
         if (key in value) return `${path}.${key}: present (${show(value[key])}), should be absent`;
         continue;
@@ -119,7 +119,7 @@ export interface MatcherProblem {
 /** Problems in a matcher as written (unknown operators, bad arguments), for the loader. */
 export function matcherProblems(m: unknown, path: (string | number)[] = []): MatcherProblem[] {
   if (Array.isArray(m)) return m.flatMap((x, i) => matcherProblems(x, [...path, i]));
-  if (!isPlainObject(m)) return [];
+  if (!isObject(m)) return [];
   const { ops, keys } = split(m);
   const out = Object.entries(keys).flatMap(([k, v]) => matcherProblems(v, [...path, k]));
   for (const [op, arg] of Object.entries(ops)) {
@@ -136,7 +136,7 @@ export function matcherProblems(m: unknown, path: (string | number)[] = []): Mat
       } catch (err) {
         problem((err as Error).message);
       }
-    } else if (op === '$count' && (!isPlainObject(arg) || Object.keys(arg).some((k) => k !== 'min' && k !== 'max'))) problem('takes {min, max}');
+    } else if (op === '$count' && (!isObject(arg) || Object.keys(arg).some((k) => k !== 'min' && k !== 'max'))) problem('takes {min, max}');
     if (op === '$anyOf' && Array.isArray(arg)) out.push(...arg.flatMap((x, i) => matcherProblems(x, [...at, i])));
     if (op === '$not' || op === '$items' || op === '$some') out.push(...matcherProblems(arg, at));
   }

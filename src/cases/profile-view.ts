@@ -5,7 +5,7 @@ import type { Item, ServerProfile } from '../discovery/profile.js';
 const PLACEHOLDER = 'conformance';
 
 /** A name that is certainly not among `items` (deterministic, so runs are comparable). */
-export function unlistedName(base: string, items: Item[]): string {
+function unlistedName(base: string, items: Item[]): string {
   const names = new Set(items.map((i) => i.name));
   let name = base;
   for (let n = 2; names.has(name); n++) name = `${base}-${n}`;

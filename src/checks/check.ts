@@ -4,6 +4,7 @@ import type { ToolCallPolicy } from '../properties/tool-policy.js';
 import { REVISIONS } from '../schema/validators.js';
 import type { Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
+import { isObject } from '../json.js';
 
 /** What a check concluded. `error` is never returned by a check: the runner gives it to a check that threw. */
 export interface Outcome {
@@ -98,7 +99,7 @@ export function errorOf(reply: Reply): { code: unknown; message: unknown; data?:
 
 export function resultOf(reply: Reply): Record<string, unknown> | undefined {
   const r = reply.message.result;
-  return typeof r === 'object' && r !== null && !Array.isArray(r) ? (r as Record<string, unknown>) : undefined;
+  return isObject(r) ? r : undefined;
 }
 
 /** A short description of a reply for `actual`: the error, or the result. */

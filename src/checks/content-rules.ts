@@ -2,9 +2,9 @@ import { isDeepStrictEqual } from 'node:util';
 import type { InboundEvent } from '../session/session.js';
 import { requirement } from './check.js';
 import type { Finding, FrameRule } from './frame-rules.js';
+import { isObject } from '../json.js';
 
 type Obj = Record<string, unknown>;
-const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every object inside `value` (depth-bounded), with its path. */
 function* objects(value: unknown, path = '$', depth = 0): Generator<[Obj, string]> {

@@ -14,6 +14,7 @@ import type { TransportKind } from '../transport/transport.js';
 import { requirement } from './check.js';
 import { CONTENT_RULES } from './content-rules.js';
 import { STATELESS_RULES } from './stateless.js';
+import { isObject } from '../json.js';
 
 /** One broken rule in one frame. */
 export interface Finding {
@@ -46,7 +47,6 @@ export interface FrameRule {
 }
 
 const failing = (message: string, extra: Partial<Finding> = {}): Finding[] => [{ severity: 'fail', message, ...extra }];
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const messageOf = (e: InboundEvent): Message | undefined => e.message;
 
 /** An error that answers input whose id could not be read: its id may be absent or null (requirements §5.7). */

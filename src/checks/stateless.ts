@@ -4,10 +4,10 @@ import { STATELESS_REVISION, validate } from '../schema/validators.js';
 import type { Level } from '../schema/generated/report.js';
 import { type CheckDef, describeReply, errorOf, fail, pass, requirement, requires, skip, warn } from './check.js';
 import type { Finding, FrameRule } from './frame-rules.js';
+import { isObject } from '../json.js';
 
 const only07 = [STATELESS_REVISION];
 const req07 = (id: string, level: Level, page: string, text: string) => requirement(id, level, page, text, STATELESS_REVISION);
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const failing = (message: string, extra: Partial<Finding> = {}): Finding[] => [{ severity: 'fail', message, ...extra }];
 
 /** Results that must carry ttlMs and cacheScope (server/utilities/caching). */

@@ -2,6 +2,7 @@ import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import type { Reply, Session } from '../session/session.js';
 import type { Item, ListWalk, ServerProfile } from './profile.js';
 import { TOOL } from '../version.js';
+import { isObject } from '../json.js';
 
 /** Pages followed per list before the walk is declared non-terminating. */
 export const PAGE_CAP = 100;
@@ -25,8 +26,7 @@ export function initialize(session: Session, protocolVersion: string): Promise<R
   });
 }
 
-const asObject = (v: unknown): Record<string, unknown> | undefined =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+const asObject = (v: unknown): Record<string, unknown> | undefined => (isObject(v) ? v : undefined);
 
 /** The schema revision to validate a negotiated version with: itself, or the newest older one the project has. */
 export function schemaRevision(protocolVersion: string): string {

@@ -6,6 +6,7 @@ import { failure, mediaType, readBody, send, sessionAgent } from './http-client.
 import type { ServerProcess } from './server-process.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
 import type { ExitInfo, InboundLine, Transport, TransportKind } from './transport.js';
+import { isObject } from '../json.js';
 
 type RequestId = string | number;
 
@@ -50,7 +51,6 @@ export interface HttpOutcome {
   error?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const items = (json: unknown): unknown[] => (Array.isArray(json) ? json : [json]);
 const clip = (text: string) => (text.length > SNIPPET ? `${text.slice(0, SNIPPET)}…` : text);
 
