@@ -1,19 +1,25 @@
 #!/usr/bin/env node
-// Ajv standalone code for every definition of every schema in schema/mcp/, and of schema/config.schema.json and
-// schema/case.schema.json, generated at build time (`npm run build`) into dist/schema/precompiled/<name>.cjs, so
-// a run loads validators instead of compiling them (compiling was a third of a run's CPU time on the reference
-// server). Each module records the SHA-256 of the schema files it was made from; src/schema/precompiled.ts hands
-// it out only while they still match, and the schemas are compiled with Ajv at run time otherwise (from src/ under
-// vitest, or after a schema edit without a build).
+// Ajv standalone code for every definition of every schema in schema/mcp/, of schema/config.schema.json and
+// schema/case.schema.json, and of the JSON Schema meta-schemas that server tool schemas are checked against,
+// generated at build time (`npm run build`) into dist/schema/precompiled/<name>.cjs, so a run loads validators
+// instead of compiling them (compiling was a third of a run's CPU time on the reference server). Each module records
+// the SHA-256 of the schema files it was made from; src/schema/precompiled.ts hands it out only while they still
+// match, and the schemas are compiled with Ajv at run time otherwise (from src/ under vitest, or after a schema edit
+// without a build). The built-in cases are parsed here too, on the same terms (see the end).
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
+import _Ajv from 'ajv';
+import _Ajv2019 from 'ajv/dist/2019.js';
 import _Ajv2020 from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
 import _standalone from 'ajv/dist/standalone/index.js';
 import codegen from 'ajv/dist/compile/codegen/index.js';
 
+const Ajv = _Ajv.default ?? _Ajv;
+const Ajv2019 = _Ajv2019.default ?? _Ajv2019;
 const Ajv2020 = _Ajv2020.default ?? _Ajv2020;
 const addFormats = _addFormats.default ?? _addFormats;
 const standaloneCode = _standalone.default ?? _standalone;
@@ -62,3 +68,29 @@ for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')
   const mapping = Object.fromEntries(Object.keys(doc.$defs).map((d) => [exportName(d), `${doc.$id}#/$defs/${d}`]));
   emit(revision, ajv, mapping, texts, `schema/mcp/${revisions.map((r) => `${r}.schema.json`).join(' + ')}`);
 }
+
+// The meta-schemas of the dialects src/schema/tool-schemas.ts accepts, with its options; they come with Ajv, so the
+// module is stamped with Ajv's version instead of schema texts.
+const require = createRequire(import.meta.url);
+const ajvVersion = require('ajv/package.json').version;
+const META = {
+  '2020-12': [Ajv2020, 'https://json-schema.org/draft/2020-12/schema'],
+  '2019-09': [Ajv2019, 'https://json-schema.org/draft/2019-09/schema'],
+  'draft-07': [Ajv, 'http://json-schema.org/draft-07/schema#'],
+  'draft-06': [Ajv, 'http://json-schema.org/draft-06/schema#'],
+};
+for (const [dialect, [Class, id]] of Object.entries(META)) {
+  const ajv = new Class({ strict: false, allErrors: true, logger: false, code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  if (dialect === 'draft-06') ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
+  addFormats(ajv);
+  emit(`meta-${dialect}`, ajv, { d_root: id }, [ajvVersion], `the ${dialect} meta-schema of Ajv ${ajvVersion}`);
+}
+
+// The built-in cases, parsed once here (the YAML parser is most of loading them): src/cases/load.ts uses them while
+// each file still has the SHA-256 recorded, and parses the files itself otherwise. Parsed by the compiled loader, after
+// the case validator above exists, and from the files (not from an earlier parse: that one goes first).
+const { BUILTIN_CASES, PARSED_BUILTIN_CASES, loadCases } = await import('../dist/cases/load.js');
+const parsedCases = join(ROOT, 'dist/cases', PARSED_BUILTIN_CASES);
+rmSync(parsedCases, { force: true });
+const cases = await loadCases([BUILTIN_CASES]);
+writeFileSync(parsedCases, JSON.stringify(cases.map(({ file, ...c }) => ({ name: relative(BUILTIN_CASES, file), sha256: sha256(readFileSync(file, 'utf8')), case: c }))));

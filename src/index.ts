@@ -4,18 +4,21 @@
  */
 import type { ConformanceOptions } from './config/options.js';
 import { writeReports } from './report/write.js';
-import { conform } from './run/conform.js';
+import { combined, conformEach } from './run/conform.js';
 import type { Report } from './schema/generated/report.js';
 
 /**
  * Runs the suite: resolves the target (a path, a URL, or a command array), starts the server, runs every check (or
  * this shard's) and applies the expected-failures file when one is given. Reports are written only when `out` is set.
+ * When the revision stands for several (`auto`, the default, on a server that speaks both eras, or `all`), the suite
+ * runs once per revision and the report holds every run side by side, check ids prefixed with the revision.
  * Mistakes in the options, the config file, the baseline or the target reject with a ConfigError, TargetError or
  * LaunchError whose message is one line; everything the server does is in the report.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const { report, options: resolved } = await conform(options);
-  if (resolved.out !== undefined) await writeReports(report, resolved.out);
+  const runs = await conformEach(options);
+  const report = combined(runs);
+  if (runs[0].options.out !== undefined) await writeReports(report, runs[0].options.out);
   return report;
 }
 

@@ -36,6 +36,15 @@ describe.concurrent('runConformance', () => {
     expect(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))).toEqual(report);
   });
 
+  it('tests a dual-era server in both eras by default: one report, check ids prefixed with the revision', async () => {
+    const report = await runConformance({ target: [process.execPath, join(REFERENCE, 'server.mjs'), '--revision', 'all'], only: ['base/jsonrpc/version'] });
+    expect(report.server).toBeUndefined();
+    expect(report.checks.map((c) => [c.id, c.status])).toEqual([
+      ['2026-07-28/base/jsonrpc/version', 'pass'],
+      ['2025-11-25/base/jsonrpc/version', 'pass'],
+    ]);
+  });
+
   it('rejects mistakes with one-line errors the caller can tell apart', async () => {
     await expect(runConformance({ target: REFERENCE, budget: 0 })).rejects.toThrow(new ConfigError('option budget: must be > 0'));
     await expect(runConformance({ target: REFERENCE, expectedFailures: '/no/such.yaml' })).rejects.toBeInstanceOf(ConfigError);

@@ -97,6 +97,12 @@ describe('options over the config file', () => {
     expect(resolved).toMatchObject({ target: 'x.js', command: undefined, env: { A: '1', B: 'three' }, timeoutMs: 5000, budgetMs: 300_000, strict: false, out: join(dir, 'r') });
   });
 
+  it('add secret names to the file\'s: a flag never shows what the file hides', async () => {
+    const dir = await folderWith({ 'c.yaml': 'secrets: [DB_URL, SHARED]\n' });
+    expect((await resolveOptions({ config: join(dir, 'c.yaml'), target: 'x.js', secrets: ['SHARED', 'OTHER'] })).secrets).toEqual(['DB_URL', 'SHARED', 'OTHER']);
+    expect(parseCli(['--secret', 'A', '--secret', 'B', 'srv']).options).toEqual({ target: 'srv', secrets: ['A', 'B'] });
+  });
+
   it('from the command line: flags set only what they name', () => {
     expect(parseCli(['--timeout', '2.5', '--env', 'A=1', '--no-strict', 'srv']).options).toEqual({ target: 'srv', timeout: 2.5, env: { A: '1' }, strict: false });
     expect(parseCli(['--shard', '1/3', '--', 'node', 's.js']).options).toEqual({ target: ['node', 's.js'], shard: '1/3' });

@@ -155,6 +155,8 @@ describe('reference server', () => {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      // Tasks exist in 2025-11-25 only.
+      ...(rev === '2025-11-25' ? { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } } : {}),
     });
     expect(init.serverInfo.name).toBe('mcp-reference-server');
     expect('title' in init.serverInfo).toBe(rev !== '2025-03-26');
@@ -183,7 +185,8 @@ describe('reference server', () => {
     c.send({ jsonrpc: '2.0', id: serverPing.id, result: {} });
 
     const tools = await c.listAll('tools/list', 'tools');
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'search-docs', 'get-image', 'write-note']);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'search-docs', 'get-image', 'write-note', 'count-words', 'index-docs']);
+    expect(tools.filter((t) => 'execution' in t).map((t) => [t.name, t.execution.taskSupport])).toEqual([['count-words', 'optional'], ['index-docs', 'required']]);
     for (const t of tools) {
       expect(t.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
       expect(t.inputSchema.type).toBe('object');
@@ -211,6 +214,14 @@ describe('reference server', () => {
     const bad = await c.result('tools/call', { name: 'add', arguments: { a: 'one', b: 2 } });
     expect(bad.isError).toBe(true);
     await c.result('tools/call', { name: 'write-note', arguments: { text: 'remember' } });
+    // Tasks (2025-11-25): count-words may run as a task, index-docs only as one, get-image never.
+    const { task } = await c.result('tools/call', { name: 'count-words', arguments: { text: 'a b c' }, task: { ttl: 1000 } });
+    expect(task).toMatchObject({ status: 'working', ttl: 1000 });
+    expect((await c.result('tasks/result', { taskId: task.taskId })).content[0].text).toBe('3 word(s)');
+    expect((await c.result('tasks/get', { taskId: task.taskId })).status).toBe('completed');
+    expect(await c.errorCode('tasks/cancel', { taskId: task.taskId })).toBe(-32602);
+    expect(await c.errorCode('tools/call', { name: 'index-docs' })).toBe(-32601);
+    expect(await c.errorCode('tools/call', { name: 'get-image', task: {} })).toBe(-32601);
     expect((await c.result('resources/read', { uri: 'ref://notes/note-1' })).contents[0].text).toBe('remember');
     expect((await c.result('resources/read', { uri: 'ref://notes/any-id-9' })).contents).toHaveLength(1);
     expect(await c.result('resources/subscribe', { uri: 'ref://docs/readme' })).toEqual({});

@@ -7,6 +7,7 @@ import addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
 import { renderConsole } from '../src/report/console.js';
+import { renderHtml } from '../src/report/html.js';
 import { renderJunit, xmlAttr, xmlText } from '../src/report/junit.js';
 import { formatEntry, formatTranscript } from '../src/report/transcript-format.js';
 import { hasErrors, hasFailures, summarize, verdict } from '../src/report/summary.js';
@@ -35,7 +36,7 @@ function check(status: Status, over: Partial<CheckResult> = {}): CheckResult {
     transcript: [
       { seq: 0, dir: 'event', t: 0, bytes: 5, text: 'spawn' },
       { seq: 1, dir: 'send', t: 1.2, bytes: 60, text: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' },
-      { seq: 2, dir: 'recv', t: 3.45, bytes: 9000, text: `{"jsonrpc":"2.0","id":1,"result":"${HOSTILE}`, truncated: true },
+      { seq: 2, dir: 'recv', t: 3.45, bytes: 9000, text: `{"jsonrpc":"2.0","id":1,"result":"${HOSTILE}`, truncated: true, sha256: '0123456789abcdef' },
       { seq: 3, dir: 'stderr', t: 4, bytes: 20, text: `log ${HOSTILE}\n#9 +1 ms ← forged` },
     ],
     ...over,
@@ -213,7 +214,7 @@ describe('junit.xml', () => {
     }
     expect(failure.text).toMatch(/expected:[\s\S]*actual:[\s\S]*transcript:/);
     expect(failure.text).toContain('#2 +3.5 ms ← {"jsonrpc"');
-    expect(failure.text).toContain('… (9000 bytes)');
+    expect(failure.text).toContain('… (9000 bytes, sha256 0123456789abcdef)');
     expect(fail.children[1].text).toContain('#0 +0 ms · spawn');
     expect(fail.children[1].text).toContain('#1 +1.2 ms → {"jsonrpc"');
     // The forged line stays inside entry #3.
@@ -244,6 +245,12 @@ describe('transcript format', () => {
     expect(lines[0]).toBe('… 2 earlier entries');
     expect(lines).toHaveLength(3);
     expect(lines[2].startsWith('#3 +4 ms ! log')).toBe(true);
+  });
+
+  it('gives the size and SHA-256 of a frame cut when recorded, in the console, the HTML report and JUnit', () => {
+    const shown = '… (9000 bytes, sha256 0123456789abcdef)';
+    const renderings = { console: renderConsole(report, { color: false, verbose: true }), html: renderHtml(report), junit: renderJunit(report) };
+    for (const [name, text] of Object.entries(renderings)) expect(text, name).toContain(shown);
   });
 });
 

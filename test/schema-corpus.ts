@@ -654,4 +654,27 @@ bad07('ProgressNotification', notif('notifications/progress', { progressToken: '
 ok07('LoggingMessageNotification', notif('notifications/message', { level: 'info', data: 'x' }));
 bad07('LoggingMessageNotification', notif('notifications/message', { level: 'verbose', data: 'x' }), 'unknown level');
 
+// subscriptions/listen (basic/patterns/subscriptions): the acknowledgement, tagged notifications, the closing result
+const listenId = { 'io.modelcontextprotocol/subscriptionId': 'listen-1' };
+ok07('SubscriptionFilter', { toolsListChanged: true, resourceSubscriptions: ['file:///a.txt'] });
+bad07('SubscriptionFilter', { toolsListChanged: 'yes' }, 'toolsListChanged string');
+ok07('NotificationMetaObject', listenId);
+bad07('NotificationMetaObject', { 'io.modelcontextprotocol/subscriptionId': null }, 'null subscription id');
+ok07('SubscriptionsAcknowledgedNotification', notif('notifications/subscriptions/acknowledged', { _meta: listenId, notifications: { toolsListChanged: true } }));
+bad07('SubscriptionsAcknowledgedNotification', notif('notifications/subscriptions/acknowledged', { _meta: listenId }), 'no notifications');
+ok07('SubscriptionsListenResult', { ...done, _meta: listenId });
+bad07('SubscriptionsListenResult', { ...done, _meta: {} }, 'no subscription id');
+ok07('ToolListChangedNotification', notif('notifications/tools/list_changed', { _meta: listenId }));
+bad07('ToolListChangedNotification', notif('notifications/tools/changed', {}), 'wrong method');
+ok07('PromptListChangedNotification', notif('notifications/prompts/list_changed', { _meta: listenId }));
+bad07('PromptListChangedNotification', notif('notifications/prompts/list_changed', 5), 'params number');
+ok07('ResourceListChangedNotification', notif('notifications/resources/list_changed', { _meta: listenId }));
+bad07('ResourceListChangedNotification', { method: 'notifications/resources/list_changed' }, 'no jsonrpc');
+ok07('ResourceUpdatedNotification', notif('notifications/resources/updated', { uri: 'file:///a.txt', _meta: listenId }));
+bad07('ResourceUpdatedNotification', notif('notifications/resources/updated', { _meta: listenId }), 'no uri');
+ok07('CancelledNotification', notif('notifications/cancelled', { requestId: 'listen-1', reason: 'subscription ended' }));
+bad07('CancelledNotification', notif('notifications/cancelled', { requestId: null }), 'null requestId');
+ok07('InputRequest', { method: 'elicitation/create', params: formParams });
+bad07('InputRequest', { method: 'tools/list', params: {} }, 'no client request');
+
 export const HAND_MADE: readonly Sample[] = samples;

@@ -7,11 +7,14 @@ import { ConfigError } from '../src/config/yaml-file.js';
 import { conform, conformEach } from '../src/run/conform.js';
 import { verdict } from '../src/report/summary.js';
 import { DiscoveryError, discover } from '../src/discovery/discover.js';
-import { STATELESS_REVISION } from '../src/schema/validators.js';
+import { loadSuite } from '../src/checks/suite.js';
+import { runConformance } from '../src/run/run.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../src/schema/validators.js';
+import { resolveTarget } from '../src/target/resolve.js';
 import { Session } from '../src/session/session.js';
 import { Transcript } from '../src/session/transcript.js';
 import { connect } from '../src/transport/connect.js';
-import { REFERENCE } from './helpers.js';
+import { FAULTY, REFERENCE } from './helpers.js';
 
 const open: { session: Session; close: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -55,7 +58,8 @@ describe('the stateless wire', () => {
     const legacy = await discover(await reference('--revision', 'all'));
     const modern = await discover(await reference('--revision', 'all'), STATELESS_REVISION);
     expect([legacy.revision, modern.revision]).toEqual(['2025-11-25', STATELESS_REVISION]);
-    expect(modern.tools.map((t) => t.name)).toEqual(legacy.tools.map((t) => t.name));
+    // ask-name asks for input with an InputRequiredResult, which only the stateless wire has.
+    expect(modern.tools.map((t) => t.name)).toEqual([...legacy.tools.map((t) => t.name), 'ask-name']);
   });
 
   it('fails discovery on a server without server/discover, and an initialize-only server stays reachable', async () => {
@@ -69,10 +73,28 @@ describe('the stateless wire', () => {
     expect(wrongRevision([STATELESS_REVISION], STATELESS_REVISION)).toBeUndefined();
   });
 
-  it('refuses 2026-07-28 over HTTP, whose header rules are not built yet', async () => {
-    const run = conform({ target: 'http://127.0.0.1:9/mcp', revision: STATELESS_REVISION });
+  it('runs the checks whose rule holds on both wires under every revision, cases with `revisions: all` included', async () => {
+    const { checks } = await loadSuite();
+    const revisionsOf = (id: string) => checks.find((c) => c.id === id)?.revisions;
+    for (const id of ['base/method-not-found', 'tools/call/invalid-arguments', 'base/request/null-id', 'prompts/get/listed']) expect(revisionsOf(id), id).toEqual(SCHEMA_REVISIONS);
+    for (const id of ['ping/respond', 'lifecycle/initialize/result', 'logging/set-level/each-level', 'resources/subscribe/listed']) expect(revisionsOf(id), id).toBeUndefined();
+  });
+
+  it('judges an outputSchema by the revision: any schema in 2026-07-28, an object schema before', async () => {
+    const judged = async (revision: string, env: Record<string, string>) => {
+      const plan = await resolveTarget({ target: FAULTY, env: { ...env, MCP_FAULTS: 'array-output-schema' } });
+      const suite = await loadSuite({ only: ['tools/output-schema/valid'] });
+      const report = await runConformance({ plan, suite, timeoutMs: 5000, budgetMs: 60_000, strict: false, protocolVersion: revision });
+      return report.checks.find((c) => c.id === 'tools/output-schema/valid')?.status;
+    };
+    expect(await judged(STATELESS_REVISION, { MCP_REVISION: STATELESS_REVISION })).toBe('pass');
+    expect(await judged('2025-11-25', {})).toBe('fail');
+  });
+
+  it('refuses 2026-07-28 over legacy HTTP+SSE, which has no stateless wire', async () => {
+    const run = conform({ target: 'http://127.0.0.1:9/sse', transport: 'sse', revision: STATELESS_REVISION });
     await expect(run).rejects.toThrow(ConfigError);
-    await expect(run).rejects.toThrow(/stdio only/);
+    await expect(run).rejects.toThrow(/no legacy HTTP\+SSE transport/);
   });
 });
 
@@ -90,7 +112,7 @@ describe('--revision auto', () => {
     expect(await judged(server('--revision', STATELESS_REVISION))).toEqual([[STATELESS_REVISION, 'pass']]);
   });
 
-  it('is for the command line: the API runs one revision', async () => {
+  it('stands for several runs, which conformEach makes: conform runs one revision', async () => {
     await expect(conform({ target: server(), revision: 'auto' })).rejects.toThrow(/one run per revision/);
   });
 });

@@ -157,12 +157,19 @@ describe('resolveTarget', () => {
   it('the command form is taken as is', async () => {
     expect(await resolveTarget({ command: ['npx', '-y', 'some server', '--stdio'], cwd: dir, env: { K: 'v' } })).toEqual({
       description: 'npx -y "some server" --stdio',
+      cliTarget: '-- npx -y "some server" --stdio',
       command: 'npx',
       args: ['-y', 'some server', '--stdio'],
       cwd: dir,
       env: { K: 'v' },
     });
     expect((await rejection(resolveTarget({ command: [] }))).message).toBe('no command given after --');
+  });
+
+  it('names the target again as the command line would, {port} unfilled, for the replay line', async () => {
+    const started = await resolveTarget({ command: ['node', 'server.js', '--port={port}'], httpUrl: 'http://127.0.0.1:{port}/mcp?a=1', port: 'auto' });
+    expect(started.cliTarget).toBe('--http-url "http://127.0.0.1:{port}/mcp?a=1" --port auto -- node server.js "--port={port}"');
+    expect((await resolveTarget({ target: 'http://127.0.0.1:1/mcp' })).cliTarget).toBeUndefined(); // the description says it
   });
 });
 

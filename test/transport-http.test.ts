@@ -104,7 +104,7 @@ describe('SSE parser', () => {
 
 describe('secrets', () => {
   it('hides header values, and the credential after the scheme, wherever they appear', () => {
-    const secrets = secretsOf({ Authorization: 'Bearer tok-123456', 'X-Debug': '1' });
+    const secrets = secretsOf({ headers: { Authorization: 'Bearer tok-123456', 'X-Debug': '1' }, env: {} });
     expect(secrets).toEqual(['Bearer tok-123456', 'tok-123456']);
     const report = { a: 'sent Bearer tok-123456', b: ['echo tok-123456'], c: { n: 1, d: 'x-debug: 1' } };
     expect(redact(report, secrets)).toEqual({ a: 'sent ***', b: ['echo ***'], c: { n: 1, d: 'x-debug: 1' } });

@@ -2,7 +2,8 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Transcript } from '../src/session/transcript.js';
+import { Session, SessionClosed } from '../src/session/session.js';
+import { HEAD_ENTRIES, TAIL_ENTRIES, Transcript } from '../src/session/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';
 import type { LaunchPlan } from '../src/target/launch-plan.js';
 import { isAlive } from '../src/transport/process-tree.js';
@@ -206,6 +207,69 @@ describe('stdin and stderr', () => {
     const events = transcript.entries.filter((e) => e.dir === 'event').map((e) => e.text);
     expect(events[0]).toMatch(/^spawn .*events\.cjs \(pid \d+\)$/);
     expect(events.at(-1)).toBe('exit code 0 signal none');
+  });
+});
+
+describe('a server that goes away', () => {
+  /** Reads one line, then closes stdout and lives on; deaf to stdin closing, so only SIGTERM ends it. */
+  const MUTE = `process.stdin.once('data', () => require('fs').closeSync(1)); process.stdin.resume(); setInterval(() => {}, 1000);`;
+
+  it('closing stdout while running: pending and later requests fail at once, saying so, and close() still stops it', async () => {
+    const { t, transcript } = await start(server('mute', MUTE));
+    // A timeout far beyond the test's: only the closed stdout can end these requests.
+    const session = new Session(t, transcript, 600_000);
+    const lost: string[][] = [];
+    session.onLost((why, pending) => lost.push([why, ...pending.map((e) => e.method)]));
+    const pending = session.request('first');
+    await expect(pending).rejects.toThrow('server closed the connection before answering first: server closed its stdout (the process is still running)');
+    await expect(session.request('later')).rejects.toThrow(/before answering later: server closed its stdout/);
+    expect(session.alive).toBe(false);
+    expect(lost).toEqual([['server closed its stdout (the process is still running)', 'first']]);
+    const pid = t.pid;
+    expect(isAlive(pid)).toBe(true);
+    expect((await t.close()).how).toBe('sigterm');
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('exiting: pending requests fail with the exit and the stderr tail, not as a closed stdout', async () => {
+    const { t, transcript } = await start(server('dies', `process.stdin.once('data', () => { process.stderr.write('fatal: out of cheese\\n'); process.exit(7); });`));
+    const session = new Session(t, transcript, 600_000);
+    const lost: string[] = [];
+    session.onLost((why) => lost.push(why));
+    const err = (await session.request('ping').catch((e: unknown) => e)) as SessionClosed;
+    expect(err).toBeInstanceOf(SessionClosed);
+    expect(err.message).toBe('server closed the connection before answering ping: process exited (code 7, signal null)');
+    expect(err.stderr).toBe('fatal: out of cheese');
+    expect(lost).toEqual(['process exited (code 7, signal null)']);
+  });
+
+  it('being closed by the client is no loss', async () => {
+    const { t, transcript } = await start(server('polite', ECHO));
+    const session = new Session(t, transcript, 600_000);
+    const lost: string[] = [];
+    session.onLost((why) => lost.push(why));
+    expect((await session.close()).how).toBe('stdin-eof');
+    expect(lost).toEqual([]);
+    expect(session.alive).toBe(false);
+  });
+});
+
+describe('the transcript of a flood', () => {
+  it('keeps the first and the last frames, every event, and counts the rest', () => {
+    const transcript = new Transcript();
+    transcript.add('event', 'spawn');
+    for (let i = 0; i < 5000; i++) transcript.add('recv', `frame ${i}`);
+    transcript.add('event', 'exit');
+    const kept = transcript.entries;
+    const frames = kept.filter((e) => e.dir === 'recv').map((e) => e.text);
+    expect(frames).toEqual([...Array.from({ length: HEAD_ENTRIES }, (_, i) => `frame ${i}`), ...Array.from({ length: TAIL_ENTRIES }, (_, i) => `frame ${5000 - TAIL_ENTRIES + i}`)]);
+    expect(kept.filter((e) => e.dir === 'event').map((e) => e.text)).toEqual([
+      'spawn',
+      `transcript full: ${5000 - HEAD_ENTRIES - TAIL_ENTRIES} frames after the first ${HEAD_ENTRIES} and before the last ${TAIL_ENTRIES} were counted, not kept`,
+      'exit',
+    ]);
+    expect(kept.map((e) => e.seq)).toEqual([...kept.map((e) => e.seq)].sort((a, b) => a - b));
+    expect(transcript.slice(transcript.length - 3).map((e) => e.text)).toEqual(['frame 4998', 'frame 4999', 'exit']);
   });
 });
 

@@ -2,13 +2,19 @@
 // MCP reference server over Streamable HTTP, on node:http alone: `node http.mjs --port N` (or PORT=N; 0 picks
 // a free port). It listens on 127.0.0.1 only, at /mcp. Each session runs its own `createServer()` from
 // mcp.mjs. `createHttpServer()` returns the HTTP layer as an object whose parts test fixtures can replace.
+// `--revision 2026-07-28` serves the stateless wire only (no sessions), `--revision all` both wires.
 import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
-import { createServer, errorResponse, ErrorCode, isObject, requestProblem, SERVER_NAME, SERVER_VERSION, SUPPORTED_VERSIONS } from './mcp.mjs';
+import { parseArgs } from 'node:util';
+import { createServer, errorResponse, ErrorCode, isObject, META, readableId, requestProblem, SERVER_NAME, SERVER_VERSION, STATELESS_VERSION, SUPPORTED_VERSIONS } from './mcp.mjs';
 
 export const ENDPOINT = '/mcp';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** HeaderMismatch (2026-07-28): the request metadata headers are missing or disagree with the body. */
+const HEADER_MISMATCH = -32020;
+/** The methods whose target (`params.name` or `params.uri`) is mirrored in Mcp-Name. */
+const NAMED = new Set(['tools/call', 'prompts/get', 'resources/read']);
 
 function json(res, status, body, headers = {}) {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -27,8 +33,21 @@ async function readBody(req) {
 
 const isNotification = (m) => isObject(m) && typeof m.method === 'string' && !('id' in m);
 const isResponse = (m) => isObject(m) && !('method' in m) && ('result' in m || 'error' in m);
+const metaOf = (m) => (isObject(m) && isObject(m.params) && isObject(m.params._meta) ? m.params._meta : {});
 
-export function createHttpServer() {
+/**
+ * A mirrored header value decoded: the Base64 sentinel form `=?base64?…?=` stands for the UTF-8 text it encodes (the
+ * spec's form for Mcp-Name, accepted for a method name no header could carry as well).
+ */
+function decodeHeader(value) {
+  const encoded = /^=\?base64\?(.*)\?=$/.exec(value);
+  return encoded ? Buffer.from(encoded[1], 'base64').toString('utf8') : value;
+}
+
+/** `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both. */
+export function createHttpServer({ revision } = {}) {
+  const legacy = revision !== STATELESS_VERSION;
+  const stateless = revision === STATELESS_VERSION || revision === 'all';
   const app = {
     /** Live sessions by id. */
     sessions: new Map(),
@@ -54,7 +73,7 @@ export function createHttpServer() {
 
     /** A session object, not yet registered; what its server sends goes to the request being answered, else to the GET stream. */
     newSession() {
-      const session = { id: this.newSessionId(), server: createServer(), events: 0, stream: null, queue: [], sink: null };
+      const session = { id: this.newSessionId(), server: createServer({ revision }), events: 0, stream: null, queue: [], sink: null };
       session.server.send = (message) => (session.sink ? session.sink.push(message) : this.push(session, message));
       return session;
     },
@@ -81,8 +100,14 @@ export function createHttpServer() {
     /** Answers a request with an SSE stream: what the handler sent on the way, then the response. */
     reply(res, session, messages) {
       res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      this.prime(res, session);
       for (const message of messages) this.writeEvent(res, session, message);
       res.end();
+    },
+
+    /** From 2025-11-25 a request's stream opens with an event id and empty data: a point the client could resume from. */
+    prime(res, session) {
+      if (session.server.state.protocolVersion >= '2025-11-25') res.write(`id: ${this.nextEventId(session)}\ndata: \n\n`);
     },
 
     writeEvent(res, session, message) {
@@ -110,9 +135,106 @@ export function createHttpServer() {
       if (new URL(req.url, 'http://localhost').pathname !== ENDPOINT) return refuse(res, 404, `Not Found: the MCP endpoint is ${ENDPOINT}`);
       if (!this.originAllowed(req.headers.origin)) return refuse(res, 403, 'Forbidden: Origin not allowed');
       if (req.method === 'POST') return this.post(req, res, await readBody(req));
+      if ((req.method === 'GET' || req.method === 'DELETE') && this.isStateless(req)) return this.retired(req, res);
       if (req.method === 'GET') return this.get(req, res);
       if (req.method === 'DELETE') return this.delete(req, res);
       res.writeHead(405, { Allow: 'GET, POST, DELETE' }).end();
+    },
+
+    // ------------------------------------------------------------ the stateless wire (2026-07-28)
+
+    /** One core answers every stateless request: they need no session. In `all` mode it names both eras' versions. */
+    core: stateless ? createServer({ revision: STATELESS_VERSION }) : null,
+    /** What the core sends while it handles a request (handlers run synchronously), but for listen streams: that request's stream. */
+    coreSink: null,
+
+    /** Whether a request is for the stateless wire: always in 2026-07-28 mode, in `all` mode when its headers or body say so. */
+    isStateless(req, msg) {
+      if (!stateless) return false;
+      if (!legacy) return true;
+      const modernHeaders = req.headers['mcp-method'] !== undefined || req.headers['mcp-protocol-version'] === STATELESS_VERSION;
+      return modernHeaders || META.protocolVersion in metaOf(msg) || (isObject(msg) && msg.method === 'server/discover');
+    },
+
+    /** GET and DELETE (the stream and the session of earlier revisions) do not exist on the stateless wire. */
+    retired(_req, res) {
+      res.writeHead(405, { Allow: 'POST' }).end();
+    },
+
+    /** Why the request metadata headers do not mirror the body (streamable-http#server-validation), or null. */
+    headerProblem(req, msg) {
+      const method = req.headers['mcp-method'];
+      if (method === undefined) return 'the Mcp-Method header is missing';
+      if (decodeHeader(method) !== msg.method) return `Mcp-Method header value ${JSON.stringify(method)} does not match body value ${JSON.stringify(msg.method)}`;
+      const version = req.headers['mcp-protocol-version'];
+      const requested = metaOf(msg)[META.protocolVersion];
+      if (version === undefined) return 'the MCP-Protocol-Version header is missing';
+      // A body without a version is refused by the core (-32602), not here.
+      if (typeof requested === 'string' && version !== requested) return `MCP-Protocol-Version header value ${JSON.stringify(version)} does not match body value ${JSON.stringify(requested)}`;
+      const target = NAMED.has(msg.method) && isObject(msg.params) ? (msg.params.name ?? msg.params.uri) : undefined;
+      if (typeof target !== 'string') return null;
+      const name = req.headers['mcp-name'];
+      if (name === undefined) return 'the Mcp-Name header is missing';
+      if (decodeHeader(name) !== target) return `Mcp-Name header value ${JSON.stringify(name)} does not match body value ${JSON.stringify(target)}`;
+      return null;
+    },
+
+    /** The HTTP status of a stateless answer: 404 for an unknown method, 400 for what the protocol fields rule out. */
+    statusOf(msg, response) {
+      const code = response.error?.code;
+      if (code === ErrorCode.METHOD_NOT_FOUND) return 404;
+      const meta = metaOf(msg);
+      const fields = typeof meta[META.protocolVersion] === 'string' && isObject(meta[META.clientCapabilities]);
+      const refused = [ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY].includes(code);
+      return refused || !fields ? 400 : 200;
+    },
+
+    /** Open subscriptions/listen streams, by the listen request's id (JSON). */
+    listenStreams: new Map(),
+
+    /** An SSE stream that proxies must not buffer, with these messages (no event ids: it is not resumable). */
+    openStream07(res, messages) {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+      for (const message of messages) res.write(`data: ${JSON.stringify(message)}\n\n`);
+    },
+
+    /** A result on an SSE stream; an error as JSON. */
+    answer(res, status, messages) {
+      if (status !== 200) return json(res, status, messages.at(-1));
+      this.openStream07(res, messages);
+      res.end();
+    },
+
+    /** A subscriptions/listen stream stays open; the client closing it cancels the subscription. */
+    listen(res, id, messages) {
+      const key = JSON.stringify(id);
+      this.openStream07(res, messages);
+      res.flushHeaders();
+      this.listenStreams.set(key, res);
+      res.on('close', () => {
+        this.listenStreams.delete(key);
+        this.core.handleMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: id } });
+      });
+    },
+
+    /** A stateless POST: one request or notification, its headers checked, served without a session (Mcp-Session-Id is ignored). */
+    statelessPost(req, res, msg) {
+      const problem = requestProblem(msg);
+      if (problem) return json(res, 400, errorResponse(isObject(msg) ? readableId(msg.id) : null, ErrorCode.INVALID_REQUEST, `Invalid request: ${problem}`));
+      if (isNotification(msg)) {
+        this.core.handleMessage(msg);
+        return this.accepted(res);
+      }
+      // A legacy initialize gets the core's -32022 naming the supported versions, not a header complaint.
+      const mismatch = msg.method === 'initialize' ? null : this.headerProblem(req, msg);
+      if (mismatch) return json(res, 400, errorResponse(msg.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
+      this.coreSink = [];
+      const response = this.core.handleMessage(msg);
+      const messages = [...this.coreSink, ...(response === null ? [] : [response])];
+      this.coreSink = null;
+      // No response yet: a subscriptions/listen request, answered only with notifications for as long as it lasts.
+      if (response === null) return this.listen(res, msg.id, messages);
+      this.answer(res, this.statusOf(msg, response), messages);
     },
 
     post(req, res, text) {
@@ -125,6 +247,7 @@ export function createHttpServer() {
       } catch {
         return json(res, 400, errorResponse(null, ErrorCode.PARSE_ERROR, 'Parse error: invalid JSON'));
       }
+      if (this.isStateless(req, msg)) return this.statelessPost(req, res, msg);
       if (isObject(msg) && msg.method === 'initialize' && 'id' in msg) return this.initialize(req, res, msg);
       // Pings are exempt from the initialization order, so one needs no session either.
       if (isObject(msg) && msg.method === 'ping' && req.headers['mcp-session-id'] === undefined && !requestProblem(msg)) return json(res, 200, createServer().handleMessage(msg));
@@ -176,6 +299,15 @@ export function createHttpServer() {
       res.writeHead(204).end();
     },
   };
+  if (app.core) {
+    if (legacy) app.core.versions = [STATELESS_VERSION, ...SUPPORTED_VERSIONS];
+    // A notification for a listen stream goes there; anything else to the request being handled.
+    app.core.send = (message) => {
+      const stream = app.listenStreams.get(JSON.stringify(message.params?._meta?.[META.subscriptionId]));
+      if (stream) stream.write(`data: ${JSON.stringify(message)}\n\n`);
+      else app.coreSink?.push(message);
+    };
+  }
   // A request that breaks off mid-body just ends its connection.
   app.http = http.createServer((req, res) => app.handle(req, res).catch(() => res.destroy()));
   return app;
@@ -189,7 +321,13 @@ export function serve(app, port) {
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
 }
 
+/** `--port N` (or PORT; default 3000) and `--revision 2026-07-28|all`, as the command line gives them. */
+export function commandLine() {
+  const { values } = parseArgs({ options: { port: { type: 'string' }, revision: { type: 'string' } } });
+  return { port: Number(values.port ?? process.env.PORT ?? 3000), revision: values.revision };
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const flag = process.argv.indexOf('--port');
-  serve(createHttpServer(), Number(flag >= 0 ? process.argv[flag + 1] : (process.env.PORT ?? 3000)));
+  const { port, revision } = commandLine();
+  serve(createHttpServer({ revision }), port);
 }

@@ -2,23 +2,34 @@
 // lives in `createServer()`, so test fixtures can wrap or override parts of it.
 // Conformant to MCP revisions 2025-11-25, 2025-06-18 and 2025-03-26 (the initialize wire), and, when
 // created with `{ revision: '2026-07-28' }` (or `'all'`, both eras at once), to 2026-07-28 (the stateless wire).
+import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 
 export const SERVER_NAME = 'mcp-reference-server';
 export const SERVER_VERSION = '1.0.0';
 export const SUPPORTED_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 export const LATEST_VERSION = SUPPORTED_VERSIONS[0];
 /** The stateless revision: no initialize; protocol version and client capabilities in every request's _meta. */
-const STATELESS_VERSION = '2026-07-28';
-const META = {
+export const STATELESS_VERSION = '2026-07-28';
+export const META = {
   protocolVersion: 'io.modelcontextprotocol/protocolVersion',
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
   serverInfo: 'io.modelcontextprotocol/serverInfo',
+  subscriptionId: 'io.modelcontextprotocol/subscriptionId',
 };
+/** Methods of the stateless wire only. */
+const STATELESS_ONLY = new Set(['server/discover', 'subscriptions/listen']);
+/** A handler's answer when the response comes later: a subscriptions/listen stream stays open. */
+const PENDING = Symbol('pending');
 /** Results that carry caching hints in 2026-07-28 (server/utilities/caching). */
 const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
 /** Methods 2026-07-28 removed (requirements §2.4); initialize gets -32022 instead. */
 const REMOVED_IN_STATELESS = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 export const PAGE_SIZE = 2;
+/** Tasks (2025-11-25 only): how long a task works before it completes on its own, and its related-task _meta key. */
+export const TASKS_VERSION = '2025-11-25';
+// Long enough that a client cancelling at once always meets the task working, even on a loaded machine.
+const TASK_WORK_MS = 30_000;
+export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
 export const ErrorCode = {
@@ -28,6 +39,7 @@ export const ErrorCode = {
   INVALID_PARAMS: -32602,
   INTERNAL_ERROR: -32603,
   RESOURCE_NOT_FOUND: -32002,
+  MISSING_REQUIRED_CLIENT_CAPABILITY: -32021,
   UNSUPPORTED_PROTOCOL_VERSION: -32022,
 };
 
@@ -228,11 +240,42 @@ function defaultTools() {
         const id = `note-${++server.state.noteCounter}`;
         const uri = `ref://notes/${id}`;
         server.notes.set(id, args.text);
-        if (server.subscriptions.has(uri)) server.notify('notifications/resources/updated', { uri });
+        server.resourceUpdated(uri);
         const content = [text(`Saved note ${id} (${uri})`)];
         if (atLeast(rev, '2025-06-18')) content.push({ type: 'resource_link', uri, name: id, mimeType: 'text/plain' });
         return { content };
       },
+    },
+    {
+      name: 'count-words',
+      title: 'Count Words',
+      description: 'Counts the words of a text; it may run as a task (2025-11-25).',
+      inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      execution: { taskSupport: 'optional' },
+      run: (args) => ({ content: [text(`${(args.text ?? '').split(/\s+/).filter(Boolean).length} word(s)`)] }),
+    },
+    {
+      name: 'index-docs',
+      title: 'Index Docs',
+      description: 'Counts the distinct words of the text documents; it runs only as a task (2025-11-25).',
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      execution: { taskSupport: 'required' },
+      run: (_args, server) => {
+        const words = new Set(server.resources.flatMap((r) => (r.text ?? '').toLowerCase().split(/\W+/).filter(Boolean)));
+        return { content: [text(`${words.size} distinct word(s)`)] };
+      },
+    },
+    {
+      name: 'ask-name',
+      title: 'Ask Name',
+      description: 'Asks the user for their name (a form elicitation) and greets them.',
+      inputSchema: { type: 'object', properties: { greeting: { type: 'string' } } },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
+      stateless: true,
+      run: (args, _server, _rev, params) => askName(args, params),
     },
   ];
 }
@@ -292,6 +335,40 @@ function defaultPrompts() {
 const NAMES = ['Ada', 'Alan', 'Alice', 'Barbara', 'Bob', 'Charles', 'Edsger', 'Grace', 'Katherine', 'Linus', 'Margaret', 'Tim'];
 const STYLES = ['short', 'detailed', 'bullets'];
 
+// ---------------------------------------------------------------- multi round-trip requests (2026-07-28)
+
+/** The client capabilities a stateless request declares in its _meta. */
+const clientCapabilities = (params) => (isObject(params._meta?.[META.clientCapabilities]) ? params._meta[META.clientCapabilities] : {});
+
+// requestState goes through the client: it is signed with a key of this process, so it cannot be forged or altered.
+const STATE_KEY = randomBytes(32);
+const mac = (body) => createHmac('sha256', STATE_KEY).update(body).digest('base64url');
+const seal = (value) => {
+  const body = Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${body}.${mac(body)}`;
+};
+function unseal(state) {
+  const [body, tag] = typeof state === 'string' ? state.split('.') : [];
+  const expected = typeof body === 'string' ? Buffer.from(mac(body)) : Buffer.alloc(0);
+  if (typeof tag !== 'string' || Buffer.byteLength(tag) !== expected.length || !timingSafeEqual(Buffer.from(tag), expected)) throw invalidParams('Invalid requestState');
+  return JSON.parse(Buffer.from(body, 'base64url').toString());
+}
+
+/** ask-name: needs elicitation; asks for the name first, then greets with the answer the retry carries. */
+function askName(args, params) {
+  if (!clientCapabilities(params).elicitation) {
+    throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, 'Missing required client capability: elicitation', { requiredCapabilities: { elicitation: {} } });
+  }
+  const answer = params.inputResponses?.name;
+  if (params.requestState === undefined || !isObject(answer)) {
+    const ask = { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
+    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: ask } }, requestState: seal({ tool: 'ask-name' }) };
+  }
+  if (unseal(params.requestState).tool !== 'ask-name') throw invalidParams('Invalid requestState');
+  const name = answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
+  return { content: [text(name ? `${args.greeting ?? 'Hello'}, ${name}!` : 'No name was given.')] };
+}
+
 // ---------------------------------------------------------------- per-revision views
 
 function toolView(tool, rev) {
@@ -301,8 +378,15 @@ function toolView(tool, rev) {
   view.inputSchema = tool.inputSchema;
   if (atLeast(rev, '2025-06-18') && tool.outputSchema !== undefined) view.outputSchema = tool.outputSchema;
   if (tool.annotations) view.annotations = tool.annotations;
+  if (rev === TASKS_VERSION && tool.execution !== undefined) view.execution = tool.execution;
   if (atLeast(rev, '2025-06-18') && tool._meta !== undefined) view._meta = tool._meta;
   return view;
+}
+
+/** Tasks exist in 2025-11-25 only. */
+function capabilitiesView(capabilities, rev) {
+  const { tasks, ...view } = structuredClone(capabilities);
+  return rev === TASKS_VERSION && tasks ? { ...view, tasks } : view;
 }
 
 function annotationsView(annotations, rev) {
@@ -372,21 +456,19 @@ export const handlers = {
     server.state.clientInfo = params.clientInfo;
     return {
       protocolVersion: rev,
-      capabilities: structuredClone(server.capabilities),
+      capabilities: capabilitiesView(server.capabilities, rev),
       serverInfo: serverInfo(rev),
-      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image and write-note; docs under ref://docs/.',
+      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image, write-note, count-words and index-docs; docs under ref://docs/.',
     };
   },
 
   'server/discover'(params, server) {
     // Reached on the stateless wire only.
     checkParams(params, {}, 'server/discover');
-    // Subscriptions moved to subscriptions/listen, which this server does not offer.
-    const { subscribe, ...resources } = server.capabilities.resources;
     return {
       supportedVersions: [STATELESS_VERSION],
-      capabilities: { ...structuredClone(server.capabilities), resources },
-      instructions: 'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image and write-note.',
+      capabilities: capabilitiesView(server.capabilities, STATELESS_VERSION),
+      instructions: 'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image, write-note, ask-name, count-words and index-docs.',
     };
   },
 
@@ -398,18 +480,50 @@ export const handlers = {
   'tools/list'(params, server) {
     checkParams(params, { cursor: '?string' }, 'tools/list');
     const rev = server.revision;
-    return paginate(server.tools.map((t) => toolView(t, rev)), params, 'tools', 'tools');
+    return paginate(server.visibleTools().map((t) => toolView(t, rev)), params, 'tools', 'tools');
   },
 
   'tools/call'(params, server) {
     checkParams(params, { name: 'string', arguments: '?object' }, 'tools/call');
-    const tool = server.tools.find((t) => t.name === params.name);
+    const tool = server.visibleTools().find((t) => t.name === params.name);
     if (!tool) throw invalidParams(`Unknown tool: ${JSON.stringify(params.name)}`);
     const args = params.arguments ?? {};
+    // Without the tasks capability (other revisions), a task request is a plain call (tasks.nocap.ignore).
+    const support = server.revision === TASKS_VERSION && server.capabilities.tasks?.requests?.tools?.call ? (tool.execution?.taskSupport ?? 'forbidden') : undefined;
+    if (support === 'forbidden' && params.task !== undefined) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} cannot run as a task`);
+    if (support === 'required' && params.task === undefined) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} runs only as a task`);
     const problem = schemaProblem(tool.inputSchema, args);
     if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
     server.log('info', `tool ${tool.name} called`);
-    return tool.run(args, server, server.revision);
+    const run = () => tool.run(args, server, server.revision, params);
+    return support !== undefined && params.task !== undefined ? { task: server.createTask(params.task, run) } : run();
+  },
+
+  'tasks/get'(params, server) {
+    return { ...taskEntry(server, params, 'tasks/get').task };
+  },
+
+  'tasks/result'(params, server) {
+    const entry = taskEntry(server, params, 'tasks/result');
+    // A working task finishes its work now: the answer waits for the terminal status (Result Retrieval #3).
+    server.finishTask(entry);
+    if (entry.task.status === 'cancelled') throw invalidParams(`Task ${entry.task.taskId} was cancelled`);
+    return { ...entry.result, _meta: { ...entry.result._meta, [RELATED_TASK]: { taskId: entry.task.taskId } } };
+  },
+
+  'tasks/list'(params, server) {
+    tasksServed(server, 'list');
+    checkParams(params, { cursor: '?string' }, 'tasks/list');
+    return paginate([...server.tasks.values()].map((e) => ({ ...e.task })), params, 'tasks', 'tasks');
+  },
+
+  'tasks/cancel'(params, server) {
+    tasksServed(server, 'cancel');
+    const entry = taskEntry(server, params, 'tasks/cancel');
+    if (entry.task.status !== 'working') throw invalidParams(`Task ${entry.task.taskId} is already ${entry.task.status}`);
+    clearTimeout(entry.timer);
+    Object.assign(entry.task, { status: 'cancelled', lastUpdatedAt: new Date().toISOString() });
+    return { ...entry.task };
   },
 
   'resources/list'(params, server) {
@@ -484,6 +598,21 @@ export const handlers = {
     return { completion: { values, total: matches.length, hasMore: matches.length > values.length } };
   },
 
+  'subscriptions/listen'(params, server, id) {
+    checkParams(params, { notifications: 'object' }, 'subscriptions/listen');
+    const wanted = params.notifications;
+    const caps = server.capabilities;
+    // The acknowledgement names the requested types this server can send, and only those are ever sent.
+    const agreed = {};
+    if (wanted.toolsListChanged === true && caps.tools?.listChanged) agreed.toolsListChanged = true;
+    if (wanted.resourcesListChanged === true && caps.resources?.listChanged) agreed.resourcesListChanged = true;
+    if (wanted.promptsListChanged === true && caps.prompts?.listChanged) agreed.promptsListChanged = true;
+    if (Array.isArray(wanted.resourceSubscriptions) && caps.resources?.subscribe) agreed.resourceSubscriptions = wanted.resourceSubscriptions.filter((u) => typeof u === 'string');
+    server.listens.set(JSON.stringify(id), { id, notifications: agreed });
+    server.notify('notifications/subscriptions/acknowledged', { notifications: agreed, _meta: { [META.subscriptionId]: id } });
+    return PENDING;
+  },
+
   'logging/setLevel'(params, server) {
     checkParams(params, { level: 'string' }, 'logging/setLevel');
     if (!LOG_LEVELS.includes(params.level)) throw invalidParams(`Invalid log level: ${params.level}`);
@@ -501,9 +630,27 @@ export const notificationHandlers = {
     server.log('info', 'session initialized');
     server.send({ jsonrpc: '2.0', id: `${SERVER_NAME}-ping-${++server.state.requestCounter}`, method: 'ping' });
   },
-  'notifications/cancelled'() {}, // every request is answered synchronously, so there is nothing to cancel
+  // Every request but subscriptions/listen is answered synchronously; cancelling a listen request closes its stream.
+  'notifications/cancelled'(params, server) {
+    server.listens.delete(JSON.stringify(params.requestId));
+  },
   'notifications/roots/list_changed'() {},
 };
+
+/** Tasks methods answer -32601 where the capability (or its `feature`: list, cancel) is not declared. */
+function tasksServed(server, feature) {
+  const tasks = server.revision === TASKS_VERSION ? server.capabilities.tasks : undefined;
+  if (!tasks || (feature && !tasks[feature])) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks are not supported here');
+}
+
+/** The task a request names; an unknown id is invalid params. */
+function taskEntry(server, params, method) {
+  tasksServed(server);
+  checkParams(params, { taskId: 'string' }, method);
+  const entry = server.tasks.get(params.taskId);
+  if (!entry) throw invalidParams(`Unknown task: ${JSON.stringify(params.taskId)}`);
+  return entry;
+}
 
 // ---------------------------------------------------------------- message dispatch
 
@@ -563,6 +710,7 @@ export function createServer({ revision } = {}) {
       prompts: { listChanged: true },
       logging: {},
       completions: {},
+      tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     },
     tools: defaultTools(),
     resources: defaultResources(),
@@ -573,6 +721,10 @@ export function createServer({ revision } = {}) {
       ['todo', 'Write more conformance tests.'],
     ]),
     subscriptions: new Set(),
+    /** Open subscriptions/listen streams, by request id (JSON). */
+    listens: new Map(),
+    /** Tasks by id: { task, run, result, timer }. */
+    tasks: new Map(),
     handlers: { ...handlers },
     notificationHandlers: { ...notificationHandlers },
 
@@ -586,6 +738,37 @@ export function createServer({ revision } = {}) {
       if (!stateless) return false;
       const meta = isObject(msg.params) && isObject(msg.params._meta) ? msg.params._meta : {};
       return !legacy || META.protocolVersion in meta || msg.method === 'server/discover';
+    },
+
+    /** The tools of the wire in use: some exist on the stateless wire only. */
+    visibleTools() {
+      return this.tools.filter((t) => !t.stateless || this.revision === STATELESS_VERSION);
+    },
+
+    /** Tells every subscriber of `uri`: a resources/subscribe one, and each listen stream that asked for it. */
+    resourceUpdated(uri) {
+      if (this.subscriptions.has(uri)) this.notify('notifications/resources/updated', { uri });
+      for (const listen of this.listens.values()) {
+        if (listen.notifications.resourceSubscriptions?.includes(uri)) this.notify('notifications/resources/updated', { uri, _meta: { [META.subscriptionId]: listen.id } });
+      }
+    },
+
+    /** Starts a task for `run` (the tool's work), which completes after a while or when its result is asked for. */
+    createTask(metadata, run) {
+      const now = new Date().toISOString();
+      const ttl = Number.isInteger(metadata?.ttl) ? metadata.ttl : null;
+      const entry = { task: { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: 250 }, run };
+      entry.timer = setTimeout(() => this.finishTask(entry), TASK_WORK_MS);
+      entry.timer.unref();
+      this.tasks.set(entry.task.taskId, entry);
+      return { ...entry.task };
+    },
+
+    finishTask(entry) {
+      if (entry.task.status !== 'working') return;
+      clearTimeout(entry.timer);
+      entry.result = entry.run();
+      Object.assign(entry.task, { status: entry.result.isError ? 'failed' : 'completed', lastUpdatedAt: new Date().toISOString() });
     },
 
     /** Writes one outgoing message; replaced by the transport. */
@@ -621,11 +804,12 @@ export function createServer({ revision } = {}) {
       const refused = isStateless ? statelessProblem(msg, this) : null;
       if (refused) return refused;
       const handler = Object.hasOwn(this.handlers, msg.method) ? this.handlers[msg.method] : null;
-      if (!handler || (msg.method === 'server/discover' && !isStateless)) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
+      if (!handler || (STATELESS_ONLY.has(msg.method) && !isStateless)) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
       if ('params' in msg && !isObject(msg.params)) return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, 'Invalid params: expected an object');
       this.statelessRequest = isStateless;
       try {
-        const result = handler(msg.params ?? {}, this);
+        const result = handler(msg.params ?? {}, this, msg.id);
+        if (result === PENDING) return null;
         return { jsonrpc: '2.0', id: msg.id, result: isStateless ? statelessResult(msg.method, result) : result };
       } catch (err) {
         if (err instanceof RpcError) return errorResponse(msg.id, err.code, err.message, err.data);

@@ -1,11 +1,14 @@
 import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
-import { fail, pass, skip } from '../checks/check.js';
+import { fail, freshSession, pass, skip } from '../checks/check.js';
 import type { Case, RawStep, RequestStep, Step } from '../schema/generated/case.js';
+import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../session/session.js';
 import { MissingReference, interpolate, lookup } from './interpolate.js';
 import type { LoadedCase } from './load.js';
 import { match } from './matchers.js';
 import { profileView } from './profile-view.js';
+import { isObject } from '../json.js';
+import { callableTools } from '../properties/tool-policy.js';
 
 /** How long a server gets to show it is alive after bad input. */
 const ALIVE_MS = 5000;
@@ -28,7 +31,8 @@ export function caseCheck(c: LoadedCase): CheckDef {
     requirement: c.requirement,
     covers: c.covers,
     source: c.file,
-    revisions: c.revisions,
+    fresh: (c.session ?? 'shared') !== 'shared',
+    revisions: c.revisions === 'all' ? SCHEMA_REVISIONS : c.revisions,
     run: (ctx) => runCase(c, ctx),
   };
 }
@@ -50,7 +54,9 @@ async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
     for (const step of c.steps) {
       let o: Outcome | undefined;
       try {
-        o = await runStep(interpolate(step, scope) as Step, c, channel, ctx);
+        const resolved = interpolate(step, scope) as Step;
+        const forbidden = forbiddenCall(resolved, ctx);
+        o = forbidden ? skip(forbidden) : await runStep(resolved, c, channel, ctx);
       } catch (err) {
         if (err instanceof MissingReference) o = skip(err.message);
         else throw err;
@@ -61,6 +67,31 @@ async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
     }
   }
   return combine(outcomes, items.length, c.forEach?.in);
+}
+
+/**
+ * Why the run's tool policy (--tool-calls, --allow-tool) forbids this step, when it calls a listed tool the policy
+ * keeps generated calls away from: a case must not reach what the properties may not. An unlisted name is no tool.
+ */
+function forbiddenCall(s: Step, ctx: CheckContext): string | undefined {
+  const messages = 'request' in s ? [{ method: s.request, params: s.params }] : 'raw' in s ? parsedLine(s.raw) : [];
+  for (const m of messages) {
+    const name = m.method === 'tools/call' && isObject(m.params) ? m.params.name : undefined;
+    if (typeof name !== 'string') continue;
+    const [skipped] = callableTools(ctx.profile.tools.filter((t) => t.name === name), ctx.toolCalls).skipped;
+    if (skipped) return `tools/call ${skipped.tool} not made: ${skipped.reason}`;
+  }
+  return undefined;
+}
+
+/** The messages of a raw line (one, or a batch), or none when it is not JSON. */
+function parsedLine(raw: string): { method?: unknown; params?: unknown }[] {
+  try {
+    const json: unknown = JSON.parse(raw);
+    return (Array.isArray(json) ? json : [json]).filter(isObject);
+  } catch {
+    return [];
+  }
 }
 
 function unmetRequirement(c: Case, view: Record<string, unknown>): string | undefined {
@@ -84,11 +115,7 @@ function unmetRequirement(c: Case, view: Record<string, unknown>): string | unde
 async function openChannel(c: Case, ctx: CheckContext): Promise<Channel> {
   const kind = c.session ?? 'shared';
   if (kind === 'shared') return { request: (m, p, o) => ctx.request(m, p, o) };
-  const session = await ctx.fresh();
-  if (kind === 'fresh') {
-    await ctx.initialize(session, ctx.profile.protocolVersion);
-    session.notify('notifications/initialized');
-  }
+  const session = kind === 'fresh' ? await freshSession(ctx) : await ctx.fresh();
   let recording = session.record();
   const takeStrays = () => {
     const seen = recording.stop();
@@ -130,13 +157,19 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     return judged.reduce((w, o) => (ORDER[o.status] > ORDER[w.status] ? o : w));
   }
   if ('noResponse' in s) {
-    await new Promise((r) => setTimeout(r, s.noResponse.ms));
+    await settle(s.noResponse.ms);
     const stray = channel.takeStrays!();
     if (stray.length > 0) return fail(`${stray.length} unexpected response(s)`, { expected: 'no response', actual: stray });
     return pass(`no response within ${s.noResponse.ms} ms`);
   }
   return (await isAlive(session)) ? pass('the server still answers ping') : fail('the server no longer answers ping', { expected: { result: {} }, actual: 'no answer' });
 }
+
+/**
+ * Waits `ms`, then one turn of the event loop: after a long synchronous stretch (other checks starting) timers fire
+ * before the pipe is read, and what had arrived in time must count (as in Session.request's timeout).
+ */
+const settle = (ms: number) => new Promise((resolve) => setTimeout(() => setImmediate(resolve), ms));
 
 async function isAlive(session: Session): Promise<boolean> {
   try {
@@ -158,7 +191,7 @@ async function sendRaw(session: Session, s: RawStep, takeStrays: () => Message[]
   if (ids.length === 0) session.sendRaw(s.raw + '\n');
   session.requestRaw(s.raw, ids, '(raw line)', ALIVE_MS).forEach((p, i) => p.then((r) => (answered[i] = r), () => undefined));
   const alive = await isAlive(session);
-  if (alive) await new Promise((r) => setTimeout(r, 100)); // an answer may trail the ping's
+  if (alive) await settle(100); // an answer may trail the ping's
   const stray = takeStrays().find((m) => 'error' in m);
   const answers = ids.length === 0 ? [stray] : ids.map((_, i) => answered[i]?.message ?? stray);
   return { answers, alive };
@@ -188,7 +221,9 @@ function combine(outcomes: Outcome[], items: number, over?: string): Outcome {
   const skips = outcomes.filter((o) => o.status === 'skip');
   if (worst.status === 'pass' || worst.status === 'skip') {
     if (skips.length > 0 && skips.length === outcomes.length) return skips[0];
-    return pass(over ? `${items} ${over} checked` : outcomes.map((o) => o.message).join('; '));
+    // Items left out (a tool the policy keeps calls away from) are named with the reason.
+    const left = skips.length > 0 ? `; left out: ${skips.map((o) => o.message).join('; ')}` : '';
+    return pass(over ? `${items - skips.length} ${over} checked${left}` : outcomes.map((o) => o.message).join('; '));
   }
   const bad = outcomes.filter((o) => o.status === worst.status);
   const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';

@@ -1,10 +1,11 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import { ConfigError, display, parseYamlText, schemaProblem, type YamlPath } from '../config/yaml-file.js';
 import type { Case } from '../schema/generated/case.js';
-import { exportName, precompiledModule } from '../schema/precompiled.js';
+import { exportName, precompiledModule, sha256 } from '../schema/precompiled.js';
 import { matcherProblems } from './matchers.js';
 
 /** A case and the file it came from. */
@@ -18,18 +19,20 @@ export const EXCLUSIONS = 'excluded.yaml';
 
 const caseText = await readFile(new URL('../../schema/case.schema.json', import.meta.url), 'utf8');
 const caseSchema = JSON.parse(caseText) as { $id: string };
-// Generated at build time when it can (src/schema/precompiled.ts); otherwise compiled on first use.
-const precompiled = precompiledModule('case', [caseText]);
+let precompiled: Record<string, ValidateFunction | undefined> | undefined | null = null;
 let ajv: Ajv2020 | undefined;
-function compiled(ref: string): ValidateFunction {
+/** A definition's validator: generated at build time when it can be (src/schema/precompiled.ts), else compiled on first use. */
+function caseValidator(definition?: string): ValidateFunction {
+  if (precompiled === null) precompiled = precompiledModule('case', [caseText]);
+  const ready = precompiled?.[definition ? exportName(definition) : 'd_root'];
+  if (ready) return ready;
   if (!ajv) {
     ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true });
     ajv.addKeyword('tsType'); // a hint for the type generator, not a constraint
     ajv.addSchema(caseSchema);
   }
-  return ajv.getSchema(ref)!;
+  return ajv.getSchema(definition ? `${caseSchema.$id}#/$defs/${definition}` : caseSchema.$id)!;
 }
-const validateCase = (precompiled?.d_root ?? compiled(caseSchema.$id)) as ValidateFunction<Case>;
 const STEP_KINDS = ['request', 'notify', 'raw', 'noResponse', 'alive'] as const;
 const STEP_DEF: Record<(typeof STEP_KINDS)[number], string> = {
   request: 'RequestStep',
@@ -44,8 +47,11 @@ export async function loadCases(dirs: string[]): Promise<LoadedCase[]> {
   const cases: LoadedCase[] = [];
   const seen = new Map<string, string>();
   for (const dir of dirs) {
-    for (const file of await yamlFiles(resolve(dir))) {
-      const loaded = parseCase(file, await readFile(file, 'utf8'));
+    const files = await yamlFiles(resolve(dir));
+    const texts = await Promise.all(files.map((file) => readFile(file, 'utf8')));
+    const parsed = (resolve(dir) === BUILTIN_CASES && parsedAtBuild(files, texts)) || undefined;
+    for (const [i, file] of files.entries()) {
+      const loaded = parsed?.[i] ?? parseCase(file, texts[i]);
       const other = seen.get(loaded.id);
       if (other) throw new ConfigError(`${display(file)}:1:1: id ${loaded.id} is already used by ${display(other)}`);
       seen.set(loaded.id, file);
@@ -53,6 +59,25 @@ export async function loadCases(dirs: string[]): Promise<LoadedCase[]> {
     }
   }
   return cases;
+}
+
+/** The built-in cases as parsed at build time (scripts/precompile-validators.mjs): each file's path, SHA-256 and case. */
+export const PARSED_BUILTIN_CASES = 'builtin-cases.json';
+type ParsedCases = { name: string; sha256: string; case: Case }[];
+
+/**
+ * The built-in cases parsed at build time, while the files are exactly the ones they were parsed from (parsing the
+ * YAML is most of loading them); undefined otherwise (not built, run from src/, or a case edited since the build).
+ */
+function parsedAtBuild(files: string[], texts: string[]): LoadedCase[] | undefined {
+  let parsed: ParsedCases;
+  try {
+    parsed = createRequire(import.meta.url)(`./${PARSED_BUILTIN_CASES}`) as ParsedCases;
+  } catch {
+    return undefined;
+  }
+  const same = parsed.length === files.length && parsed.every((p, i) => p.name === relative(BUILTIN_CASES, files[i]) && p.sha256 === sha256(texts[i]));
+  return same ? parsed.map((p, i) => ({ ...p.case, file: files[i] })) : undefined;
 }
 
 async function yamlFiles(dir: string): Promise<string[]> {
@@ -75,6 +100,7 @@ async function yamlFiles(dir: string): Promise<string[]> {
 export function parseCase(file: string, text: string): LoadedCase {
   const yaml = parseYamlText(file, text);
   const value = yaml.value;
+  const validateCase = caseValidator() as ValidateFunction<Case>;
   if (!validateCase(value)) {
     const e = mostSpecific(value, validateCase.errors ?? []);
     throw yaml.error(e.path, e.message, e.atKey);
@@ -105,7 +131,7 @@ function mostSpecific(value: unknown, errors: ErrorObject[]): { path: YamlPath; 
   const step = (value as { steps: unknown[] }).steps[index];
   const kind = STEP_KINDS.find((k) => typeof step === 'object' && step !== null && k in step);
   if (!kind) return { path: ['steps', index], message: `a step needs one of: ${STEP_KINDS.join(', ')}` };
-  const v = precompiled?.[exportName(STEP_DEF[kind])] ?? compiled(`${caseSchema.$id}#/$defs/${STEP_DEF[kind]}`);
+  const v = caseValidator(STEP_DEF[kind]);
   v(step);
   const inner = schemaProblem(v.errors ?? []);
   return { ...inner, path: ['steps', index, ...inner.path] };

@@ -1,7 +1,7 @@
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { ToolCallPolicy } from '../properties/tool-policy.js';
-import { REVISIONS } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import type { Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
 import { isObject } from '../json.js';
@@ -14,6 +14,18 @@ export interface Outcome {
   actual?: unknown;
   /** The excerpt to report instead of every frame the check exchanged (a property reports its counterexample's). */
   transcript?: TranscriptEntry[];
+}
+
+/** The shared server was lost mid-run: it exited, or closed its stdout, before the client ended the session. */
+export interface ServerLoss {
+  /** e.g. `process exited (code 139, signal null)`. */
+  why: string;
+  /** The requests in flight then, oldest first, as `method (id …)`: the server died answering the first. */
+  pending: string[];
+  /** Its stderr tail. */
+  stderr: string;
+  /** The process's story (spawn, stderr, exit) and the requests it left unanswered. */
+  transcript: TranscriptEntry[];
 }
 
 /** What a check may use. Requests made through it are the check's transcript excerpt. */
@@ -31,6 +43,8 @@ export interface CheckContext {
   closeShared(): Promise<ExitInfo>;
   /** The shared server's stderr tail, for messages about crashes. */
   stderrTail(): string;
+  /** Each time the shared server was lost mid-run (and restarted for the checks after). */
+  serverLosses(): ServerLoss[];
   timeoutMs: number;
   /** The run's seed: generated checks (properties) draw their values from it. */
   seed: number;
@@ -53,6 +67,8 @@ export interface CheckDef {
   source?: string;
   /** Checks marked last run after all others, one at a time. */
   last?: boolean;
+  /** Opens sessions of its own (ctx.fresh(), a server process each over stdio): such checks start first, so that those servers start while the other checks work. */
+  fresh?: boolean;
   /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
   transport?: TransportKind;
   /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
@@ -85,6 +101,15 @@ export const pass = (message: string, extra: Partial<Outcome> = {}): Outcome => 
 export const fail = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'fail', message, ...extra });
 export const warn = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'warn', message, ...extra });
 export const skip = (message: string): Outcome => ({ status: 'skip', message });
+
+/** A new server process ready like the shared session: initialized, or on the stateless wire as it is (no handshake). */
+export async function freshSession(ctx: CheckContext): Promise<Session> {
+  const session = await ctx.fresh();
+  if (ctx.profile.revision === STATELESS_REVISION) return session;
+  await ctx.initialize(session, ctx.profile.protocolVersion);
+  session.notify('notifications/initialized');
+  return session;
+}
 
 /** Skip when the server does not declare `capability`. */
 export function requires(ctx: CheckContext, capability: string): Outcome | undefined {

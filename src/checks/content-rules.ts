@@ -20,13 +20,18 @@ function* objects(value: unknown, path = '$', depth = 0): Generator<[Obj, string
 /** The result of a response, when the frame is one. */
 const resultOf = (e: InboundEvent): Obj | undefined => (e.kind === 'response' && isObject(e.message?.result) ? e.message.result : undefined);
 
+/** The objects of each result, walked once for all the rules below (a frame goes past each of them). */
+const walked = new WeakMap<Obj, [Obj, string][]>();
+
 /** Runs `find` over every object of every result; undefined (not applicable) when `select` picks none. */
 function overResults(e: InboundEvent, select: (o: Obj) => boolean, find: (o: Obj, path: string) => Finding | undefined): Finding[] | undefined {
   const result = resultOf(e);
   if (!result) return undefined;
+  let all = walked.get(result);
+  if (!all) walked.set(result, (all = [...objects(result, `result of ${e.exchange?.method ?? 'a response'}`)]));
   let seen = false;
   const findings: Finding[] = [];
-  for (const [o, path] of objects(result, `result of ${e.exchange?.method ?? 'a response'}`)) {
+  for (const [o, path] of all) {
     if (!select(o)) continue;
     seen = true;
     const f = find(o, path);

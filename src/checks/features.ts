@@ -1,13 +1,13 @@
 import { compileToolSchema } from '../schema/tool-schemas.js';
 import type { Item } from '../discovery/profile.js';
-import { SCHEMA_REVISIONS } from '../schema/validators.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { type CheckDef, type Outcome, fail, pass, requirement, requires, skip, warn } from './check.js';
 
 /** Tool names within the naming rules (2025-11-25). */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** Worst of several outcomes (fail > warn > pass), with the messages of the ones that matter. */
-function worst(outcomes: Outcome[]): Outcome {
+export function worst(outcomes: Outcome[]): Outcome {
   for (const status of ['fail', 'warn'] as const) {
     const bad = outcomes.filter((o) => o.status === status);
     if (bad.length > 0) return { ...bad[0], message: bad.map((o) => o.message).join('; ') };
@@ -15,7 +15,8 @@ function worst(outcomes: Outcome[]): Outcome {
   return pass(outcomes.map((o) => o.message).join('; '));
 }
 
-function schemaOutcome(tools: Item[], field: 'inputSchema' | 'outputSchema'): Outcome {
+/** `objectRoot`: the schema must have type "object" at its root (every inputSchema; outputSchemas before 2026-07-28). */
+function schemaOutcome(tools: Item[], field: 'inputSchema' | 'outputSchema', objectRoot = true): Outcome {
   const bad: { tool: unknown; problem: string }[] = [];
   const unknownDialect: { tool: unknown; problem: string }[] = [];
   let seen = 0;
@@ -26,19 +27,19 @@ function schemaOutcome(tools: Item[], field: 'inputSchema' | 'outputSchema'): Ou
     }
     seen++;
     const schema = tool[field] as Record<string, unknown> | null;
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || schema.type !== 'object') {
-      bad.push({ tool: tool.name, problem: `${field} is ${JSON.stringify(schema)?.slice(0, 80)}, not an object schema` });
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || (objectRoot && schema.type !== 'object')) {
+      bad.push({ tool: tool.name, problem: `${field} is ${JSON.stringify(schema)?.slice(0, 80)}, not ${objectRoot ? 'an object schema' : 'a schema object'}` });
       continue;
     }
     const compiled = compileToolSchema(schema);
     if (!compiled.ok) (compiled.reason === 'unsupported-dialect' ? unknownDialect : bad).push({ tool: tool.name, problem: compiled.error });
   }
-  const expected = 'a JSON Schema with type "object" that compiles';
+  const expected = objectRoot ? 'a JSON Schema with type "object" that compiles' : 'a JSON Schema object that compiles';
   if (bad.length > 0) return fail(`${bad.length} tool(s) have an invalid ${field}`, { expected, actual: bad });
   // A $schema naming a dialect this validator does not know may still be valid (jsonschema.explicit).
   if (unknownDialect.length > 0) return warn(`${unknownDialect.length} ${field}(s) declare a dialect that could not be checked`, { expected, actual: unknownDialect });
   if (seen === 0) return skip(`no tool declares an ${field}`);
-  return pass(`${seen} ${field}(s) are object schemas that compile`);
+  return pass(`${seen} ${field}(s) are ${objectRoot ? 'object schemas' : 'schemas'} that compile`);
 }
 
 export const FEATURE_CHECKS: CheckDef[] = [
@@ -74,7 +75,7 @@ export const FEATURE_CHECKS: CheckDef[] = [
     id: 'tools/input-schema/valid',
     revisions: SCHEMA_REVISIONS,
     title: 'Every tool inputSchema is an object schema that compiles',
-    covers: ['tools.inputSchema.object', 'jsonschema.valid', 'jsonschema.explicit'],
+    covers: ['tools.inputSchema.object', 'jsonschema.valid', 'jsonschema.explicit', 'jsonschema.default'],
     requirement: requirement('tools.inputSchema.valid', 'MUST', 'server/tools#tool', 'A tool\'s inputSchema is a valid JSON Schema object with type "object" (never null)'),
     async run(ctx) {
       return requires(ctx, 'tools') ?? (ctx.profile.tools.length === 0 ? skip('the server lists no tools') : schemaOutcome(ctx.profile.tools, 'inputSchema'));
@@ -82,11 +83,12 @@ export const FEATURE_CHECKS: CheckDef[] = [
   },
   {
     id: 'tools/output-schema/valid',
-    title: 'Every tool outputSchema is an object schema that compiles',
-    covers: ['tools.outputSchema.object'],
-    requirement: requirement('tools.outputSchema.valid', 'MUST', 'server/tools#output-schema', 'A tool\'s outputSchema, when present, is a valid JSON Schema object with type "object"'),
+    revisions: SCHEMA_REVISIONS,
+    title: 'Every tool outputSchema is an object schema that compiles (2026-07-28: any schema)',
+    covers: ['tools.outputSchema.object', '07.tools.schemas'],
+    requirement: requirement('tools.outputSchema.valid', 'MUST', 'server/tools#output-schema', 'A tool\'s outputSchema, when present, is a valid JSON Schema object with type "object"; from 2026-07-28 on, any valid JSON Schema 2020-12'),
     async run(ctx) {
-      return requires(ctx, 'tools') ?? schemaOutcome(ctx.profile.tools, 'outputSchema');
+      return requires(ctx, 'tools') ?? schemaOutcome(ctx.profile.tools, 'outputSchema', ctx.profile.revision !== STATELESS_REVISION);
     },
   },
   {

@@ -9,7 +9,7 @@ import {
   validate,
 } from '../schema/validators.js';
 import { schemaRevision } from '../discovery/discover.js';
-import type { InboundEvent, Message } from '../session/session.js';
+import type { Exchange, InboundEvent, Message } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
 import { requirement } from './check.js';
 import { CONTENT_RULES } from './content-rules.js';
@@ -59,24 +59,41 @@ function answersUnreadable(m: Message): boolean {
 const META_KEY =
   /^(?:(?:[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?\.)*[A-Za-z](?:[A-Za-z0-9-]*[A-Za-z0-9])?\/)?(?:[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?)?$/;
 
-function metaKeys(value: unknown, path: string, out: { path: string; key: string }[], depth = 0): void {
-  if (depth > 64 || typeof value !== 'object' || value === null) return;
+/** Collects the _meta keys under `value`; `path` (keys and indexes from the frame) is spelled out only for those. */
+function metaKeys(value: unknown, path: (string | number)[], out: { path: string; key: string }[]): void {
+  if (path.length > 64 || typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
-    value.forEach((v, i) => metaKeys(v, `${path}[${i}]`, out, depth + 1));
+    value.forEach((v, i) => {
+      path.push(i);
+      metaKeys(v, path, out);
+      path.pop();
+    });
     return;
   }
   for (const [k, v] of Object.entries(value)) {
-    if (k === '_meta' && isObject(v)) for (const key of Object.keys(v)) out.push({ path: `${path}._meta`, key });
-    metaKeys(v, `${path}.${k}`, out, depth + 1);
+    if (k === '_meta' && isObject(v)) {
+      const at = `$${path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${p}`)).join('')}._meta`;
+      for (const key of Object.keys(v)) out.push({ path: at, key });
+    }
+    path.push(k);
+    metaKeys(v, path, out);
+    path.pop();
   }
 }
+
+/** Each frame's _meta keys, collected once for the rules that read them. */
+const metaKeysByMessage = new WeakMap<Message, { path: string; key: string }[]>();
 
 /** The _meta keys of a frame (2025-06-18 and later, where the key format exists); undefined when it has none. */
 function metaKeysOf(e: InboundEvent): { path: string; key: string }[] | undefined {
   const m = messageOf(e);
   if (!m || e.revision === undefined || e.revision === '2025-03-26') return undefined;
-  const keys: { path: string; key: string }[] = [];
-  metaKeys(m, '$', keys);
+  let keys = metaKeysByMessage.get(m);
+  if (!keys) {
+    keys = [];
+    metaKeys(m, [], keys);
+    metaKeysByMessage.set(m, keys);
+  }
   return keys.length > 0 ? keys : undefined;
 }
 
@@ -86,6 +103,11 @@ function schemaFindings(revision: string | undefined, definition: string | undef
   return r.ok ? [] : failing(`${what} does not validate against ${definition} (${revision})`, { expected: `a valid ${definition}`, actual: r.errors });
 }
 
+
+/** A task-augmented tools/call (2025-11-25) answered with a task: it is judged as a CreateTaskResult. */
+function taskCreated(revision: string, exchange: Exchange, result: unknown): boolean {
+  return revision === '2025-11-25' && exchange.method === 'tools/call' && isObject(exchange.params) && isObject(exchange.params.task) && isObject(result) && 'task' in result;
+}
 
 /** Spec-defined _meta keys under the reserved prefixes (2025-11-25, and the protocol fields of 2026-07-28). */
 const SPEC_META_KEYS = new Set([
@@ -129,6 +151,19 @@ const SECRETS = [
   /\bxox[abpr]-[A-Za-z0-9-]{10,}\b/,
 ];
 
+/** The non-empty strings anywhere in a request's params, longest first (so none is cut out of a longer one). */
+function sentStrings(value: unknown): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown): void => {
+    if (typeof v === 'string') {
+      if (v) found.push(v);
+    } else if (Array.isArray(v)) v.forEach(walk);
+    else if (isObject(v)) Object.values(v).forEach(walk);
+  };
+  walk(value);
+  return found.sort((x, y) => y.length - x.length);
+}
+
 /** Server→client request ids seen per session, for the uniqueness rule. */
 const serverRequestIds = new Map<number, Set<string>>();
 
@@ -141,9 +176,10 @@ export const PROTOCOL_RULES: FrameRule[] = [
     inspect(e) {
       const err = e.kind === 'response' && isObject(e.message?.error) ? e.message.error : undefined;
       if (!err || typeof err.message !== 'string') return undefined;
-      const m = err.message;
+      // What the message quotes of the request (a long generated URI, a multi-line argument) is the client's text.
+      const m = sentStrings(e.exchange?.params).reduce((text, sent) => text.split(sent).join(''), err.message);
       return m.includes('\n') || m.length > 300
-        ? [{ severity: 'warn', message: `error message of ${m.length} characters${m.includes('\n') ? ' over several lines' : ''}`, expected: 'one sentence, under 300 characters', actual: m.slice(0, 300) }]
+        ? [{ severity: 'warn', message: `error message of ${m.length} characters${m.includes('\n') ? ' over several lines' : ''}`, expected: 'one sentence, under 300 characters besides what it quotes of the request', actual: err.message.slice(0, 300) }]
         : [];
     },
   },
@@ -155,7 +191,8 @@ export const PROTOCOL_RULES: FrameRule[] = [
     looksAt: 'server-to-client request',
     inspect(e) {
       const m = messageOf(e);
-      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || m.method.startsWith('notifications/')) return undefined;
+      // A 2026-07-28 server sends no requests at all: stateless/no-server-requests judges them.
+      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || e.revision === STATELESS_REVISION || m.method.startsWith('notifications/')) return undefined;
       if (!(typeof m.id === 'string' || Number.isInteger(m.id))) return failing(`${m.method} request with id ${JSON.stringify(m.id)}`, { expected: 'a string or integer id', actual: m.id });
       const seen = serverRequestIds.get(e.session) ?? new Set<string>();
       serverRequestIds.set(e.session, seen);
@@ -208,11 +245,11 @@ export const PROTOCOL_RULES: FrameRule[] = [
     id: 'capabilities/client/undeclared-requests',
     title: 'No sampling, elicitation or roots requests to a client that declared none',
     requirement: requirement('cap.client.sampling.gate', 'MUST', 'basic/lifecycle#operation', 'The server sends sampling, elicitation and roots requests only to clients that declared those capabilities'),
-    covers: ['cap.client.elicitation.gate', 'cap.client.roots.gate', 'cap.client.sampling.tools', 'cap.client.sampling.context'],
+    covers: ['cap.client.elicitation.gate', 'cap.client.roots.gate', 'cap.client.sampling.tools', 'cap.client.sampling.context', 's2c.gates'],
     looksAt: 'server-to-client request',
     inspect(e) {
       const m = messageOf(e);
-      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || m.method.startsWith('notifications/')) return undefined;
+      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || e.revision === STATELESS_REVISION || m.method.startsWith('notifications/')) return undefined;
       // The suite's client declares no capabilities: ping is the only request it can be sent.
       return m.method === 'ping' ? [] : failing(`${m.method} sent to a client that declared no capabilities`, { expected: 'only ping', actual: m.method });
     },
@@ -375,7 +412,7 @@ const CORE_RULES: FrameRule[] = [
     id: 'schema/results',
     title: 'Every result validates against the result type of the method it answers',
     requirement: requirement('schema.results', 'MUST', 'basic#responses', 'Results have the shape the schema defines for the method they answer, in the negotiated revision'),
-    covers: ['life.capabilities.shape', 'impl.serverInfo', 'tools.list.shape', 'tools.annotations.shape', 'tools.execution.shape', 'tools.call.shape', 'res.list.shape', 'res.templates.shape', 'prompts.list.shape', 'page.shape', 'comp.shape', 'content.type', 'content.text', 'content.image', 'content.audio', 'content.resource_link', 'content.embedded', 'annot.audience', 'annot.priority', 'icons.shape'],
+    covers: ['life.capabilities.shape', 'tasks.cap.shape', 'impl.serverInfo', 'tools.list.shape', 'tools.annotations.shape', 'tools.execution.shape', 'tools.call.shape', 'res.list.shape', 'res.templates.shape', 'prompts.list.shape', 'page.shape', 'comp.shape', 'content.type', 'content.text', 'content.image', 'content.audio', 'content.resource_link', 'content.embedded', 'annot.audience', 'annot.priority', 'icons.shape'],
     looksAt: 'result response',
     inspect(e) {
       const m = messageOf(e);
@@ -384,13 +421,18 @@ const CORE_RULES: FrameRule[] = [
       const named = isObject(m.result) && typeof m.result.protocolVersion === 'string' ? m.result.protocolVersion : undefined;
       const revision = e.revision ?? schemaRevision(named ?? REVISIONS[0]);
       // From 2026-07-28 on, tools/call, prompts/get and resources/read may ask for input instead (MRTR).
-      const definition = revision === STATELESS_REVISION && isObject(m.result) && m.result.resultType === 'input_required' ? 'InputRequiredResult' : resultDefinition(revision, e.exchange.method);
+      const definition =
+        revision === STATELESS_REVISION && isObject(m.result) && m.result.resultType === 'input_required'
+          ? 'InputRequiredResult'
+          : taskCreated(revision, e.exchange, m.result)
+            ? 'CreateTaskResult'
+            : resultDefinition(revision, e.exchange.method);
       return schemaFindings(revision, definition, m.result, `result of ${e.exchange.method}`);
     },
   },
   {
     id: 'schema/errors',
-    covers: ['base.error.id-unreadable'],
+    covers: ['base.error.id-unreadable', 's2c.elicit.url-error'],
     title: 'Every error response validates against the schema',
     requirement: requirement('schema.errors', 'MUST', 'basic#responses', 'Error responses have the JSON-RPC error shape the schema defines'),
     looksAt: 'error response',
@@ -401,12 +443,14 @@ const CORE_RULES: FrameRule[] = [
       // An error answering unreadable input may carry id null or none (requirements §5.7), and so may the
       // body of an HTTP error status (§4.5): judge the rest.
       const value = answersUnreadable(m) || e.line.answers !== undefined ? { ...m, id: 0 } : m;
-      return schemaFindings(revision, errorDefinition(revision), value, 'error response');
+      // -32042 (2025-11-25) must list the URL elicitations it requires (s2c.elicit.url-error).
+      const urlRequired = revision === '2025-11-25' && isObject(m.error) && m.error.code === -32042;
+      return schemaFindings(revision, urlRequired ? 'URLElicitationRequiredError' : errorDefinition(revision), value, 'error response');
     },
   },
   {
     id: 'schema/notifications',
-    covers: ['log.message.shape', 'res.updated.shape', 'prog.shape'],
+    covers: ['log.message.shape', 'res.updated.shape', 'prog.shape', 'tasks.status-notif'],
     title: 'Every notification validates against the schema',
     requirement: requirement('schema.notifications', 'MUST', 'basic#notifications', 'Server notifications have the shape the schema defines for their method'),
     looksAt: 'notification',
@@ -419,7 +463,8 @@ const CORE_RULES: FrameRule[] = [
   },
   {
     id: 'schema/server-requests',
-    covers: ['ping.server-initiated', 's2c.roots'],
+    // ElicitRequest's schema holds the form subset (flat primitive properties) and the URL mode's required fields.
+    covers: ['ping.server-initiated', 's2c.roots', 's2c.elicit.form-params', 's2c.elicit.url-params', 'jsonschema.elicitation-subset'],
     title: 'Every server-to-client request validates against the schema',
     requirement: requirement('schema.server-requests', 'MUST', 'basic#requests', 'Requests the server sends have the shape the schema defines for their method'),
     looksAt: 'server-to-client request',

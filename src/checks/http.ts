@@ -2,26 +2,29 @@ import type { Session } from '../session/session.js';
 import type { HttpOutcome } from '../transport/http-base.js';
 import { isLocal } from '../transport/http-client.js';
 import { StreamableHttpTransport } from '../transport/http.js';
+import { SseParser, type SseEvent } from '../transport/sse-parser.js';
 import { TOOL } from '../version.js';
 import { type CheckContext, type CheckDef, fail, pass, requirement, skip, warn } from './check.js';
+import { isObject } from '../json.js';
 
 /** How long the GET stream may take to show its response head. */
 const GET_WAIT_MS = 2000;
 /** A session id no server issued. */
-const FABRICATED_SESSION = 'mcp-conformance-no-such-session';
+export const FABRICATED_SESSION = 'mcp-conformance-no-such-session';
 /** The foreign origin of a DNS-rebinding page; the Host header stays the server's own (requirements §5.10). */
 const FOREIGN_ORIGIN = 'http://evil.example';
 const VISIBLE_ASCII = /^[\x21-\x7E]+$/;
-const ping = (id: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+export const ping = (id: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
+const initializeBody = (id: string, version: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL } });
 
 /** These checks declare `transport: 'http'`, so the runner gives them Streamable HTTP sessions only. */
-function httpOf(session: Session): StreamableHttpTransport {
+export function httpOf(session: Session): StreamableHttpTransport {
   if (session.transport instanceof StreamableHttpTransport) return session.transport;
   throw new Error(`a transport/http check got a ${session.transport.kind} session`);
 }
 
 /** A new HTTP session: initialized, `notifications/initialized` sent. */
-async function openSession(ctx: CheckContext): Promise<{ session: Session; http: StreamableHttpTransport }> {
+export async function openSession(ctx: CheckContext): Promise<{ session: Session; http: StreamableHttpTransport }> {
   const session = await ctx.fresh();
   const http = httpOf(session);
   await ctx.initialize(session, ctx.profile.protocolVersion);
@@ -32,16 +35,72 @@ async function openSession(ctx: CheckContext): Promise<{ session: Session; http:
 }
 
 /** `HTTP 404 application/json`, or why no response came. */
-function said(o: HttpOutcome): string {
+export function said(o: HttpOutcome): string {
   if (o.status === undefined) return `no response (${o.error})`;
   return `HTTP ${o.status}${o.contentType ? ` ${o.contentType}` : ''}${o.bytes > 0 ? ` (${o.bytes} bytes)` : ''}`;
 }
 
-const actualOf = (o: HttpOutcome) => ({ status: o.status ?? null, contentType: o.contentType || null, body: o.body || undefined });
-const is2xx = (o: HttpOutcome) => o.status !== undefined && o.status >= 200 && o.status < 300;
+/** The SSE events of a stream a probe read (none for any other answer). */
+export function eventsOf(o: HttpOutcome): SseEvent[] {
+  const events: SseEvent[] = [];
+  if (o.contentType !== 'text/event-stream') return events;
+  const parser = new SseParser((e) => events.push(e));
+  parser.push(Buffer.from(o.body));
+  parser.end();
+  return events;
+}
+
+/** The JSON a text holds; undefined when it is none. */
+export function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The JSON-RPC messages of a probe's answer: its JSON body, or its SSE events' data. */
+export function messagesOf(o: HttpOutcome): unknown[] {
+  const texts = o.contentType === 'text/event-stream' ? eventsOf(o).map((e) => e.data) : [o.body];
+  return texts.flatMap((t) => {
+    const m = parsed(t);
+    return Array.isArray(m) ? m : [m];
+  });
+}
+
+export const isResponse = (m: unknown): m is Record<string, unknown> => isObject(m) && !('method' in m) && ('result' in m || 'error' in m);
+
+/** A session opened by probes alone, on a fresh transport that so keeps no session state (no GET stream of its own). */
+export interface ProbeSession {
+  init: HttpOutcome;
+  /** The initialize result; undefined when initialize failed. */
+  result?: Record<string, unknown>;
+  sessionId?: string;
+  /** What names the session on later probes: its id and negotiated version. */
+  headers: Record<string, string>;
+  end(): Promise<void>;
+}
+
+export async function probeSession(ctx: CheckContext, http: StreamableHttpTransport, label: string): Promise<ProbeSession> {
+  const init = await http.probe('POST', label, {}, initializeBody('mcp-conformance-probe-initialize', ctx.profile.protocolVersion));
+  const reply = messagesOf(init).find(isResponse);
+  const result = isObject(reply?.result) ? reply.result : undefined;
+  const sid = init.headers['mcp-session-id'];
+  const sessionId = typeof sid === 'string' ? sid : undefined;
+  const version = typeof result?.protocolVersion === 'string' ? result.protocolVersion : ctx.profile.protocolVersion;
+  const headers = { ...(sessionId !== undefined && { 'Mcp-Session-Id': sessionId }), 'MCP-Protocol-Version': version };
+  if (result) await http.probe('POST', 'notifications/initialized', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  const end = async () => {
+    if (sessionId !== undefined) await http.probe('DELETE', 'end the probe session', headers);
+  };
+  return { init, ...(result && { result }), ...(sessionId !== undefined && { sessionId }), headers, end };
+}
+
+export const actualOf = (o: HttpOutcome) => ({ status: o.status ?? null, contentType: o.contentType || null, body: o.body || undefined });
+export const is2xx = (o: HttpOutcome) => o.status !== undefined && o.status >= 200 && o.status < 300;
 
 /** What the POST carried, for messages: its method, or the id it answered. */
-function whatWasSent(text: string): string {
+export function whatWasSent(text: string): string {
   try {
     const m = JSON.parse(text) as { method?: unknown; id?: unknown };
     return typeof m.method === 'string' ? m.method : `the response to ${JSON.stringify(m.id)}`;
@@ -50,8 +109,8 @@ function whatWasSent(text: string): string {
   }
 }
 
-const SENDING = 'basic/transports#sending-messages-to-the-server';
-const SESSIONS = 'basic/transports#session-management';
+export const SENDING = 'basic/transports#sending-messages-to-the-server';
+export const SESSIONS = 'basic/transports#session-management';
 
 /** The Streamable HTTP transport's own rules (requirements §1.5), each probed on a session of its own. */
 export const HTTP_CHECKS: CheckDef[] = [

@@ -1,4 +1,4 @@
-import { REVISIONS, validate } from '../schema/validators.js';
+import { REVISIONS, SCHEMA_REVISIONS, validate } from '../schema/validators.js';
 import { type CheckContext, type CheckDef, describeReply, fail, pass, requirement, resultOf, warn } from './check.js';
 
 /** Every published protocol version (and the pre-release one SDKs still list). */
@@ -46,6 +46,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
   },
   {
     id: 'lifecycle/version/echo',
+    fresh: true,
     title: 'A supported protocol version is echoed back',
     requirement: requirement('life.version.echo', 'MUST', 'basic/lifecycle#version-negotiation', 'If the server supports the requested protocol version, it answers with the same version; otherwise with another version it supports'),
     async run(ctx) {
@@ -61,6 +62,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
   },
   {
     id: 'lifecycle/version/unsupported',
+    fresh: true,
     title: 'An unsupported protocol version gets a supported one back',
     requirement: requirement('life.version.unsupported', 'MUST', 'basic/lifecycle#version-negotiation', 'Asked for a version it does not support, the server answers with a result naming another version it supports'),
     async run(ctx) {
@@ -82,6 +84,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
   },
   {
     id: 'lifecycle/version/latest',
+    fresh: true,
     title: 'The counter-offer is the newest version the server supports',
     requirement: requirement('life.version.latest', 'SHOULD', 'basic/lifecycle#version-negotiation', 'The version offered instead of an unsupported one should be the latest the server supports'),
     async run(ctx) {
@@ -93,7 +96,30 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     },
   },
   {
+    id: 'lifecycle/process/alive',
+    revisions: SCHEMA_REVISIONS,
+    title: 'The server process keeps running until the client ends the session',
+    requirement: requirement('stdio.alive-after-garbage', 'MUST', 'basic/transports#stdio', 'The server keeps serving until the client closes its stdin: it neither exits nor closes its stdout mid-session'),
+    // Last: every other check has run on the shared server by then.
+    last: true,
+    transport: 'stdio',
+    async run(ctx) {
+      const losses = ctx.serverLosses();
+      if (losses.length === 0) return pass('the shared server ran until the client closed its stdin');
+      const [first] = losses;
+      const n = first.pending.length;
+      const unanswered = n === 0 ? '' : n === 1 ? `, leaving ${first.pending[0]} unanswered` : `, leaving ${n} requests unanswered, the oldest ${first.pending[0]}`;
+      const again = losses.length > 1 ? `; lost ${losses.length} times in all` : '';
+      return fail(`the shared server was lost mid-run: ${first.why}${unanswered}${again}${first.stderr ? `\nserver stderr:\n${first.stderr}` : ''}`, {
+        expected: 'running until stdin closes',
+        actual: losses.map((l) => l.why),
+        transcript: first.transcript,
+      });
+    },
+  },
+  {
     id: 'lifecycle/shutdown/stdin-close',
+    revisions: SCHEMA_REVISIONS,
     title: 'The server exits when its stdin is closed',
     requirement: requirement('life.shutdown.stdio', 'SHOULD', 'basic/lifecycle#stdio', 'On stdio, the client ends the session by closing the server\'s input; the server should exit promptly'),
     last: true,

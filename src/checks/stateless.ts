@@ -1,8 +1,12 @@
 // Checks and frame rules of the stateless wire (2026-07-28, requirements §1.21): they apply to no other revision.
-import { walkList } from '../discovery/discover.js';
-import { STATELESS_REVISION, validate } from '../schema/validators.js';
+import fc from 'fast-check';
+import { LISTS, walkList } from '../discovery/discover.js';
+import { callableTools } from '../properties/tool-policy.js';
+import { schemaArbitraries } from '../properties/schema-arbitrary.js';
+import { REVISIONS, STATELESS_REVISION, resultDefinition, validate } from '../schema/validators.js';
 import type { Level } from '../schema/generated/report.js';
-import { type CheckDef, describeReply, errorOf, fail, pass, requirement, requires, skip, warn } from './check.js';
+import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '../session/session.js';
+import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, requires, resultOf, skip, warn } from './check.js';
 import type { Finding, FrameRule } from './frame-rules.js';
 import { isObject } from '../json.js';
 
@@ -15,6 +19,83 @@ const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'res
 /** The codes 2026-07-28 defines in its reserved range -32020..-32099: HeaderMismatch, MissingRequiredClientCapability, UnsupportedProtocolVersion. */
 const DEFINED_RESERVED = new Set([-32020, -32021, -32022]);
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
+const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+/** The only methods whose result may be an InputRequiredResult (basic/patterns/mrtr). */
+const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** The client capability each kind of input request needs. */
+const INPUT_CAPABILITY: Record<string, string> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
+/** What the suite answers to each kind of input request: a decline, an empty sample, no roots (all valid InputResponses). */
+const INPUT_ANSWER: Record<string, unknown> = {
+  'elicitation/create': { action: 'decline' },
+  'sampling/createMessage': { role: 'assistant', content: { type: 'text', text: 'mcp-conformance does not sample' }, model: 'mcp-conformance' },
+  'roots/list': { roots: [] },
+};
+/** Retries a check gives a request that keeps asking for input. */
+const MAX_ROUNDS = 5;
+/** How long a subscription check watches the stream after its acknowledgement. */
+const LISTEN_WATCH_MS = 300;
+/** The subscription filter key of each notification type a listen stream may carry. */
+const SUBSCRIPTION_TYPES: Record<string, string> = {
+  'notifications/tools/list_changed': 'toolsListChanged',
+  'notifications/prompts/list_changed': 'promptsListChanged',
+  'notifications/resources/list_changed': 'resourcesListChanged',
+  'notifications/resources/updated': 'resourceSubscriptions',
+};
+
+const capabilitiesMeta = (caps: Record<string, unknown>) => ({ _meta: { [CLIENT_CAPABILITIES]: caps } });
+/** The input requests of an InputRequiredResult, as [key, method] pairs. */
+const inputRequestsOf = (result: Record<string, unknown>): [string, unknown][] =>
+  Object.entries(isObject(result.inputRequests) ? result.inputRequests : {}).map(([k, r]) => [k, isObject(r) ? r.method : undefined]);
+
+/** A tool that needs client input: how it answered a call declaring no capabilities, and a call declaring those it named. */
+interface InputProbe {
+  tool: string;
+  arguments: unknown;
+  /** The answer to the call with no client capabilities. */
+  bare: Reply;
+  /** The capabilities the retry declared (data.requiredCapabilities of a -32021), and its answer. */
+  caps: Record<string, unknown>;
+  asked: Reply;
+}
+
+/**
+ * Calls each tool the policy allows once, with valid arguments and no client capabilities, until one needs a client
+ * capability (-32021) or asks for input; then calls it again declaring what it required. Shared by the checks it serves.
+ */
+function inputProbe(ctx: CheckContext): Promise<InputProbe | string> {
+  return ctx.memo('stateless:input-probe', async () => {
+    if (ctx.profile.capabilities.tools === undefined) return 'the server does not declare the tools capability';
+    const { callable } = callableTools(ctx.profile.tools, ctx.toolCalls);
+    for (const tool of callable) {
+      const valid = schemaArbitraries(tool.inputSchema).valid;
+      if (!valid.ok) continue;
+      const [args] = fc.sample(valid.arbitrary, { numRuns: 1, seed: ctx.seed });
+      const name = String(tool.name);
+      const bare = await ctx.request('tools/call', { name, arguments: args, ...capabilitiesMeta({}) });
+      const data = errorOf(bare)?.data;
+      if (errorOf(bare)?.code === -32021) {
+        const caps = isObject(data) && isObject(data.requiredCapabilities) ? data.requiredCapabilities : {};
+        return { tool: name, arguments: args, bare, caps, asked: await ctx.request('tools/call', { name, arguments: args, ...capabilitiesMeta(caps) }) };
+      }
+      if (resultOf(bare)?.resultType === 'input_required') return { tool: name, arguments: args, bare, caps: {}, asked: bare };
+    }
+    return `no tool the run may call (${callable.map((t) => t.name).join(', ') || 'none'}) needs a client capability or asks for input`;
+  });
+}
+
+/** The answers to every input request of `result`, or the method the suite cannot answer. */
+function answers(result: Record<string, unknown>): { responses: Record<string, unknown> } | { unknown: unknown } {
+  const responses: Record<string, unknown> = {};
+  for (const [key, method] of inputRequestsOf(result)) {
+    if (typeof method !== 'string' || !(method in INPUT_ANSWER)) return { unknown: method };
+    responses[key] = INPUT_ANSWER[method];
+  }
+  return { responses };
+}
+
+/** A requestState with its first character changed: what integrity protection must catch. */
+const tampered = (state: string) => (state.startsWith('A') ? 'B' : 'A') + state.slice(1);
 
 export const STATELESS_CHECKS: CheckDef[] = [
   {
@@ -35,6 +116,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
   },
   {
     id: 'stateless/meta/required',
+    fresh: true,
     title: 'A request whose _meta lacks clientCapabilities is rejected with -32602',
     requirement: req07('07.meta.required', 'MUST', 'basic#per-request-protocol-fields', 'A request missing io.modelcontextprotocol/protocolVersion or …/clientCapabilities in _meta is rejected with -32602'),
     revisions: only07,
@@ -64,6 +146,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
   },
   {
     id: 'stateless/tools/order',
+    fresh: true,
     title: 'tools/list returns the same tools in the same order on another connection',
     requirement: req07('07.tools.deterministic', 'SHOULD', 'server/tools#listing-tools', 'Servers should return tools in a deterministic order; the list must not vary per connection'),
     covers: ['tools.list.order', 'tools.list.no-vary'],
@@ -83,12 +166,175 @@ export const STATELESS_CHECKS: CheckDef[] = [
       return outcome(`tools/list gave ${outcome === warn ? 'another order' : 'other tools'} on another connection`, { expected: first, actual: second });
     },
   },
+  {
+    id: 'stateless/lists/per-connection',
+    fresh: true,
+    title: 'Every list is the same on new connections as on the first',
+    requirement: req07('07.stateless', 'MUST', 'basic#statelessness', 'Servers do not rely on earlier requests on the connection: the lists do not vary per connection'),
+    revisions: only07,
+    async run(ctx) {
+      const lists = LISTS.filter((l) => ctx.profile.capabilities[l.capability] !== undefined);
+      if (lists.length === 0) return skip('the server declares no list capability (tools, resources, prompts)');
+      const keys = (items: Record<string, unknown>[], key: string) => items.map((i) => String(i[key])).sort();
+      const differences: unknown[] = [];
+      // Two new connections, each asking first thing, against the shared one that discovered and walked already.
+      for (const connection of [1, 2]) {
+        const session = await ctx.fresh();
+        for (const l of lists) {
+          const { items, walk } = await walkList(session, l.method, l.field, l.key);
+          if (walk.problem) return fail(`${l.method} on a new connection failed: ${walk.problem}`, { actual: walk });
+          const first = keys(ctx.profile[l.field], l.key);
+          const other = keys(items, l.key);
+          if (JSON.stringify(first) !== JSON.stringify(other)) differences.push({ connection, method: l.method, first, other });
+        }
+      }
+      if (differences.length > 0) return fail(`${(differences[0] as { method: string }).method} lists other items on another connection`, { expected: 'the same items on every connection', actual: differences });
+      return pass(`${lists.map((l) => l.method).join(', ')}: the same items on 3 connections`);
+    },
+  },
+  {
+    id: 'stateless/initialize/modern-only',
+    fresh: true,
+    title: 'A legacy initialize to a modern-only server gets an error naming its versions',
+    requirement: req07('07.modern-only-init', 'SHOULD', 'basic/versioning', 'A server that speaks only the stateless wire names its supported versions in any error it returns to a legacy initialize'),
+    revisions: only07,
+    async run(ctx) {
+      const session = await ctx.fresh();
+      // A legacy client: no protocol fields, and no revision until initialize names one.
+      session.requestMeta = undefined;
+      session.revision = undefined;
+      const reply = await ctx.initialize(session, REVISIONS[0]);
+      if (resultOf(reply)) return skip('the server also answers initialize (it speaks both eras)');
+      const versions = ctx.profile.initializeResult.supportedVersions;
+      const supported = Array.isArray(versions) ? versions.map(String) : [STATELESS_REVISION];
+      const text = JSON.stringify(errorOf(reply) ?? reply.message);
+      const missing = supported.filter((v) => !text.includes(v));
+      if (missing.length === 0) return pass(`initialize → error naming ${supported.join(', ')}`);
+      return warn(`the error to a legacy initialize does not name ${missing.join(', ')}`, { expected: { error: { code: -32022, data: { supported } } }, actual: describeReply(reply) });
+    },
+  },
+  {
+    id: 'stateless/capabilities/missing',
+    title: 'A request that needs an undeclared client capability gets -32021 naming it',
+    requirement: req07('07.missing-cap', 'MUST', 'basic#per-request-protocol-fields', 'A request that needs a client capability the request did not declare gets MissingRequiredClientCapabilityError -32021 with data.requiredCapabilities'),
+    revisions: only07,
+    async run(ctx) {
+      const probe = await inputProbe(ctx);
+      if (typeof probe === 'string') return skip(probe);
+      const { tool, bare } = probe;
+      if (errorOf(bare)) {
+        const valid = validate(STATELESS_REVISION, 'MissingRequiredClientCapabilityError', bare.message);
+        if (!valid.ok) return fail(`${tool}: the -32021 error is not a valid MissingRequiredClientCapabilityError`, { expected: { error: { code: -32021, data: { requiredCapabilities: {} } } }, actual: { reply: describeReply(bare), problems: valid.errors } });
+        return pass(`${tool} → -32021 requiring ${JSON.stringify(probe.caps)}`);
+      }
+      const needed = inputRequestsOf(resultOf(bare)!).map(([, method]) => INPUT_CAPABILITY[String(method)]).filter((c) => c !== undefined);
+      if (needed.length === 0) return skip(`${tool} asks for input that needs no client capability`);
+      return fail(`${tool} asked a client that declared no capabilities for ${[...new Set(needed)].join(', ')} input instead of answering -32021`, { expected: { error: { code: -32021 } }, actual: describeReply(bare) });
+    },
+  },
+  {
+    id: 'stateless/mrtr/retry',
+    title: 'Retrying with the input responses and requestState completes the request; a tampered requestState is refused',
+    requirement: req07('07.mrtr', 'MUST', 'basic/patterns/mrtr', 'A client retries a request that returned an InputRequiredResult with inputResponses and the requestState; the server completes it, and rejects a requestState that was tampered with'),
+    revisions: only07,
+    async run(ctx) {
+      const probe = await inputProbe(ctx);
+      if (typeof probe === 'string') return skip(probe);
+      const { tool, caps } = probe;
+      const call = (extra: Record<string, unknown>) => ctx.request('tools/call', { name: tool, arguments: probe.arguments, ...extra, ...capabilitiesMeta(caps) });
+      const first = resultOf(probe.asked);
+      if (errorOf(probe.bare) && Object.keys(caps).length === 0) return skip(`${tool}'s -32021 names no required capabilities to declare (see stateless/capabilities/missing)`);
+      if (!first) return fail(`${tool} declared ${JSON.stringify(caps)} and still got an error`, { expected: 'an InputRequiredResult', actual: describeReply(probe.asked) });
+      if (first.resultType !== 'input_required') return skip(`${tool} completed at once when the capabilities it named were declared`);
+      let result = first;
+      for (let round = 1; round <= MAX_ROUNDS; round++) {
+        const answered = answers(result);
+        if ('unknown' in answered) return skip(`${tool} asks for input of a kind the suite cannot give: ${JSON.stringify(answered.unknown)}`);
+        const reply = await call({ inputResponses: answered.responses, requestState: result.requestState });
+        const next = resultOf(reply);
+        if (!next) return fail(`${tool}: the retry with input responses was refused`, { expected: 'a complete result', actual: describeReply(reply) });
+        if (next.resultType !== 'input_required') return tamper(first, round);
+        result = next;
+      }
+      return fail(`${tool} still asked for input after ${MAX_ROUNDS} retries`, { expected: 'a complete result', actual: result });
+
+      async function tamper(asked: Record<string, unknown>, rounds: number): Promise<Outcome> {
+        const done = `completed after ${rounds} retr${rounds === 1 ? 'y' : 'ies'}`;
+        const state = asked.requestState;
+        if (typeof state !== 'string') return pass(`${tool} ${done} (no requestState to tamper with)`);
+        const answered = answers(asked) as { responses: Record<string, unknown> };
+        const reply = await call({ inputResponses: answered.responses, requestState: tampered(state) });
+        // Integrity matters only when the state does: a SHOULD for a black box that cannot tell.
+        if (resultOf(reply)?.resultType === 'complete') return warn(`${tool} ${done}, and also completed with a tampered requestState`, { expected: 'an error for the altered requestState', actual: describeReply(reply) });
+        return pass(`${tool} ${done}; a tampered requestState was refused`);
+      }
+    },
+  },
+  {
+    id: 'stateless/subscriptions/listen',
+    fresh: true,
+    title: 'subscriptions/listen is acknowledged first, and its stream carries only what was asked for, tagged with its id',
+    requirement: req07('07.subscriptions', 'MUST', 'basic/patterns/subscriptions', 'The first message of a subscriptions/listen stream is notifications/subscriptions/acknowledged; every notification on it carries _meta io.modelcontextprotocol/subscriptionId equal to the listen request id, and only the types the client opted into'),
+    revisions: only07,
+    async run(ctx) {
+      const session = await ctx.fresh();
+      const id: RequestId = 'mcp-conformance-listen';
+      const requested = { toolsListChanged: true };
+      const seen: InboundEvent[] = [];
+      let acknowledged: () => void = () => undefined;
+      const ack = new Promise<void>((resolve) => (acknowledged = resolve));
+      session.onInbound((e) => {
+        if (e.kind !== 'notification' && e.kind !== 'response') return;
+        seen.push(e);
+        if (e.message?.method === 'notifications/subscriptions/acknowledged') acknowledged();
+      });
+      // The stream stays open: its response comes only when the server ends it.
+      const listen = session.request('subscriptions/listen', { notifications: requested }, { id, timeoutMs: ctx.timeoutMs });
+      const ended = listen.then((r) => r, (err: Error) => err);
+      const first = await Promise.race([ack.then(() => 'ack' as const), ended]);
+      if (first instanceof RequestTimeout) return fail('no notifications/subscriptions/acknowledged and no answer to subscriptions/listen', { expected: 'notifications/subscriptions/acknowledged' });
+      if (first !== 'ack' && !(first instanceof Error) && errorOf(first)) return skip(`subscriptions/listen was refused: ${JSON.stringify(errorOf(first))}`);
+      await new Promise((r) => setTimeout(r, LISTEN_WATCH_MS));
+      const mine = seen.filter((e) => subscriptionOf(e) !== undefined || (e.kind === 'notification' && String(e.message?.method) in SUBSCRIPTION_TYPES));
+      const problems = judgeStream(mine, id, requested);
+      if (problems.length > 0) return fail(problems[0], { expected: { firstMessage: 'notifications/subscriptions/acknowledged', subscriptionId: id, types: Object.keys(requested) }, actual: mine.map((e) => e.message) });
+      return pass(`acknowledged; ${mine.length - 1} more message(s) on the stream in ${LISTEN_WATCH_MS} ms, all tagged and asked for`);
+    },
+  },
 ];
 
-/** Results of a stateless session, with the method they answer. */
+/** The subscription id a message carries in its _meta (params for notifications, result for responses). */
+function subscriptionOf(e: InboundEvent): unknown {
+  const m = e.message;
+  const holder = isObject(m?.params) ? m.params : isObject(m?.result) ? m.result : undefined;
+  return isObject(holder?._meta) ? holder._meta[SUBSCRIPTION_ID] : undefined;
+}
+
+/** What is wrong with the messages of one listen stream (in arrival order), by the rules of SubscriptionsAcknowledgedNotification. */
+function judgeStream(stream: InboundEvent[], id: RequestId, requested: Record<string, unknown>): string[] {
+  const problems: string[] = [];
+  const tagged = stream.filter((e) => subscriptionOf(e) === id);
+  if (tagged[0]?.message?.method !== 'notifications/subscriptions/acknowledged') {
+    problems.push(`the first message carrying subscriptionId ${JSON.stringify(id)} is ${tagged[0] ? String(tagged[0].message?.method ?? 'a response') : 'none'}, not notifications/subscriptions/acknowledged`);
+  }
+  for (const e of stream) {
+    const method = String(e.message?.method);
+    if (e.kind === 'notification' && subscriptionOf(e) !== id) problems.push(`${method} carries subscriptionId ${JSON.stringify(subscriptionOf(e))}, not the listen request id ${JSON.stringify(id)}`);
+    const agreed = method === 'notifications/subscriptions/acknowledged' && isObject(e.message?.params) && isObject(e.message.params.notifications) ? Object.keys(e.message.params.notifications) : [];
+    const types = [...agreed, ...(method in SUBSCRIPTION_TYPES ? [SUBSCRIPTION_TYPES[method]] : [])];
+    for (const type of types.filter((t) => !(t in requested))) problems.push(`${method} ${agreed.includes(type) ? 'agrees to' : 'delivers'} ${type}, which the client did not opt into`);
+  }
+  return problems;
+}
+
+/**
+ * Results of a stateless session, with the method they answer. A method 2026-07-28 does not have (ping, removed
+ * there, as a liveness probe) that a dual-era server answers anyway is answered by its legacy side: not judged here.
+ */
 function result07(e: Parameters<FrameRule['inspect']>[0]): { method: string; result: Record<string, unknown> } | undefined {
   const m = e.message;
   if (e.revision !== STATELESS_REVISION || e.kind !== 'response' || !m || !isObject(m.result) || !e.exchange) return undefined;
+  if (resultDefinition(STATELESS_REVISION, e.exchange.method) === undefined) return undefined;
   return { method: e.exchange.method, result: m.result };
 }
 
@@ -158,6 +404,23 @@ export const STATELESS_RULES: FrameRule[] = [
       const m = e.message;
       if (e.revision !== STATELESS_REVISION || !m) return undefined;
       return m.method === 'notifications/message' ? failing('notifications/message sent, though no request set a log level', { actual: m }) : [];
+    },
+  },
+  {
+    id: 'stateless/input-required',
+    title: 'Input is asked for only on tools/call, prompts/get and resources/read, and only through declared client capabilities',
+    requirement: req07('07.mrtr', 'MUST', 'basic/patterns/mrtr', 'An InputRequiredResult answers only tools/call, prompts/get or resources/read; it holds inputRequests or requestState; it asks only for input the request declared the client capability for'),
+    looksAt: 'InputRequiredResult in a 2026-07-28 session',
+    inspect(e) {
+      const r = result07(e);
+      if (!r || r.result.resultType !== 'input_required') return undefined;
+      if (!MRTR_METHODS.has(r.method)) return failing(`${r.method} was answered with an InputRequiredResult`, { expected: [...MRTR_METHODS], actual: r.method });
+      if (r.result.inputRequests === undefined && r.result.requestState === undefined) return failing(`${r.method}: an InputRequiredResult with neither inputRequests nor requestState`, { actual: r.result });
+      const meta = isObject(e.exchange!.params) && isObject(e.exchange!.params._meta) ? e.exchange!.params._meta : {};
+      const declared = isObject(meta[CLIENT_CAPABILITIES]) ? meta[CLIENT_CAPABILITIES] : {};
+      const undeclared = inputRequestsOf(r.result).filter(([, method]) => INPUT_CAPABILITY[String(method)] !== undefined && declared[INPUT_CAPABILITY[String(method)]] === undefined);
+      if (undeclared.length === 0) return [];
+      return failing(`${r.method} asked for ${undeclared.map(([, m]) => String(m)).join(', ')} input, though the request did not declare the capability`, { expected: `input requests within ${JSON.stringify(declared)}`, actual: r.result.inputRequests });
     },
   },
 ];

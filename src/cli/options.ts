@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { CONFIG_FILE } from '../config/config.js';
 import { DEFAULTS, type ConformanceOptions } from '../config/options.js';
-import { DEFAULT_RUNS } from '../properties/runner.js';
 import { DEFAULT_TOOL_CALL_MODE } from '../properties/tool-policy.js';
 
 interface OptionRow {
@@ -75,16 +74,17 @@ export const OPTIONS = {
   env: { type: 'string', multiple: true, arg: 'KEY=VALUE', option: 'env', parse: envPairs, help: 'Add to the server\'s environment (repeatable)' },
   cwd: { type: 'string', arg: 'DIR', option: 'cwd', help: 'Working directory of the server (default: the current one)' },
   header: { type: 'string', multiple: true, arg: 'HEADER', option: 'headers', parse: headerLines, help: "HTTP request header 'Name: value' for an HTTP server, e.g. auth (repeatable); reports show its value as ***" },
+  secret: { type: 'string', multiple: true, arg: 'NAME', option: 'secrets', help: 'The value of environment variable NAME is a secret: reports show it as *** (repeatable; names with TOKEN, KEY, SECRET, PASSWORD, AUTH… are already)' },
   'http-url': { type: 'string', arg: 'URL', option: 'httpUrl', help: 'Start the server (target or -- command), wait until URL answers, and test it over HTTP there' },
   port: { type: 'string', arg: 'PORT', option: 'port', parse: port, help: 'A port number or auto (a free one): fills {port} in --http-url and the command, and is passed as PORT' },
   transport: { type: 'string', arg: 'KIND', option: 'transport', help: 'stdio, http (Streamable HTTP; a legacy SSE server is detected) or sse (legacy HTTP+SSE); default: http for URLs, else stdio' },
   cases: { type: 'string', multiple: true, arg: 'DIR', option: 'cases', help: 'Also run your own YAML cases from DIR (repeatable)' },
   only: { type: 'string', multiple: true, arg: 'ID', option: 'only', help: 'Run only these checks: ids or globs such as tools/** (repeatable)' },
   skip: { type: 'string', multiple: true, arg: 'ID', option: 'skip', help: 'Leave out these checks: ids or globs (repeatable)' },
-  revision: { type: 'string', arg: 'REVISION', option: 'revision', help: 'Protocol revision to test: 2026-07-28 (stateless wire: server/discover, _meta on every request), or 2025-11-25, 2025-06-18, 2025-03-26 asked for at initialize (default: 2025-11-25); auto: each era the server speaks, all: every revision, one report each in OUT/REVISION/' },
+  revision: { type: 'string', arg: 'REVISION', option: 'revision', default: DEFAULTS.revision, help: 'Protocol revision to test: auto (each era the server speaks), all (every revision), 2026-07-28 (stateless wire: server/discover, _meta on every request), or 2025-11-25, 2025-06-18, 2025-03-26 asked for at initialize. Several revisions: one report each in OUT/REVISION/, all of them side by side in OUT/' },
   'expected-failures': { type: 'string', arg: 'FILE', option: 'expectedFailures', help: 'YAML list of checks expected to fail: they do not fail the run, but a listed check that passes does' },
   seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
-  runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULT_RUNS, help: 'Values each generated check (property) tries' },
+  runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULTS.runs, help: 'Values each generated check (property) tries' },
   'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULT_TOOL_CALL_MODE, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
   'allow-tool': { type: 'string', multiple: true, arg: 'NAME', option: 'allowTools', help: 'Let generated calls reach this tool in safe mode too (repeatable)' },
   shard: { type: 'string', arg: 'I/N', option: 'shard', help: 'Run only shard I of N of the checks (for a CI matrix); merge the shards\' reports with the report command' },

@@ -1,10 +1,13 @@
 import { parseShard, type Shard } from '../run/shard.js';
 import type { Config } from '../schema/generated/config.js';
-import { loadConfig, validateConfig } from './config.js';
+import { configValidator, loadConfig } from './config.js';
 import { ConfigError, fieldName, schemaProblem } from './yaml-file.js';
 
-/** Defaults of the options that have one (--help shows them too). */
-export const DEFAULTS = { timeout: 10, budget: 300, out: 'reports', strict: false } as const;
+/**
+ * Defaults of the options that have one (--help shows them too). `runs`, the values each property generates: the
+ * default suite stays well under 3 s on the reference server.
+ */
+export const DEFAULTS = { timeout: 10, budget: 300, out: 'reports', strict: false, revision: 'auto', runs: 100 } as const;
 
 /**
  * What a run takes, from the command line or the programmatic API: the config file's keys (timeouts in seconds),
@@ -26,6 +29,8 @@ export interface ResolvedOptions {
   cwd?: string;
   env: Record<string, string>;
   headers: Record<string, string>;
+  /** Environment variables whose values are redacted: the config file's and the command line's together. */
+  secrets: string[];
   httpUrl?: string;
   port?: number | 'auto';
   transport?: Config['transport'];
@@ -51,6 +56,7 @@ const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Objec
 export async function resolveOptions(options: ConformanceOptions): Promise<ResolvedOptions> {
   const { target, config, shard: shardText, ...rest } = options;
   const given: Config = { ...defined(rest), ...(Array.isArray(target) ? { command: target as Config['command'] } : target !== undefined && { target }) };
+  const validateConfig = configValidator();
   if (!validateConfig(given)) {
     const { path, message } = schemaProblem(validateConfig.errors ?? []);
     throw new ConfigError(`option ${fieldName(path)}: ${message}`);
@@ -69,6 +75,8 @@ export async function resolveOptions(options: ConformanceOptions): Promise<Resol
     cwd: merged.cwd,
     env: Object.fromEntries(Object.entries(merged.env ?? {}).map(([k, v]) => [k, String(v)])),
     headers: merged.headers ?? {},
+    // Given ones add to the file's: a flag must never show what the file hides.
+    secrets: [...new Set([...(file.secrets ?? []), ...(given.secrets ?? [])])],
     httpUrl: merged.httpUrl,
     port: merged.port,
     transport: merged.transport,

@@ -1,7 +1,11 @@
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { isAbsolute, relative } from 'node:path';
 import type { ErrorObject } from 'ajv';
-import { LineCounter, isMap, parseDocument, type Document } from 'yaml';
+import type { Document } from 'yaml';
+
+/** The YAML parser, loaded when there is YAML to parse (a run of only the built-in cases has none, see cases/load.ts). */
+const yaml = () => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 /** Something the user wrote (a config or baseline file, an option) is wrong. The message is one line naming where and what. */
 export class ConfigError extends Error {
@@ -82,6 +86,7 @@ export async function readYamlFile(path: string): Promise<YamlFile> {
 
 /** Parses YAML text read from `path`; syntax errors and alias bombs throw a ConfigError naming file, line and column. */
 export function parseYamlText(path: string, text: string): YamlFile {
+  const { LineCounter, isMap, parseDocument } = yaml();
   const file = display(path);
   const counter = new LineCounter();
   const deep = tooDeep(text);
@@ -107,17 +112,17 @@ export function parseYamlText(path: string, text: string): YamlFile {
     text,
     value,
     lines(path) {
-      const [start, end] = nodeRange(doc, path, false);
+      const [start, end] = nodeRange(doc, path, false, isMap);
       const last = counter.linePos(end);
       // A range ends after the node's line break; then the node's last line is the one before.
       return { first: counter.linePos(start).line, last: last.col === 1 && end > start ? last.line - 1 : last.line };
     },
-    error: (path, message, atKey = false) => new ConfigError(`${at(nodeRange(doc, path, atKey)[0])}: ${fieldName(path)}: ${message}`),
+    error: (path, message, atKey = false) => new ConfigError(`${at(nodeRange(doc, path, atKey, isMap)[0])}: ${fieldName(path)}: ${message}`),
   };
 }
 
 /** Start and end offsets of the node at `path` (or of its key, first, with `atKey`), else of the key that names it, else of the deepest ancestor that exists. */
-function nodeRange(doc: Document, path: YamlPath, atKey: boolean): [number, number] {
+function nodeRange(doc: Document, path: YamlPath, atKey: boolean, isMap: typeof import('yaml').isMap): [number, number] {
   for (let n = path.length; n >= 0; n--) {
     const parent = n > 0 ? doc.getIn(path.slice(0, n - 1), true) : undefined;
     const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;

@@ -1,14 +1,14 @@
 // Properties of the JSON-RPC envelope: method names, request ids, frames that are not requests.
 import fc from 'fast-check';
 import { expectCode } from '../checks/base.js';
-import { type CheckContext, type CheckDef, fail, pass, requirement } from '../checks/check.js';
-import { REVISIONS, resultDefinition } from '../schema/validators.js';
-import type { Session } from '../session/session.js';
+import { type CheckDef, fail, freshSession, pass, requirement } from '../checks/check.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION, resultDefinition } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
 import { anyText } from './schema-arbitrary.js';
+import { isHeaderSafe } from '../transport/http.js';
 
 /** Methods some revision defines (or reserves: every notifications/* name is a notification, not a request). */
-const isSpecMethod = (method: string) => method.startsWith('notifications/') || method === 'server/discover' || REVISIONS.some((r) => resultDefinition(r, method) !== undefined);
+const isSpecMethod = (method: string) => method.startsWith('notifications/') || SCHEMA_REVISIONS.some((r) => resultDefinition(r, method) !== undefined);
 
 const UNKNOWN_METHODS = fc
   .oneof(
@@ -17,6 +17,11 @@ const UNKNOWN_METHODS = fc
     anyText({ minLength: 1, maxLength: 40 }),
   )
   .filter((method) => !isSpecMethod(method));
+/**
+ * On the stateless wire the method is mirrored in the Mcp-Method header over HTTP, which has no encoding for text a
+ * header cannot carry: a server may rightly refuse such a name with -32020, so that wire gets header-safe names only.
+ */
+const HEADER_SAFE_METHODS = UNKNOWN_METHODS.filter(isHeaderSafe);
 
 /** Ids of both JSON types a client may use, with their edges: 0, negative, ±(2^53−1), numeric-looking strings, any Unicode. */
 const IDS = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 24 }), fc.integer({ min: -1000, max: 1000 }), fc.maxSafeInteger(), fc.nat().map(String));
@@ -54,24 +59,17 @@ const MALFORMED_FRAMES = fc
   )
   .filter((frame) => !/[\r\n]/.test(frame));
 
-/** A new server process, initialized like the shared one, for a property that could disturb the shared session. */
-async function freshSession(ctx: CheckContext): Promise<Session> {
-  const session = await ctx.fresh();
-  await ctx.initialize(session, ctx.profile.protocolVersion);
-  session.notify('notifications/initialized');
-  return session;
-}
-
 export const ENVELOPE_PROPERTIES: CheckDef[] = [
   {
     id: 'base/method-not-found',
+    revisions: SCHEMA_REVISIONS,
     title: 'An unknown method gets error -32601',
     requirement: requirement('base.method-not-found', 'MUST', 'basic#responses', 'A request for a method the server does not have gets the JSON-RPC error -32601 (Method not found)'),
     async run(ctx) {
       return checkProperty(ctx, {
         id: this.id,
         what: 'unknown method names',
-        arbitrary: UNKNOWN_METHODS,
+        arbitrary: ctx.profile.revision === STATELESS_REVISION ? HEADER_SAFE_METHODS : UNKNOWN_METHODS,
         examples: ['conformance/does-not-exist'],
         judge: async (method, request) => expectCode(await request(method, {}), -32601, 'an unknown method', 'fail'),
       });
@@ -79,6 +77,8 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
   },
   {
     id: 'base/response/id-types',
+    fresh: true,
+    revisions: SCHEMA_REVISIONS,
     title: 'Request ids of every type are echoed unchanged',
     requirement: requirement('base.response.id-echo', 'MUST', 'basic#responses', 'A response carries the same id as its request, with the same JSON type, for string and integer ids alike'),
     async run(ctx) {
@@ -100,6 +100,8 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
   },
   {
     id: 'base/robustness/malformed-frames',
+    fresh: true,
+    revisions: SCHEMA_REVISIONS,
     title: 'A line that is not a valid request gets an error or nothing, and the server lives on',
     requirement: requirement('stdio.alive-after-garbage', 'MUST', 'basic#messages', 'A malformed line (invalid JSON, JSON that is not a request) never gets a result, and the server keeps serving the requests that follow'),
     covers: ['base.parse-error', 'base.invalid-request'],

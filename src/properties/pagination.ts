@@ -3,6 +3,7 @@ import fc from 'fast-check';
 import { expectCode } from '../checks/base.js';
 import { type CheckDef, describeReply, errorOf, requirement, skip, warn } from '../checks/check.js';
 import { LISTS } from '../discovery/discover.js';
+import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
 import { anyText } from './schema-arbitrary.js';
 
@@ -18,6 +19,7 @@ const INVALID_CURSORS = fc.oneof(
 export const PAGINATION_PROPERTIES: CheckDef[] = [
   {
     id: 'pagination/invalid-cursor',
+    revisions: SCHEMA_REVISIONS,
     title: 'An invalid cursor gets error -32602',
     requirement: requirement('page.invalid-cursor', 'SHOULD', 'server/utilities/pagination#error-handling', 'Invalid cursors should result in an error with code -32602'),
     async run(ctx) {

@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { expectCode } from '../checks/base.js';
 import { type CheckDef, describeReply, errorOf, requirement, requires, skip, warn } from '../checks/check.js';
+import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
 import { notOfType, promptArgumentsSchema, schemaArbitraries } from './schema-arbitrary.js';
 
@@ -13,6 +14,7 @@ interface PromptCall {
 export const PROMPT_PROPERTIES: CheckDef[] = [
   {
     id: 'prompts/get/argument-types',
+    revisions: SCHEMA_REVISIONS,
     title: 'A prompt argument that is not a string gets error -32602',
     requirement: requirement('base.invalid-params', 'SHOULD', 'server/prompts#error-handling', 'Prompt arguments are strings: a value of another type breaks the GetPromptRequest schema and is answered with error -32602'),
     async run(ctx) {

@@ -3,11 +3,12 @@
 // counterexample. The values come from the run's seed, so the same seed and server give the same verdicts.
 import fc from 'fast-check';
 import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
+import { DEFAULTS } from '../config/options.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
 
-/** Generated values per property unless --runs says otherwise: the default suite stays well under 3 s on the reference server. */
-export const DEFAULT_RUNS = 100;
+/** Generated values per property unless --runs says otherwise. */
+export const DEFAULT_RUNS = DEFAULTS.runs;
 /** Requests one property keeps in flight on the shared session, at most. */
 const IN_FLIGHT = 32;
 /** Requests spent shrinking one counterexample at most. */
@@ -112,7 +113,8 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     if (run.lost instanceof RequestTimeout) {
       return warn(`no answer within ${run.lost.ms} ms to the generated value below (a slow tool? --timeout raises the limit): ${run.lost.message}${note}${replay}`, detail);
     }
-    const exited = !session ? `\nserver stderr:\n${ctx.stderrTail()}` : '';
+    // The lost session's own tail: the shared server may have been restarted since.
+    const exited = !session ? `\nserver stderr:\n${(run.lost as SessionClosed).stderr ?? ctx.stderrTail()}` : '';
     return fail(`the server stopped answering at the generated value below (the first left unanswered): ${run.lost!.message}${exited}${note}${replay}`, detail);
   };
 

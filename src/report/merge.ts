@@ -6,6 +6,8 @@ import { bounded } from './text.js';
 export interface MergeInput {
   source: string;
   report: Report;
+  /** What its checks are prefixed with when reports are side by side (default: its server's name), e.g. a revision. */
+  label?: string;
 }
 
 export interface Merged {
@@ -17,24 +19,24 @@ export interface Merged {
 /** Which verdict wins when shards disagree on a check: the worse one; a skip never hides a verdict. */
 const RANK: Record<Status, number> = { skip: 0, pass: 1, warn: 2, error: 3, fail: 4 };
 
-/** Reports of the same target and server (name, version, revision) are shards of one run. */
-const runKey = ({ report: r }: MergeInput) =>
-  JSON.stringify([r.target.description, r.server?.name, r.server?.version, r.server?.protocolVersion]);
+/** Reports of the same target and server (name, version, revision) are shards of one run, unless labelled apart. */
+const runKey = ({ report: r, label }: MergeInput) =>
+  JSON.stringify([label, r.target.description, r.server?.name, r.server?.version, r.server?.protocolVersion]);
 
 /**
  * Merge reports into one. Reports of one target and server are shards: their checks are united by id, in
  * order of first appearance; when two carry the same id with different statuses the worse is kept and the
  * conflict noted in its message and in `notes`. Reports of different servers are merged as such shard
- * groups side by side, each check id and area prefixed with a slug of its server (`everything/tools/…`),
- * and the merged report has no single `server`. The summary is always recomputed.
+ * groups side by side, each check id and area prefixed with a slug of its label or server (`everything/tools/…`,
+ * `2026-07-28/tools/…`), and the merged report has no single `server`. The summary is always recomputed.
  */
 export function mergeReports(inputs: readonly MergeInput[]): Merged {
   if (inputs.length === 0) throw new Error('nothing to merge');
   const notes: string[] = [];
   const groups = new Map<string, MergeInput[]>();
   for (const input of inputs) groups.set(runKey(input), [...(groups.get(runKey(input)) ?? []), input]);
-  const runs = [...groups.values()].map((group) => mergeShards(group, notes));
-  const report = runs.length === 1 ? runs[0] : sideBySide(runs);
+  const runs = [...groups.values()].map((group) => ({ report: mergeShards(group, notes), label: group[0].label }));
+  const report = runs.length === 1 ? runs[0].report : sideBySide(runs);
   return { report: { ...report, summary: summarize(report.checks) }, notes };
 }
 
@@ -68,9 +70,10 @@ function span(reports: readonly Report[]): Omit<Report, 'checks'> {
   };
 }
 
-/** Several servers' runs in one report: ids and areas prefixed with each server's slug. */
-function sideBySide(runs: readonly Report[]): Report {
-  const slugs = uniqueSlugs(runs.map((r) => r.server?.name ?? r.target.description));
+/** Several servers' runs in one report: ids and areas prefixed with each run's slug (its label or server name). */
+function sideBySide(labelled: readonly { report: Report; label?: string }[]): Report {
+  const runs = labelled.map((l) => l.report);
+  const slugs = uniqueSlugs(labelled.map(({ report: r, label }) => label ?? r.server?.name ?? r.target.description));
   const { server: _server, ...shared } = span(runs);
   return {
     ...shared,

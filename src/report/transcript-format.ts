@@ -12,12 +12,13 @@ export interface TranscriptFormat {
 
 /**
  * One entry as one line: `#3 +12.5 ms → {"jsonrpc":…}`. Line breaks inside the text become `⏎` so an entry
- * can never pose as another; a shortened text ends with `… (N bytes)`. Returns plain text: the caller escapes it.
+ * can never pose as another; a shortened text ends with `… (N bytes)`, and a frame cut when recorded with the start
+ * of its SHA-256 too (the whole frame is not kept anywhere). Returns plain text: the caller escapes it.
  */
 export function formatEntry(entry: TranscriptEntry, maxText = Infinity): string {
   const text = entry.text.replace(/\r\n|\r|\n/g, '⏎');
   const cut = text.length > maxText;
-  const more = entry.truncated || cut ? ` … (${entry.bytes} bytes)` : '';
+  const more = entry.truncated || cut ? ` … (${entry.bytes} bytes${entry.sha256 ? `, sha256 ${entry.sha256}` : ''})` : '';
   const t = Number.isFinite(entry.t) ? Math.round(entry.t * 10) / 10 : '?';
   return `#${entry.seq} +${t} ms ${MARK[entry.dir] ?? '?'} ${cut ? clip(text, maxText) : text}${more}`;
 }

@@ -1,8 +1,4 @@
 import type { Report } from '../schema/generated/report.js';
-import { writeBadge } from './badge.js';
-import { writeHtmlReport } from './html.js';
-import { writeJsonReport } from './json.js';
-import { writeJunitReport } from './junit.js';
 
 export interface WrittenReports {
   json: string;
@@ -23,6 +19,8 @@ function valueOf<T>(result: PromiseSettledResult<T>): T {
  * even if another fails to write; the first failure is then rethrown.
  */
 export async function writeReports(report: Report, outDir: string): Promise<WrittenReports> {
+  // The renderers (badge-maker is slow to load) are loaded when a run ends, not when the tool starts.
+  const [{ writeJsonReport }, { writeJunitReport }, { writeHtmlReport }, { writeBadge }] = await Promise.all([import('./json.js'), import('./junit.js'), import('./html.js'), import('./badge.js')]);
   const [json, junit, html, badge] = await Promise.allSettled([
     writeJsonReport(report, outDir),
     writeJunitReport(report, outDir),

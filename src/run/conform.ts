@@ -1,11 +1,14 @@
 import { applyBaseline, loadBaseline, type Baseline } from '../baseline/baseline.js';
-import { loadSuite } from '../checks/suite.js';
-import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
+import { loadSuite, type Suite } from '../checks/suite.js';
+import { DEFAULTS, resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
-import { handshake } from '../discovery/discover.js';
+import { initialize, statelessMeta } from '../discovery/discover.js';
+import { isObject } from '../json.js';
+import { mergeReports } from '../report/merge.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
-import { Session } from '../session/session.js';
+import { type Reply, Session } from '../session/session.js';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
@@ -25,14 +28,22 @@ export interface Conformed {
  */
 export async function conform(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed> {
   const options = await resolveOptions(input);
-  if (isSeveral(options.revision)) throw new ConfigError(`option revision: ${options.revision} stands for one run per revision, which only the command line does; run once per revision instead`);
-  // The user's files load before the server starts: a mistake in one ends the run with no process started.
+  if (isSeveral(options.revision)) throw new ConfigError(`option revision: ${options.revision} stands for one run per revision: see conformEach`);
+  return runOne(options, await loadFiles(options), signal);
+}
+
+/** The user's files, loaded before any server starts: a mistake in one ends the run with no process started. */
+async function loadFiles(options: ResolvedOptions): Promise<{ baseline?: Baseline; suite: Suite }> {
   const baseline = options.expectedFailures === undefined ? undefined : await loadBaseline(options.expectedFailures);
-  const suite = await loadSuite({ caseDirs: options.cases, only: options.only, skip: options.skip });
+  return { baseline, suite: await loadSuite({ caseDirs: options.cases, only: options.only, skip: options.skip }) };
+}
+
+/** The run of `options.revision` (one revision), then the baseline. */
+async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?: Baseline; suite: Suite }, signal?: AbortSignal): Promise<Conformed> {
   const plan = await planOf(options);
-  // Its HTTP rules (Mcp-Method / Mcp-Name headers, no session) are not built yet: a run over HTTP would misjudge.
-  if (options.revision === STATELESS_REVISION && plan.transport !== undefined && plan.transport !== 'stdio') {
-    throw new ConfigError(`option revision: ${STATELESS_REVISION} is tested over stdio only for now, not ${plan.transport}`);
+  // The stateless wire is not defined over the legacy HTTP+SSE transport (deprecated before it).
+  if (options.revision === STATELESS_REVISION && plan.transport === 'sse') {
+    throw new ConfigError(`option revision: ${STATELESS_REVISION} has no legacy HTTP+SSE transport; test it over Streamable HTTP or stdio`);
   }
   const report = await runSuite({
     plan,
@@ -55,47 +66,74 @@ export async function conform(input: ConformanceOptions, signal?: AbortSignal): 
 
 const isSeveral = (revision: string | undefined) => revision === 'all' || revision === 'auto';
 
-const planOf = ({ target, command, cwd, env, headers, httpUrl, port, transport }: ResolvedOptions) =>
-  resolveTarget({ target, command, cwd, env, headers, httpUrl, port, transport });
+const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, transport, secrets }: ResolvedOptions): Promise<LaunchPlan> => ({
+  ...(await resolveTarget({ target, command, cwd, env, headers, httpUrl, port, transport })),
+  secretNames: secrets,
+});
 
 /**
- * One run per revision that `--revision all` (every revision the project knows) or `auto` (every era the server
+ * One run per revision that `all` (every revision the project knows) or `auto` (the default: every era the server
  * speaks) stands for, one after the other, each with its own report and verdict; any other revision is one run.
  */
 export async function conformEach(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed[]> {
   const options = await resolveOptions(input);
-  if (!isSeveral(options.revision)) return [await conform(input, signal)];
+  const revision = options.revision ?? DEFAULTS.revision;
+  const files = await loadFiles(options);
+  if (!isSeveral(revision)) return [await runOne({ ...options, revision }, files, signal)];
   const plan = await planOf(options);
-  // The stateless wire is tested over stdio only (see conform).
-  const stateless = plan.transport === undefined || plan.transport === 'stdio';
-  const all = options.revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : await spokenRevisions(plan, options.timeoutMs, stateless);
+  // The stateless wire has no legacy HTTP+SSE transport (see conform).
+  const stateless = plan.transport !== 'sse';
+  const all = revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : stateless ? await spokenRevisions(plan, options.timeoutMs) : [REVISIONS[0]];
   const runs: Conformed[] = [];
   for (const revision of all) {
-    if (signal?.aborted) break;
-    runs.push(await conform({ ...input, revision: revision as NonNullable<ConformanceOptions['revision']> }, signal));
+    if (signal?.aborted && runs.length > 0) break; // the first run still reports the interruption
+    runs.push(await runOne({ ...options, revision }, files, signal));
   }
   return runs;
 }
 
-/** The revisions a server speaks: 2026-07-28 when it answers server/discover, and the one it negotiates at initialize. */
-async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, stateless: boolean): Promise<string[]> {
+/** The revision a run of conformEach stood for (the server may have negotiated an older one): it names the run's folder. */
+export const revisionOf = ({ options }: Conformed): string => String(options.revision);
+
+/** Several runs as one report, side by side, each check id prefixed with its revision; one run as it is. */
+export function combined(runs: readonly Conformed[]): Report {
+  if (runs.length === 1) return runs[0].report;
+  return mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run) }))).report;
+}
+
+/** How long server/discover may stay unanswered once the initialize sent after it is answered. */
+const DISCOVER_GRACE_MS = 1000;
+
+/**
+ * The eras a server speaks: 2026-07-28 when it answers server/discover, and the initialize wire when it answers
+ * initialize (run at 2025-11-25, from which the server negotiates down, as a one-revision run does). Both are asked
+ * at once in one session, server/discover first: a dual-era server takes its era from the first request, and a
+ * legacy server that ignores server/discover costs a grace period, not a timeout. A server that speaks neither
+ * still gets the initialize run, whose report says why it failed.
+ */
+async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<string[]> {
   const connection = connect(plan, { timeoutMs });
-  const probe = async (revision: string) => {
+  const open = async () => {
     const transcript = new Transcript();
-    const session = new Session(await connection.open(transcript), transcript, timeoutMs);
+    return new Session(await connection.open(transcript), transcript, timeoutMs);
+  };
+  const answered = (reply: Promise<Reply>) => reply.then((r) => isObject(r.message.result), () => false);
+  try {
+    const session = await open();
+    let [stateless, legacy] = [false, false];
     try {
-      await handshake(session, revision);
-      return session.revision;
-    } catch {
-      return undefined; // this era is not spoken (a refusal, a timeout or a crash)
+      const discovered = answered(session.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }));
+      legacy = await answered(initialize(session, REVISIONS[0]));
+      stateless = await Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]);
     } finally {
       await session.close();
     }
-  };
-  try {
-    const found = [...(stateless ? [await probe(STATELESS_REVISION)] : []), await probe(REVISIONS[0])].filter((r) => r !== undefined);
-    // A server that speaks neither still gets the default run, whose report says why it failed.
-    return found.length > 0 ? found : [REVISIONS[0]];
+    // A server may keep to the era of the first request in a session: then initialize is asked in a fresh one.
+    if (stateless && !legacy) {
+      const fresh = await open();
+      legacy = await answered(initialize(fresh, REVISIONS[0])).finally(() => fresh.close());
+    }
+    return [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])];
   } finally {
     await connection.close();
   }

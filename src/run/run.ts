@@ -3,7 +3,8 @@ import { type CheckContext, type CheckDef, type Outcome, skip, wrongRevision, wr
 import { loadSuite, type Suite } from '../checks/suite.js';
 import { FrameMonitor } from '../checks/frame-monitor.js';
 import { discover, initialize, schemaRevision } from '../discovery/discover.js';
-import { STATELESS_REVISION } from '../schema/validators.js';
+import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
+import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
 import { DEFAULT_TOOL_CALL_MODE, type ToolCallMode } from '../properties/tool-policy.js';
 import type { ServerProfile } from '../discovery/profile.js';
@@ -14,6 +15,7 @@ import { Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
 import { redact, redactUrl, secretsOf } from '../transport/secrets.js';
+import { quoteArg } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
 import { TOOL } from '../version.js';
 
@@ -44,7 +46,7 @@ export interface RunOptions {
 class BudgetSpent extends Error {}
 class Interrupted extends Error {}
 
-/** Fresh stdio sessions started ahead, while discovery runs (a default run takes about a dozen). */
+/** Fresh stdio sessions started ahead, at most, while discovery runs (a default run takes about fifteen). */
 const FRESH_POOL = 4;
 
 /** Starts the server, discovers it, runs every check, shuts everything down, and returns the report. */
@@ -68,7 +70,15 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     seed,
     runs: options.runs ?? DEFAULT_RUNS,
     toolCalls: { mode: options.toolCalls ?? DEFAULT_TOOL_CALL_MODE, allow: options.allowTools ?? [] },
-    replay: (id) => `mcp-conformance --seed ${seed} --only ${id} ${options.plan.description}`,
+    // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
+    replay: (id) => [
+      'mcp-conformance', '--seed', seed,
+      ...(options.runs !== undefined && options.runs !== DEFAULT_RUNS ? ['--runs', options.runs] : []),
+      ...(options.protocolVersion ? ['--revision', options.protocolVersion] : []),
+      ...(options.toolCalls && options.toolCalls !== DEFAULT_TOOL_CALL_MODE ? ['--tool-calls', options.toolCalls] : []),
+      ...(options.allowTools ?? []).flatMap((tool) => ['--allow-tool', quoteArg(tool)]),
+      '--only', id, options.plan.cliTarget ?? quoteArg(options.plan.description),
+    ].join(' '),
   };
 
   const connection = connect(options.plan, { timeoutMs: options.timeoutMs });
@@ -85,12 +95,16 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     await connection.close();
     throw err;
   });
+  // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
+  const sharedServer = new SharedServer(shared, open, options.protocolVersion ?? REVISIONS[0], shared.transport.kind === 'stdio' ? MAX_RESTARTS : 0);
   // Fresh sessions (version probes, bad input) over stdio cost a process start each: a few are started now, while
-  // discovery runs, and handed out first. Only when the suite probes versions (not on the stateless wire, where it
-  // does not), so a narrow run starts none.
+  // discovery runs, and handed out first; no more than the checks that open sessions of their own, so a narrow run
+  // starts none it does not use.
   const pool: Promise<Session>[] = [];
-  if (shared.transport.kind === 'stdio' && options.protocolVersion !== STATELESS_REVISION && suite.checks.some((c) => c.id.startsWith('lifecycle/version/'))) {
-    for (let i = 0; i < FRESH_POOL; i++) pool.push(open());
+  if (shared.transport.kind === 'stdio') {
+    const revision = options.protocolVersion ?? REVISIONS[0];
+    const takers = suite.checks.filter((c) => c.fresh && !wrongTransport(c.transport, 'stdio') && !wrongRevision(c.revisions, revision)).length;
+    for (let i = 0; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
   }
   const takeFresh = () => pool.shift() ?? open();
@@ -107,8 +121,10 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
     if (profile) {
       const { checks } = suite;
-      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), { profile: profile!, shared, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation });
-      const first = await Promise.all(checks.filter((c) => !c.last).map(runOne));
+      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), { profile: profile!, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation });
+      // All at once, those that open sessions of their own first: their servers start while the others start.
+      const concurrent = checks.filter((c) => !c.last);
+      const first = await Promise.all([...concurrent.filter((c) => c.fresh), ...concurrent.filter((c) => !c.fresh)].map(runOne));
       const last: CheckResult[] = [];
       for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
       const byId = new Map([...first, ...last].map((r) => [r.id, r]));
@@ -117,12 +133,13 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
   } finally {
     await Promise.allSettled(pool.splice(0)); // untaken ones are in `sessions` once started
+    await sharedServer.settle();
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
   }
   results.push(...monitor.results(shared.transport.kind));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
-  // Header values (--header) and secret-named --env values: wherever the server echoed one, the report says ***.
+  // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
   return redact({
     tool: TOOL,
     target: targetOf(options.plan),
@@ -134,7 +151,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     ...(interrupted && { interrupted }),
     summary: summarize(checks),
     checks,
-  }, secretsOf(options.plan.headers, options.plan.env));
+  }, secretsOf(options.plan));
 }
 
 function targetOf(plan: LaunchPlan): Report['target'] {
@@ -187,7 +204,7 @@ type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'replay'>;
 
 interface RunState {
   profile: ServerProfile;
-  shared: Session;
+  shared: SharedServer;
   open: () => Promise<Session>;
   memo: Map<string, Promise<unknown>>;
   timeoutMs: number;
@@ -213,9 +230,9 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
       const s = await open();
       fresh.push(s);
       // The stateless wire needs no handshake: a new session is ready once it carries the protocol fields.
-      if (shared.requestMeta) {
-        s.requestMeta = shared.requestMeta;
-        s.revision = shared.revision;
+      if (shared.session.requestMeta) {
+        s.requestMeta = shared.session.requestMeta;
+        s.revision = shared.session.revision;
       }
       return s;
     },
@@ -230,13 +247,13 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
       return memo.get(key) as never;
     },
     async closeShared() {
-      const exit = await shared.close();
+      const { session, exit } = await shared.close();
       // The process's own story (spawn, stderr, signals, exit) is this check's transcript.
-      const story = shared.transcript.entries.filter((e) => e.dir === 'event' || e.dir === 'stderr');
-      excerpt.push(...(story.length > 20 ? [story[0], ...story.slice(-19)] : story));
+      excerpt.push(...processStory(session));
       return exit;
     },
-    stderrTail: () => shared.transport.stderrTail(),
+    stderrTail: () => shared.session.transport.stderrTail(),
+    serverLosses: () => shared.losses,
   };
   let outcome: Outcome | { status: 'error'; message: string };
   try {
@@ -250,7 +267,7 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
       clearTimeout(timer);
     }
   } catch (err) {
-    outcome = judgeThrown(err as Error, shared.transport.stderrTail());
+    outcome = judgeThrown(err as Error, shared.session.transport.stderrTail());
   } finally {
     await Promise.all(fresh.map((s) => s.close()));
   }
@@ -274,7 +291,9 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
 function judgeThrown(err: Error, stderr: string): Outcome | { status: 'error'; message: string } {
   if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
   if (err instanceof Interrupted) return { status: 'error', message: 'run interrupted before this check finished' };
-  // What the server last wrote to stderr often says why it hung or died.
+  // What the server last wrote to stderr often says why it hung or died: a lost session's own tail, since the
+  // shared one may have been restarted.
+  if (err instanceof SessionClosed && err.stderr !== undefined) stderr = err.stderr;
   if (err instanceof RequestTimeout || err instanceof SessionClosed) return { status: 'fail', message: `${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}` };
   return { status: 'error', message: `harness error: ${err.stack ?? err.message}` };
 }

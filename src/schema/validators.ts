@@ -155,6 +155,7 @@ const RESULTS: Record<string, string> = {
 // 2026-07-28: no initialize, ping, logging/setLevel, subscribe or tasks (requirements §2.4).
 const RESULTS_07: Record<string, string> = {
   'server/discover': 'DiscoverResult',
+  'subscriptions/listen': 'SubscriptionsListenResult',
   ...Object.fromEntries(Object.entries(RESULTS).filter(([, def]) => def !== 'InitializeResult' && def !== 'EmptyResult')),
 };
 const TASK_RESULTS: Record<string, string> = {
@@ -176,6 +177,13 @@ const NOTIFICATIONS: Record<string, string> = {
 const NOTIFICATIONS_07: Record<string, string> = {
   'notifications/progress': 'ProgressNotification',
   'notifications/message': 'LoggingMessageNotification',
+  // On a subscriptions/listen stream.
+  'notifications/subscriptions/acknowledged': 'SubscriptionsAcknowledgedNotification',
+  'notifications/resources/updated': 'ResourceUpdatedNotification',
+  'notifications/resources/list_changed': 'ResourceListChangedNotification',
+  'notifications/tools/list_changed': 'ToolListChangedNotification',
+  'notifications/prompts/list_changed': 'PromptListChangedNotification',
+  'notifications/cancelled': 'CancelledNotification',
 };
 const NOTIFICATIONS_11: Record<string, string> = {
   'notifications/tasks/status': 'TaskStatusNotification',
@@ -206,7 +214,6 @@ export function resultDefinition(revision: string, method: string): string | und
 /** The definition of a server notification (whole frame), or undefined when the server may not send `method`. */
 export function notificationDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
-  // Other notifications need a subscriptions/listen stream, which the suite does not open.
   if (stateless(revision)) return lookup(NOTIFICATIONS_07, method);
   return lookup(NOTIFICATIONS, method) ?? (since(revision, '2025-11-25') ? lookup(NOTIFICATIONS_11, method) : undefined);
 }

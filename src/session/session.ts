@@ -51,7 +51,8 @@ export class RequestTimeout extends Error {
 }
 
 export class SessionClosed extends Error {
-  constructor(readonly method: string, detail: string) {
+  /** `stderr`: the tail of the server's stderr when the session was lost, which often says why. */
+  constructor(readonly method: string, detail: string, readonly stderr?: string) {
     super(`server closed the connection before answering ${method}: ${detail}`);
   }
 }
@@ -74,11 +75,7 @@ let sessions = 0;
 export class Session {
   /** Set by discovery once initialize (or, on the stateless wire, server/discover) succeeded. */
   revision?: string;
-  /**
-   * The stateless wire (2026-07-28): protocol fields every request carries in `params._meta`, set by discovery.
-   * A caller's own `_meta` keys win, so a check can send a wrong version on purpose.
-   */
-  requestMeta?: Record<string, unknown>;
+  private meta?: Record<string, unknown>;
   readonly number = ++sessions;
   private nextId = 1;
   private readonly pending = new Map<string, Pending>();
@@ -86,6 +83,9 @@ export class Session {
   private readonly expired = new Map<string, Exchange>();
   private readonly listeners: ((e: InboundEvent) => void)[] = [];
   private readonly messageWaiters = new Set<(e: InboundEvent) => void>();
+  private readonly lossListeners: ((why: string, pending: Exchange[]) => void)[] = [];
+  /** Why nothing more can arrive: the process exited, or closed its stdout. */
+  private lostWhy?: string;
 
   constructor(
     readonly transport: Transport,
@@ -93,18 +93,50 @@ export class Session {
     readonly timeoutMs: number,
   ) {
     transport.onLine((line) => this.receive(line));
-    transport.onExit((exit) => {
-      const detail = `process exited (code ${exit.code}, signal ${exit.signal})`;
-      for (const p of this.pending.values()) {
-        clearTimeout(p.timer);
-        p.reject(new SessionClosed(p.exchange.method, detail));
-      }
-      this.pending.clear();
+    transport.onExit((exit) => this.lose(`process exited (code ${exit.code}, signal ${exit.signal})`, exit.how === 'crashed'));
+    transport.onDeaf?.((why) => {
+      this.lose(why, true);
+      // Deaf and mute, it can only be stopped: started now, the shutdown's waits run alongside the rest of the run.
+      void this.close();
     });
   }
 
+  /**
+   * The stateless wire (2026-07-28): protocol fields every request carries in `params._meta`, set by discovery.
+   * A caller's own `_meta` keys win, so a check can send a wrong version on purpose.
+   */
+  get requestMeta(): Record<string, unknown> | undefined {
+    return this.meta;
+  }
+
+  /** The transport learns the version too (HTTP mirrors it in a header of every request); undefined means the initialize wire. */
+  set requestMeta(meta: Record<string, unknown> | undefined) {
+    this.meta = meta;
+    const version = meta?.['io.modelcontextprotocol/protocolVersion'];
+    this.transport.setStatelessVersion?.(typeof version === 'string' ? version : undefined);
+  }
+
   get alive(): boolean {
-    return this.transport.exited === undefined;
+    return this.lostWhy === undefined && this.transport.exited === undefined;
+  }
+
+  /** Hears when the server is lost without the client asking (it crashed, or closed its stdout), with the requests it left unanswered. */
+  onLost(listener: (why: string, pending: Exchange[]) => void): void {
+    this.lossListeners.push(listener);
+  }
+
+  /** Fails every request in flight at once: nothing can answer them any more. */
+  private lose(why: string, unasked: boolean): void {
+    if (this.lostWhy !== undefined) return;
+    this.lostWhy = why;
+    const pending = [...this.pending.values()];
+    this.pending.clear();
+    if (unasked) for (const l of this.lossListeners) l(why, pending.map((p) => p.exchange));
+    const stderr = this.transport.stderrTail();
+    for (const p of pending) {
+      clearTimeout(p.timer);
+      p.reject(new SessionClosed(p.exchange.method, why, stderr));
+    }
   }
 
   /** Frames from the server, as they arrive (used by the frame checks). */
@@ -124,7 +156,7 @@ export class Session {
   }
 
   private track(id: RequestId, method: string, params: unknown, ms: number, write: () => TranscriptEntry): Promise<Reply> {
-    if (!this.alive) return Promise.reject(new SessionClosed(method, 'process already exited'));
+    if (!this.alive) return Promise.reject(new SessionClosed(method, this.lostWhy ?? 'process already exited', this.transport.stderrTail()));
     return new Promise<Reply>((resolve, reject) => {
       const exchange: Exchange = { id, method, params, sent: write() };
       // After a long synchronous stretch, timers fire before the pipe is read: give input that already
@@ -153,10 +185,15 @@ export class Session {
     return this.transport.sendRaw(text);
   }
 
-  /** Starts recording inbound frames; `stop()` returns what arrived in between. */
+  /**
+   * Starts recording inbound responses; `stop()` returns those that arrived in between. Only responses: a flooding
+   * server's notifications would pile up for as long as the recording runs.
+   */
   record(): { stop(): InboundEvent[] } {
     const seen: InboundEvent[] = [];
-    const waiter = (e: InboundEvent) => seen.push(e);
+    const waiter = (e: InboundEvent) => {
+      if (e.kind === 'response') seen.push(e);
+    };
     this.messageWaiters.add(waiter);
     return {
       stop: () => {

@@ -4,6 +4,8 @@ import type { TransportKind } from '../transport/transport.js';
 export interface LaunchPlan {
   /** What the user pointed at, for messages and reports. */
   description: string;
+  /** How the command line names the target again (`-- <command>`, `--http-url …`), for the replay line; else the description. */
+  cliTarget?: string;
   /** The server's command; '' for a server that is already running at `url`. */
   command: string;
   args: string[];
@@ -16,4 +18,6 @@ export interface LaunchPlan {
   url?: string;
   /** Extra HTTP request headers (auth). Their values are secrets: every report shows them as ***. */
   headers?: Record<string, string>;
+  /** Environment variables (in `env` or inherited) whose values are secrets too, whatever their names. */
+  secretNames?: string[];
 }

@@ -2,6 +2,7 @@ import { accessSync, constants, existsSync, openSync, readSync, closeSync, readF
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
+import { quoteArg } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
 import type { LaunchPlan } from './launch-plan.js';
 
@@ -32,10 +33,6 @@ export interface TargetInput {
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
 const TS_EXTENSIONS = new Set(['.ts', '.mts', '.cts']);
 const DIR_ENTRY_FILES = ['index.js', 'server.js', 'index.py', 'server.py'];
-
-function quoteArg(arg: string): string {
-  return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
-}
 
 function statOrUndefined(file: string): Stats | undefined {
   try {
@@ -241,14 +238,16 @@ export async function resolveTarget(input: TargetInput): Promise<LaunchPlan> {
   if (!isUrl(url)) throw new TargetError(`--http-url takes a URL such as http://127.0.0.1:{port}/mcp, not ${url}`);
   const port = input.port === 'auto' ? await freePort() : input.port;
   const launch = await resolveLaunch(input, cwd, env);
+  const cliTarget = ['--http-url', quoteArg(url), ...(input.port === undefined ? [] : ['--port', String(input.port)]), launch.cliTarget ?? quoteArg(launch.description)].join(' ');
   if (port === undefined) {
     if ([url, launch.command, ...launch.args].some((s) => s.includes('{port}'))) throw new TargetError('{port} appears in the URL or the command: give --port N or --port auto');
-    return { ...launch, url, ...http };
+    return { ...launch, cliTarget, url, ...http };
   }
   const fill = (text: string) => text.replaceAll('{port}', String(port));
   return {
     ...launch,
     description: fill(launch.description),
+    cliTarget,
     command: fill(launch.command),
     args: launch.args.map(fill),
     env: { ...launch.env, PORT: String(port) },
@@ -262,7 +261,8 @@ async function resolveLaunch(input: TargetInput, cwd: string, env: Record<string
   if (input.command !== undefined) {
     const [command, ...args] = input.command;
     if (command === undefined || command === '') throw new TargetError('no command given after --');
-    return plan(input.command.map(quoteArg).join(' '), command, args, cwd, env);
+    const description = input.command.map(quoteArg).join(' ');
+    return { ...plan(description, command, args, cwd, env), cliTarget: `-- ${description}` };
   }
 
   const target = input.target;

@@ -7,7 +7,7 @@ import { TOOL } from '../version.js';
 import type { HttpTarget } from './http-base.js';
 import { failure, mediaType, send, sessionAgent } from './http-client.js';
 import { StreamableHttpTransport } from './http.js';
-import { redactUrl } from './secrets.js';
+import { redact, redactUrl, secretsOf } from './secrets.js';
 import { type ServerProcess, formatCommand, spawnServer } from './server-process.js';
 import { type SseEvent, SseParser } from './sse-parser.js';
 import { LegacySseTransport } from './sse.js';
@@ -30,11 +30,21 @@ export interface ConnectOptions {
 }
 
 const DEFAULT_READY_MS = 30_000;
-const POLL_MS = 100;
+/** A refused connection costs next to nothing, and the run waits out each poll period in full: poll often. */
+const POLL_MS = 20;
 /** Lines of the server's output quoted when it never answered. */
 const TAIL_LINES = 10;
 
 export function connect(plan: LaunchPlan, opts: ConnectOptions): Connection {
+  const connection = connectTo(plan, opts);
+  const secrets = secretsOf(plan);
+  // A launch error quotes the command line and the server's output, either of which may hold a secret.
+  const redacted = (err: unknown) =>
+    err instanceof LaunchError ? new LaunchError(redact(err.message, secrets), redact(err.command, secrets), err.code, redact(err.stderrTail, secrets)) : err;
+  return { ...connection, open: (transcript) => connection.open(transcript).catch((err: unknown) => Promise.reject(redacted(err))) };
+}
+
+function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
   const url = plan.url;
   if (url === undefined) return { open: (transcript) => startStdio(plan, transcript), close: async () => {} };
   let prepared: Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> | undefined;

@@ -49,6 +49,8 @@ export interface HttpOutcome {
   /** The body's text (up to the size limit), unless it was an SSE stream read as messages. */
   body: string;
   error?: string;
+  /** A probe with a deadline stopped reading there: the response (a stream left open) was still coming. */
+  cut?: boolean;
 }
 
 const items = (json: unknown): unknown[] => (Array.isArray(json) ? json : [json]);
@@ -148,12 +150,12 @@ export abstract class HttpTransport implements Transport {
 
   /** Where messages are POSTed. */
   protected abstract postUrl(): URL;
-  /** Headers of every request besides Accept and Content-Type (the user's, the session's). */
-  protected abstract sessionHeaders(): Record<string, string>;
+  /** Headers of a request besides Accept and Content-Type (the user's, the session's, those mirroring `body`). */
+  protected abstract sessionHeaders(body?: string): Record<string, string>;
   /** Ends the session on the server's side, before the connections are dropped. */
   protected abstract end(): Promise<void>;
-  /** Sees each response head first (Streamable HTTP takes the session id from it). */
-  protected abstract onHead(res: http.IncomingMessage): void;
+  /** Sees each response head first, with the request's headers (Streamable HTTP takes the session id from it). */
+  protected abstract onHead(res: http.IncomingMessage, sent: Record<string, string>): void;
   /** Handles an SSE event that is not a message (legacy: `endpoint`); true when it did. */
   protected abstract onControlEvent(event: SseEvent): boolean;
 
@@ -179,18 +181,39 @@ export abstract class HttpTransport implements Transport {
     return parts.join('; ');
   }
 
-  /** One request outside the message flow (a check's probe): recorded, its body read whole, never delivered. */
-  protected async exchange(method: 'GET' | 'POST' | 'DELETE', headers: Record<string, string>, label: string, body?: string): Promise<HttpOutcome> {
+  /**
+   * One request outside the message flow (a check's probe): recorded, its body read whole, never delivered. With
+   * `waitMs`, reading stops that long after sending, or when `stop` settles if sooner (`cut` says it did), so streams
+   * left open can be watched.
+   */
+  protected async exchange(method: 'GET' | 'POST' | 'DELETE', headers: Record<string, string>, label: string, body?: string, waitMs?: number, stop?: Promise<unknown>): Promise<HttpOutcome> {
+    const deadline = new AbortController();
+    let cut = false;
+    let read = false;
+    const end = () => read || ((cut = true), deadline.abort());
+    const timer = waitMs === undefined ? undefined : setTimeout(end, waitMs);
+    if (waitMs !== undefined) void stop?.then(end);
     let res: http.IncomingMessage;
     try {
-      res = await send({ method, url: this.target.url, headers, body, agent: this.agent });
+      res = await send({ method, url: this.target.url, headers, body, agent: this.agent, signal: deadline.signal });
     } catch (err) {
-      this.note(`${method} (${label}) failed: ${failure(err)}`);
-      return { contentType: '', headers: {}, bytes: 0, body: '', error: failure(err) };
+      read = true;
+      clearTimeout(timer);
+      const why = cut ? 'no response head before the watch ended' : failure(err);
+      this.note(`${method} (${label}) failed: ${why}`);
+      return { contentType: '', headers: {}, bytes: 0, body: '', error: why };
+    }
+    // A GET stream may stay open for good: unless it is watched, its head is what a probe judges.
+    if (method === 'GET' && mediaType(res) === 'text/event-stream' && waitMs === undefined) {
+      res.destroy();
+      this.note(this.describe(method, res, label));
+      return { status: res.statusCode, contentType: mediaType(res), headers: res.headers, bytes: 0, body: '' };
     }
     const { text, bytes } = await readBody(res, MAX_BYTES);
-    this.note(`${this.describe(method, res, label)}${text ? `: ${clip(text)}` : ''}`);
-    return { status: res.statusCode, contentType: mediaType(res), headers: res.headers, bytes, body: text };
+    read = true;
+    clearTimeout(timer);
+    this.note(`${this.describe(method, res, label)}${text ? `: ${clip(text)}` : ''}${cut ? ' (still open when the watch ended)' : ''}`);
+    return { status: res.statusCode, contentType: mediaType(res), headers: res.headers, bytes, body: text, ...(cut ? { cut } : {}) };
   }
 
   /** Reads an SSE stream: records each event, delivers messages, notes which requests they answered. */
@@ -247,8 +270,9 @@ export abstract class HttpTransport implements Transport {
   private async postNow(text: string, { ids, input }: { ids: RequestId[]; input: boolean }, headArrived: () => void): Promise<HttpOutcome> {
     const answered = new Set<string>();
     let res: http.IncomingMessage;
+    let headers: Record<string, string>;
     try {
-      const headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...this.sessionHeaders() };
+      headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...this.sessionHeaders(text) };
       res = await send({ method: 'POST', url: this.postUrl(), headers, body: text, agent: this.agent });
     } catch (err) {
       headArrived();
@@ -257,7 +281,7 @@ export abstract class HttpTransport implements Transport {
     }
     headArrived();
     const head = this.note(this.describe('POST', res));
-    this.onHead(res);
+    this.onHead(res, headers);
     const status = res.statusCode ?? 0;
     const contentType = mediaType(res);
     const outcome: HttpOutcome = { status, contentType, headers: res.headers, bytes: 0, body: '' };

@@ -3,20 +3,63 @@ import type { Transcript } from '../session/transcript.js';
 import { HttpTransport, type HttpOutcome, type HttpTarget } from './http-base.js';
 import { failure, mediaType, send } from './http-client.js';
 import { describeHeaders, redactUrl } from './secrets.js';
+import { isObject } from '../json.js';
 
 /** How long close() waits for the answer to its DELETE. */
 const DELETE_WAIT_MS = 2000;
+/** The methods whose target (`params.name` or `params.uri`) goes in the Mcp-Name header. */
+const NAMED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** Whether a header carries the text as is: visible ASCII, inner spaces allowed (RFC 9110 field values, no edge whitespace). */
+export const isHeaderSafe = (text: string) => /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/.test(text);
+
+/**
+ * A mirrored header value: as is when header-safe, else (or when it looks encoded) the Base64 sentinel form the spec
+ * gives Mcp-Name. A method name no header can carry (a check's made-up one) is sent that way too, not refused.
+ */
+function headerValue(value: string): string {
+  const sentinel = value.startsWith('=?base64?') && value.endsWith('?=');
+  return isHeaderSafe(value) && !sentinel ? value : `=?base64?${Buffer.from(value, 'utf8').toString('base64')}?=`;
+}
+
+/**
+ * The request metadata headers of the stateless wire (2026-07-28, streamable-http#request-metadata), mirrored from
+ * the body: the version its `_meta` names (else the session's), its method and target. Undefined when neither names
+ * a version (the initialize wire).
+ */
+function requestMetadata(body: string, sessionVersion: string | undefined): Record<string, string> | undefined {
+  let m: unknown;
+  try {
+    m = JSON.parse(body);
+  } catch {
+    m = undefined; // raw input: only the session's version to send
+  }
+  const message = isObject(m) ? m : {};
+  const params = isObject(message.params) ? message.params : {};
+  const named = isObject(params._meta) ? params._meta['io.modelcontextprotocol/protocolVersion'] : undefined;
+  const version = typeof named === 'string' ? named : sessionVersion;
+  if (version === undefined) return undefined;
+  const method = message.method;
+  const target = params.name ?? params.uri;
+  return {
+    'MCP-Protocol-Version': version,
+    ...(typeof method === 'string' && { 'Mcp-Method': headerValue(method) }),
+    ...(typeof method === 'string' && NAMED.has(method) && typeof target === 'string' && { 'Mcp-Name': headerValue(target) }),
+  };
+}
 
 /**
  * Streamable HTTP (2025-03-26 and later): every message is a POST, answered with JSON or an SSE stream;
  * the session id and, after initialize, the protocol version go on every request; a standalone GET stream
- * carries what the server sends on its own; close() DELETEs the session.
+ * carries what the server sends on its own; close() DELETEs the session. On the stateless wire (2026-07-28) a
+ * request carries the headers that mirror its body instead, and there is no session, GET stream or DELETE.
  */
 export class StreamableHttpTransport extends HttpTransport {
   readonly kind = 'http';
   protected readonly repliesOnPost = true;
   /** The negotiated version, sent as MCP-Protocol-Version once initialize told it. */
   protocolVersion: string | undefined;
+  /** The stateless wire's version: set, every request carries the headers mirroring its body, and none a session id. */
+  private statelessVersion: string | undefined;
   /** The head of the standalone GET stream's response; undefined when none came before the session ended. */
   readonly listening: Promise<HttpOutcome | undefined>;
   private heard!: (head: HttpOutcome | undefined) => void;
@@ -35,21 +78,28 @@ export class StreamableHttpTransport extends HttpTransport {
     if (first) void this.listen();
   }
 
+  setStatelessVersion(version: string | undefined): void {
+    this.statelessVersion = version;
+  }
+
   /**
    * A check's probe: a request with this session's headers changed by `overrides` (undefined removes one),
-   * recorded in the transcript and read whole, its messages never delivered to the session.
+   * recorded in the transcript and read whole (for at most `waitMs`, or until `stop` settles), its messages never
+   * delivered to the session.
    */
-  probe(method: 'POST' | 'DELETE', label: string, overrides: Record<string, string | undefined> = {}, body?: string): Promise<HttpOutcome> {
-    const base = method === 'POST' ? { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' } : {};
-    const headers = Object.entries({ ...base, ...this.sessionHeaders(), ...overrides }).filter((e): e is [string, string] => e[1] !== undefined);
-    return this.exchange(method, Object.fromEntries(headers), label, body);
+  probe(method: 'GET' | 'POST' | 'DELETE', label: string, overrides: Record<string, string | undefined> = {}, body?: string, waitMs?: number, stop?: Promise<unknown>): Promise<HttpOutcome> {
+    const accept = { GET: { Accept: 'text/event-stream' }, POST: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' }, DELETE: {} }[method];
+    const headers = Object.entries({ ...accept, ...this.sessionHeaders(body), ...overrides }).filter((e): e is [string, string] => e[1] !== undefined);
+    return this.exchange(method, Object.fromEntries(headers), label, body, waitMs, stop);
   }
 
   protected postUrl(): URL {
     return this.target.url;
   }
 
-  protected sessionHeaders(): Record<string, string> {
+  protected sessionHeaders(body?: string): Record<string, string> {
+    const stateless = requestMetadata(body ?? '', this.statelessVersion);
+    if (stateless) return { ...this.target.headers, ...stateless };
     return {
       ...this.target.headers,
       ...(this.sessionId !== undefined && { 'Mcp-Session-Id': this.sessionId }),
@@ -57,10 +107,10 @@ export class StreamableHttpTransport extends HttpTransport {
     };
   }
 
-  /** The first session id the server gives (on the initialize response) is the session's. */
-  protected onHead(res: http.IncomingMessage): void {
+  /** The first session id the server gives (on the initialize response) is the session's; the stateless wire has none. */
+  protected onHead(res: http.IncomingMessage, sent: Record<string, string>): void {
     const sid = res.headers['mcp-session-id'];
-    if (this.sessionId === undefined && typeof sid === 'string') this.sessionId = sid;
+    if (this.sessionId === undefined && typeof sid === 'string' && this.statelessVersion === undefined && sent['Mcp-Method'] === undefined) this.sessionId = sid;
   }
 
   protected onControlEvent(): boolean {

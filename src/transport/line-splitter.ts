@@ -59,8 +59,8 @@ export class LineSplitter {
     }
     this.hash.update(piece);
     if (this.kept > this.prefixBytes || this.parts.length > 1) {
-      const prefix = Buffer.concat(this.parts, this.kept).subarray(0, this.prefixBytes);
-      this.parts = [Buffer.from(prefix)];
+      // Copies only the prefix (Buffer.concat's length argument truncates), not the megabytes kept so far.
+      this.parts = [Buffer.concat(this.parts, Math.min(this.kept, this.prefixBytes))];
       this.kept = this.parts[0]!.length;
     }
     if (this.kept < this.prefixBytes) {

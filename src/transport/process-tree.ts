@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 
 /** Process supervision helpers: find a process's descendants and kill them all. */
 
@@ -8,13 +8,23 @@ interface ProcInfo {
   state: string;
 }
 
+/**
+ * Room for a /proc/<pid>/stat line (a few hundred bytes), reused: readFileSync sees size 0 on /proc and allocates
+ * 64 KiB per file, and a scan reads one file per process on the machine.
+ */
+const statBuffer = Buffer.alloc(4096);
+
 /** Reads /proc/<pid>/stat; undefined when the process is gone or /proc is unavailable. */
 function readStat(pid: number): ProcInfo | undefined {
   let text: string;
+  let fd: number | undefined;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    fd = openSync(`/proc/${pid}/stat`, 'r');
+    text = statBuffer.toString('latin1', 0, readSync(fd, statBuffer, 0, statBuffer.length, 0));
   } catch {
     return undefined;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   // "pid (comm) state ppid …" — comm may itself contain spaces and parentheses.
   const close = text.lastIndexOf(')');

@@ -1,4 +1,9 @@
-/** Request headers the user gave (--header), and --env entries with secret-looking names, are secrets: every report shows their values as ***. */
+import type { LaunchPlan } from '../target/launch-plan.js';
+
+/**
+ * Request headers the user gave (--header), --env entries with secret-looking names, and the environment variables
+ * the user named secret (--secret) are secrets: every report, console line and launch error shows their values as ***.
+ */
 export const REDACTED = '***';
 
 /** Shorter strings are not scrubbed from server output: "1" or "on" would mangle every report. */
@@ -9,11 +14,13 @@ const SECRET_NAME = /TOKEN|KEY|SECRET|PASS(WORD|WD)?|AUTH|CREDENTIAL|PRIVATE|COO
 
 /**
  * The strings to hide: each header value, and the credential after its scheme ("Bearer abc123" → "abc123" too),
- * and the value of each environment entry whose name looks secret.
+ * the value of each environment entry whose name looks secret, and the value of each named secret (from the
+ * plan's environment, else the inherited one, which the server gets too).
  */
-export function secretsOf(headers: Readonly<Record<string, string>> = {}, env: Readonly<Record<string, string>> = {}): string[] {
+export function secretsOf({ headers = {}, env, secretNames = [] }: Pick<LaunchPlan, 'headers' | 'env' | 'secretNames'>): string[] {
   const fromEnv = Object.entries(env).flatMap(([name, v]) => (SECRET_NAME.test(name) ? [v] : []));
-  const secrets = [...Object.values(headers).flatMap((v) => [v, v.replace(/^\S+\s+/, '')]), ...fromEnv];
+  const named = secretNames.flatMap((name) => env[name] ?? process.env[name] ?? []);
+  const secrets = [...Object.values(headers).flatMap((v) => [v, v.replace(/^\S+\s+/, '')]), ...fromEnv, ...named];
   return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET))].sort((a, b) => b.length - a.length);
 }
 

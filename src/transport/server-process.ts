@@ -1,6 +1,6 @@
+import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { execa } from 'execa';
 import { FRAME_TEXT_CAP, type Transcript } from '../session/transcript.js';
 import { LaunchError } from '../target/launch-error.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
@@ -14,13 +14,13 @@ export interface ProcessOptions {
   graceMs?: number;
   /** How long stop() waits after SIGTERM before SIGKILL. Default 2000 ms. */
   termMs?: number;
-  /** Stderr text recorded in the transcript, in bytes; later lines only reach stderrTail(). Default 1 MiB. */
+  /** Stderr text recorded in the transcript, in bytes; later lines only reach stderrTail(). Default 64 KiB: stderr floods are common, and the tail says the most. */
   stderrTranscriptBytes?: number;
 }
 
 const DEFAULT_GRACE_MS = 2000;
 const DEFAULT_TERM_MS = 2000;
-const DEFAULT_STDERR_TRANSCRIPT_BYTES = 1024 * 1024;
+const DEFAULT_STDERR_TRANSCRIPT_BYTES = 64 * 1024;
 /** After SIGKILL, the longest stop() waits for the exit notification. */
 const KILL_WAIT_MS = 5000;
 /** After the process exits, how long to wait for the rest of its stdout/stderr before reporting the exit. */
@@ -29,7 +29,8 @@ const STDERR_TAIL_LINES = 200;
 
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-function quoteArg(arg: string): string {
+/** The argument as a shell reads it back: quoted when it holds anything but plain characters. */
+export function quoteArg(arg: string): string {
   return /^[\w@%+=:,./-]+$/.test(arg) ? arg : JSON.stringify(arg);
 }
 
@@ -53,7 +54,29 @@ function installExitHook(): void {
   process.on('exit', killAllServers);
 }
 
-type Subprocess = ReturnType<typeof execa>;
+/**
+ * Starts the command in its own process group with piped stdio; `started` settles with the spawn error, if any.
+ * Windows runs `.cmd`/`.bat` shims (npx, installed servers) only through cmd.exe with its own quoting, which execa
+ * does: it is loaded there only, as it is slow to load.
+ */
+async function spawnChild(plan: LaunchPlan): Promise<{ child: ChildProcess; started: Promise<NodeJS.ErrnoException | undefined> }> {
+  let child: ChildProcess;
+  if (process.platform !== 'win32') {
+    child = spawn(plan.command, plan.args, { cwd: plan.cwd, env: { ...process.env, ...plan.env }, stdio: 'pipe', detached: true });
+  } else {
+    const { execa } = await import('execa');
+    const subprocess = execa(plan.command, plan.args, { cwd: plan.cwd, env: plan.env, extendEnv: true, stdio: 'pipe', buffer: false, encoding: 'buffer', stripFinalNewline: false, reject: false, detached: true, forceKillAfterDelay: false });
+    // The result promise never rejects (reject: false); keep it from being reported as unhandled anyway.
+    void Promise.resolve(subprocess).catch(() => {});
+    child = subprocess;
+  }
+  // Node reports a failed spawn (ENOENT, EACCES …) with an 'error' event on the next tick: listen at once.
+  const started = new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
+    child.once('error', (err: NodeJS.ErrnoException) => resolve(err));
+    child.once('spawn', () => resolve(undefined));
+  });
+  return { child, started };
+}
 
 type Phase = 'running' | 'stdin-eof' | 'sigterm' | 'sigkill';
 
@@ -87,7 +110,7 @@ export class ServerProcess {
 
   /** @internal use {@link spawnServer} */
   constructor(
-    subprocess: Subprocess,
+    subprocess: ChildProcess,
     pid: number,
     private readonly transcript: Transcript,
     opts: ProcessOptions,
@@ -226,7 +249,13 @@ export class ServerProcess {
     this.exit.fire(info);
   }
 
-  private waitRawExit(ms: number): Promise<boolean> {
+  /** Still running and not being stopped by us. */
+  get running(): boolean {
+    return this.phase === 'running' && !this.rawExit;
+  }
+
+  /** Waits up to `ms` for the process to end; true when it has. */
+  waitRawExit(ms: number): Promise<boolean> {
     if (this.rawExit) return Promise.resolve(true);
     return new Promise((resolve) => {
       const timer = setTimeout(() => resolve(false), ms);
@@ -286,37 +315,18 @@ export async function spawnServer(plan: LaunchPlan, transcript: Transcript, opts
     throw new LaunchError(`cannot start ${plan.command}: working directory not found: ${plan.cwd}`, plan.command, 'ENOENT');
   }
 
-  let subprocess: Subprocess;
+  let subprocess: ChildProcess;
+  let started: Promise<NodeJS.ErrnoException | undefined>;
   try {
-    subprocess = execa(plan.command, plan.args, {
-      cwd: plan.cwd,
-      env: plan.env,
-      extendEnv: true,
-      stdin: 'pipe',
-      stdout: 'pipe',
-      stderr: 'pipe',
-      buffer: false,
-      encoding: 'buffer',
-      stripFinalNewline: false,
-      reject: false,
-      cleanup: true,
-      detached: true,
-      forceKillAfterDelay: false,
-    });
+    ({ child: subprocess, started } = await spawnChild(plan));
   } catch (err) {
     const message = (err as Error).message.split('\n')[0];
     transcript.add('event', `spawn failed: ${message}`);
     throw new LaunchError(`cannot start ${plan.command}: ${message}`, plan.command, undefined, '', { cause: err });
   }
-  // The result promise never rejects (reject: false); keep it from being reported as unhandled anyway.
-  void Promise.resolve(subprocess).catch(() => {});
 
   if (subprocess.pid === undefined) {
-    // Node reports a failed spawn (ENOENT, EACCES …) with an 'error' event on the next tick.
-    const spawnError = await new Promise<NodeJS.ErrnoException | undefined>((resolve) => {
-      subprocess.once('error', (err: NodeJS.ErrnoException) => resolve(err));
-      subprocess.once('spawn', () => resolve(undefined));
-    });
+    const spawnError = await started;
     const code = spawnError?.code;
     const why =
       code === 'ENOENT'

@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { FRAME_TEXT_CAP, type Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
-import { Feed } from './emitter.js';
+import { Feed, Once } from './emitter.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
@@ -17,6 +17,8 @@ export interface StdioOptions extends ProcessOptions {
 
 // Well above any sane frame, yet low enough that a few concurrent hostile lines cannot take the tool's memory.
 export const DEFAULT_MAX_LINE_BYTES = 16 * 1024 * 1024;
+/** After stdout ends, how long the process may take to exit before it counts as running on without stdout. */
+const STDOUT_EOF_GRACE_MS = 200;
 /** Bytes of an over-long line kept for the transcript. */
 const PREFIX_BYTES = FRAME_TEXT_CAP;
 
@@ -31,6 +33,7 @@ export class StdioTransport implements Transport {
   private readonly stdout: Readable;
   private readonly maxLineBytes: number;
   private readonly lines = new Feed<InboundLine>();
+  private readonly deaf = new Once<string>();
   private stdinErrorSeen = false;
 
   /** @internal use {@link startStdio} */
@@ -53,7 +56,15 @@ export class StdioTransport implements Transport {
 
     const out = new LineSplitter(this.maxLineBytes, PREFIX_BYTES, (line) => this.onStdoutLine(line));
     this.stdout.on('data', (chunk: Buffer) => out.push(chunk));
-    this.stdout.once('end', () => out.end());
+    this.stdout.once('end', () => {
+      out.end();
+      // A crashing server closes stdout as it exits, and its exit says why; one that lives on without stdout is deaf.
+      void server.waitRawExit(STDOUT_EOF_GRACE_MS).then((exited) => {
+        if (exited || !server.running) return;
+        this.transcript.add('event', 'stdout closed while the process runs on');
+        this.deaf.fire('server closed its stdout (the process is still running)');
+      });
+    });
     this.stdout.on('error', () => {});
   }
 
@@ -71,6 +82,10 @@ export class StdioTransport implements Transport {
 
   onExit(listener: (exit: ExitInfo) => void): void {
     this.server.onExit(listener);
+  }
+
+  onDeaf(listener: (why: string) => void): void {
+    this.deaf.on(listener);
   }
 
   get exited(): ExitInfo | undefined {

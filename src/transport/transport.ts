@@ -42,12 +42,16 @@ export interface Transport {
   sendRaw(text: string): TranscriptEntry;
   onLine(listener: (line: InboundLine) => void): void;
   onExit(listener: (exit: ExitInfo) => void): void;
+  /** stdio: the server closed its stdout but its process runs on, so nothing more can arrive; `why` says so. */
+  onDeaf?(listener: (why: string) => void): void;
   /** Set once the server process ended, or (HTTP) the session was closed or its server process ended. */
   readonly exited: ExitInfo | undefined;
   /** Last lines of stderr, for error messages ('' for a server this run did not start). */
   stderrTail(lines?: number): string;
   /** The protocol version initialize negotiated: HTTP transports send it on every later request. */
   setProtocolVersion?(version: string): void;
+  /** The version every request of a stateless-wire session names (undefined: the initialize wire); HTTP sends it as a header. */
+  setStatelessVersion?(version: string | undefined): void;
   /** Ends the session: stdio shuts the server down and kills its process tree; HTTP deletes the session. */
   close(): Promise<ExitInfo>;
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { loadCases, parseCase } from '../../src/cases/load.js';
 import { ConfigError } from '../../src/config/yaml-file.js';
 import { globToRegExp, loadSuite } from '../../src/checks/suite.js';
-import { FAULTY, runCli } from '../helpers.js';
+import { FAULTY, REFERENCE, ROOT, runCli } from '../helpers.js';
 
 const HEADER = `# yaml-language-server: $schema=../../schema/case.schema.json
 id: mine/echo/hello
@@ -103,6 +103,33 @@ describe('the CLI with case files', () => {
     expect(wrong?.status).toBe('fail');
     expect(wrong?.message).toContain('$.result.structuredContent.sum: 5 is not 6');
     expect(r.exitCode).toBe(1);
+  });
+
+  it('calls only the tools the run\'s policy lets calls reach (--tool-calls, --allow-tool), and says why it left one out', async () => {
+    const cases = ['--cases', join(ROOT, 'test/fixtures/cases/tool-policy'), '--only', 'policy/**', REFERENCE];
+    const [safe, allowed, all, none] = await Promise.all([[], ['--allow-tool', 'write-note'], ['--tool-calls', 'all'], ['--tool-calls', 'none']].map((flags) => runCli([...flags, ...cases])));
+    const verdicts = (r: typeof safe) => Object.fromEntries(r.report!.checks.map((c) => [c.id.slice('policy/tools/'.length), `${c.status}: ${c.message}`]));
+    const notReadOnly = 'not annotated readOnlyHint: true (allow it with --allow-tool write-note, or --tool-calls all)';
+    // index-docs runs only as a task: a plain tools/call of it is never made, whatever the policy.
+    const taskOnly = 'index-docs: tools/call index-docs not made: it can only be called as a task';
+    expect(verdicts(safe)).toEqual({
+      add: 'pass: tools/call: as expected',
+      each: `pass: 5 tools checked; left out: write-note: tools/call write-note not made: ${notReadOnly}; ${taskOnly}`,
+      'write-note': `skip: tools/call write-note not made: ${notReadOnly}`,
+      'raw-write-note': `skip: tools/call write-note not made: ${notReadOnly}`,
+    });
+    for (const r of [allowed, all]) {
+      expect(verdicts(r)).toEqual({ add: 'pass: tools/call: as expected', each: `pass: 6 tools checked; left out: ${taskOnly}`, 'write-note': 'pass: tools/call: as expected', 'raw-write-note': 'pass: the line: as expected' });
+    }
+    expect(verdicts(none)).toEqual({
+      add: 'skip: tools/call add not made: tool calls are off (--tool-calls none)',
+      each: 'skip: echo: tools/call echo not made: tool calls are off (--tool-calls none)',
+      'write-note': 'skip: tools/call write-note not made: tool calls are off (--tool-calls none)',
+      'raw-write-note': 'skip: tools/call write-note not made: tool calls are off (--tool-calls none)',
+    });
+    // The server saw no call it should not have: its transcript holds none.
+    const called = (r: typeof safe) => r.report!.checks.flatMap((c) => c.transcript ?? []).filter((e) => e.dir === 'send' && e.text.includes('"tools/call"')).length;
+    expect([called(none), called(safe), called(all)]).toEqual([0, 6, 9]);
   });
 
   it('lists the whole suite', async () => {

@@ -86,6 +86,17 @@ describe.concurrent('the action’s run step, executed as GitHub would', () => {
     expect(r.summary).toMatch(/^## ✅ MCP conformance: pass\n/);
   });
 
+  it('gives the outputs, summary and annotations of both eras together for a dual-era server', async () => {
+    const r = await runAction({ command: `"${process.execPath}" "${join(REFERENCE, 'server.mjs')}" --revision all`, args: '--seed 1' });
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.outputs).toMatchObject({ verdict: 'pass', fail: '0', reports: 'reports', 'report-json': join('reports', 'report.json'), 'report-junit': join('reports', 'junit.xml') });
+    const report = JSON.parse(await readFile(join(r.workspace, r.outputs['report-json']), 'utf8')) as { checks: { id: string }[] };
+    expect(new Set(report.checks.map((c) => c.id.split('/')[0]))).toEqual(new Set(['2026-07-28', '2025-11-25']));
+    expect(Number(r.outputs.pass) + Number(r.outputs.skip)).toBe(report.checks.length);
+    expect(r.summary.match(/^## /gm)).toHaveLength(1);
+    await expect(readFile(join(r.workspace, 'reports', '2026-07-28', 'badge.svg'), 'utf8')).resolves.toContain('<svg');
+  });
+
   it('runs a command line with extra args and an expected-failures file', async () => {
     const baseline = join(await mkdtemp(join(tmpdir(), 'mcpc-action-bl-')), 'baseline.yaml');
     await writeFile(baseline, '- id: base/method-not-found\n  reason: known\n');

@@ -8,6 +8,8 @@ import { FAULTY, REFERENCE } from '../helpers.js';
 
 /** Each fault of the faulty fixture, and the check (with its verdict) it must trip. */
 const DISABLED = { MCP_DISABLE: 'tools,resources,prompts,completions,logging' };
+/** The reference server without the tasks capability (2025-11-25). */
+const NO_TASKS = { MCP_DISABLE: 'tasks' };
 /** The reference server on the stateless wire only, tested in 2026-07-28. */
 const STATELESS = { env: { MCP_REVISION: '2026-07-28' }, revision: '2026-07-28' };
 type Options = { timeoutMs?: number; env?: Record<string, string>; revision?: string };
@@ -24,6 +26,7 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['result-not-object', 'base/result/object', 'fail'],
   ['string-error-code', 'base/error/shape', 'fail'],
   ['string-error-code', 'schema/errors', 'fail'],
+  ['url-elicitation-no-id', 'schema/errors', 'fail'],
   ['notification-with-id', 'base/notification/no-id', 'fail'],
   ['meta-bad-key', 'base/meta/key-format', 'fail'],
   ['log-without-capability', 'capabilities/logging/declared', 'fail'],
@@ -34,6 +37,7 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['string-input-schema', 'tools/input-schema/valid', 'fail'],
   ['unknown-dialect-schema', 'tools/input-schema/valid', 'warn'],
   ['bad-output-schema', 'tools/output-schema/valid', 'fail'],
+  ['array-output-schema', 'tools/output-schema/valid', 'fail'],
   ['echo-version', 'lifecycle/version/unsupported', 'fail'],
   ['version-error', 'lifecycle/version/unsupported', 'warn'],
   ['old-counteroffer', 'lifecycle/version/latest', 'warn'],
@@ -57,7 +61,7 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['looping-cursor', 'pagination/walk', 'warn'],
   ['ignore-stdin-close', 'lifecycle/shutdown/stdin-close', 'warn'],
   ['ignore-sigterm', 'lifecycle/shutdown/stdin-close', 'warn'],
-  ['exit-early', 'lifecycle/shutdown/stdin-close', 'fail'],
+  ['exit-early', 'lifecycle/process/alive', 'fail'],
   // YAML cases
   ['serves-undeclared', 'capabilities/undeclared/method-not-found', 'warn', { env: DISABLED }],
   ['invalid-params-32603', 'tools/call/malformed-params', 'warn'],
@@ -102,6 +106,19 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['bad-icons', 'icons/usable', 'warn'],
   ['iserror-no-text', 'tools/call/error-content', 'warn'],
   ['no-text-mirror', 'tools/call/structured-text-mirror', 'warn'],
+  // tasks (2025-11-25)
+  ['task-errors-32603', 'tasks/unknown-id', 'fail'],
+  ['task-errors-32603', 'tasks/list/invalid-cursor', 'fail'],
+  ['task-starts-completed', 'tasks/create/result', 'fail'],
+  ['task-get-no-ttl', 'tasks/get/task', 'fail'],
+  ['task-result-no-meta', 'tasks/result/payload', 'fail'],
+  ['task-list-empty', 'tasks/list/contains', 'fail'],
+  ['task-cancel-finished', 'tasks/cancel/terminal', 'fail'],
+  ['task-cancel-ignored', 'tasks/cancel/working', 'fail'],
+  ['task-meta-on-get', 'tasks/meta/omit', 'warn'],
+  ['task-forbidden-runs', 'tasks/call/forbidden', 'warn'],
+  ['task-required-runs', 'tasks/call/required', 'fail'],
+  ['task-without-capability', 'tasks/call/no-capability', 'fail', { env: NO_TASKS }],
   // 2026-07-28
   ['stateless-meta-optional', 'stateless/meta/required', 'fail', STATELESS],
   ['stateless-version-no-data', 'stateless/version/unsupported', 'fail', STATELESS],
@@ -114,6 +131,24 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['stateless-shuffled-tools', 'stateless/tools/order', 'warn', STATELESS],
   ['stateless-server-request', 'stateless/no-server-requests', 'fail', STATELESS],
   ['stateless-log', 'stateless/logging/requested-only', 'fail', STATELESS],
+  ['stateless-connection-tools', 'stateless/lists/per-connection', 'fail', STATELESS],
+  ['stateless-version-no-data', 'stateless/initialize/modern-only', 'warn', STATELESS],
+  ['missing-cap-no-data', 'stateless/capabilities/missing', 'fail', STATELESS],
+  ['mrtr-undeclared-input', 'stateless/capabilities/missing', 'fail', STATELESS],
+  ['mrtr-undeclared-input', 'stateless/input-required', 'fail', STATELESS],
+  ['mrtr-tamper-accepted', 'stateless/mrtr/retry', 'warn', STATELESS],
+  ['mrtr-never-completes', 'stateless/mrtr/retry', 'fail', STATELESS],
+  ['subscription-ack-no-id', 'stateless/subscriptions/listen', 'fail', STATELESS],
+  ['subscription-unrequested', 'stateless/subscriptions/listen', 'fail', STATELESS],
+  // Checks of the initialize wire that hold on the stateless one too: their faults trip them there as well.
+  ['method-not-found-code', 'base/method-not-found', 'fail', STATELESS],
+  ['string-ids', 'base/response/id-types', 'fail', STATELESS],
+  ['unknown-tool-success', 'tools/call/unknown-tool', 'fail', STATELESS],
+  ['text-and-blob', 'resources/read/listed', 'fail', STATELESS],
+  ['batch-crash', 'base/batch/removed', 'fail', STATELESS],
+  ['bad-output-schema', 'tools/output-schema/valid', 'fail', STATELESS],
+  ['ignore-stdin-close', 'lifecycle/shutdown/stdin-close', 'warn', STATELESS],
+  ['reply-to-notification', 'base/notification/no-response-stateless', 'fail', STATELESS],
 ];
 
 async function run(target: string, { timeoutMs = 5000, env = {}, revision }: Options = {}): Promise<Report> {
@@ -129,11 +164,12 @@ describe('every check passes on the reference server', () => {
       run(FAULTY, STATELESS),
       // The reference server without capabilities: the gating cases need one.
       run(FAULTY, { env: DISABLED }),
+      run(FAULTY, { env: NO_TASKS }),
     ]);
     const bad = reports.flatMap((r) => r.checks.filter((c) => !['pass', 'skip'].includes(c.status)).map((c) => `${r.server?.protocolVersion} ${c.id}: ${c.status} ${c.message}`));
     expect(bad).toEqual([]);
     const passed = new Set(reports.flatMap((r) => r.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
-    // The Streamable HTTP checks pass over HTTP: test/e2e/http.test.ts.
+    // The Streamable HTTP checks pass over HTTP: test/e2e/http.test.ts (the stateless wire's: http-stateless.test.ts).
     expect([...checks, ...frameRules].filter((c) => c.transport !== 'http').map((c) => c.id).filter((id) => !passed.has(id))).toEqual([]);
   });
 });
@@ -142,7 +178,7 @@ describe.concurrent('each fault trips the check that targets it', () => {
   it('covers every check with at least one fault', async () => {
     const { checks, frameRules } = await loadSuite();
     const covered = new Set(FAULTS.map((f) => f[1]));
-    // The Streamable HTTP checks have their faults in test/e2e/http.test.ts.
+    // The Streamable HTTP checks have their faults in test/e2e/http.test.ts (the stateless wire's: http-stateless.test.ts).
     expect([...checks, ...frameRules].filter((c) => c.transport !== 'http').map((c) => c.id).filter((id) => !covered.has(id))).toEqual([]);
   });
   for (const [fault, check, status, options] of FAULTS) {

@@ -3,6 +3,8 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HTTP_CHECKS } from '../../src/checks/http.js';
+import { HTTP_SESSION_CHECKS } from '../../src/checks/http-sessions.js';
+import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
 import { loadSuite } from '../../src/checks/suite.js';
 import { runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
@@ -17,8 +19,14 @@ const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
 const SEED = ['--seed', '7', '--runs', '10'];
 const TOKEN = 's3cret-token-4711';
 
-/** Each HTTP fault of the faulty fixture and the one check (with its verdict) it must trip: nothing else may fail or warn. */
-const FAULTS: [fault: string, check: string, status: 'fail' | 'warn'][] = [
+/** The checks of the Streamable HTTP transport on the initialize wire. */
+const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
+
+/**
+ * Each HTTP fault of the faulty fixture and the one check (with its verdict) it must trip: nothing else may fail or
+ * warn but the checks listed after it, which the same fault breaks for the client's own session.
+ */
+const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', also?: string[]][] = [
   ['notification-200', 'transport/http/notification-202', 'fail'],
   ['get-html', 'transport/http/get-sse-or-405', 'fail'],
   ['no-session-check', 'transport/http/session-required', 'warn'],
@@ -30,6 +38,19 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn'][] = [
   ['any-origin', 'transport/http/origin-forbidden', 'fail'],
   ['wrong-content-type', 'transport/http/content-type', 'fail'],
   ['duplicate-event-ids', 'transport/http/event-id-unique', 'fail'],
+  ['notification-any-session', 'transport/http/notification-reject', 'fail'],
+  ['sequential-session-ids', 'transport/http/session-id-secure', 'warn'],
+  ['delete-400', 'transport/http/session-delete', 'warn'],
+  ['version-header-required', 'transport/http/protocol-version-missing', 'warn'],
+  ['json-array', 'transport/http/json-one', 'fail'],
+  ['slow-ping', 'transport/http/sse-response', 'warn'],
+  ['sse-linger', 'transport/http/sse-terminate', 'warn'],
+  ['no-priming', 'transport/http/sse-prime', 'warn'],
+  ['sse-junk-data', 'transport/http/sse-data', 'fail'],
+  // The copies on the GET stream answer requests the session already saw answered.
+  ['response-on-get', 'transport/http/get-no-response', 'fail', ['base/response/unsolicited: fail']],
+  // A request sent twice reuses its id.
+  ['broadcast', 'transport/http/no-broadcast', 'fail', ['base/request/id: fail']],
 ];
 
 // The runs here go one after another: each starts a server and a CLI, and the machines that run the suite may be small.
@@ -49,7 +70,7 @@ describe('the reference server over HTTP', () => {
     const [http, stdio] = await Promise.all([runCli([...STARTED, ...SEED, '--', 'node', HTTP_REFERENCE]), runCli([...SEED, REFERENCE])]);
     expect(http.exitCode, http.stdout).toBe(0);
     expect(notPassing(http.report)).toEqual([]);
-    expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(HTTP_CHECKS.length);
+    expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(TRANSPORT_CHECKS.length);
     const { checks, frameRules } = await loadSuite();
     const stdioOnly = [...checks, ...frameRules].filter((c) => c.transport === 'stdio').map((c) => c.id);
     const elsewhere = http.report!.checks.filter((c) => c.status === 'skip' && c.message.endsWith('transport only; this run uses Streamable HTTP')).map((c) => c.id);
@@ -89,9 +110,9 @@ describe('the reference server over HTTP', () => {
 
 describe('each HTTP fault trips exactly the check that targets it', () => {
   it('covers every transport/http check with a fault', () => {
-    expect(HTTP_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
+    expect(TRANSPORT_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
   });
-  for (const [fault, check, status] of FAULTS) {
+  for (const [fault, check, status, also = []] of FAULTS) {
     it(`${fault} → ${check} ${status}`, async () => {
       const report = await runConformance({
         target: [process.execPath, FAULTY_HTTP],
@@ -101,7 +122,7 @@ describe('each HTTP fault trips exactly the check that targets it', () => {
         seed: 7,
         runs: 10,
       });
-      expect(notPassing(report).map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([`${check}: ${status}`]);
+      expect(notPassing(report).map((line) => line.split(' ').slice(0, 2).join(' ')).sort()).toEqual([`${check}: ${status}`, ...also].sort());
     });
   }
 });
@@ -121,6 +142,22 @@ describe('server-everything over HTTP', () => {
       // 400 "Server not initialized" (the transport's SHOULD-400 for a missing session id wins over ping's exemption).
       'lifecycle/ping/before-initialize: pass → warn',
     ]);
+    // The SDK answers every request with an SSE stream (so no JSON answer to judge), primes it, and sends nothing on
+    // the GET stream unprompted (so no server request to compare across streams).
+    const verdicts = Object.fromEntries(http.report!.checks.map((c) => [c.id, c.status]));
+    expect(Object.fromEntries([...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS].map((c) => [c.id, verdicts[c.id]]))).toEqual({
+      'transport/http/notification-reject': 'pass',
+      'transport/http/session-id-secure': 'pass',
+      'transport/http/session-delete': 'pass',
+      'transport/http/protocol-version-missing': 'pass',
+      'transport/http/json-one': 'skip',
+      'transport/http/sse-response': 'pass',
+      'transport/http/sse-terminate': 'pass',
+      'transport/http/sse-prime': 'pass',
+      'transport/http/sse-data': 'pass',
+      'transport/http/get-no-response': 'pass',
+      'transport/http/no-broadcast': 'skip',
+    });
   }, 180_000);
 
   it('completes over legacy HTTP+SSE (detected), with initialize passing', async () => {

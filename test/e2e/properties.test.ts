@@ -74,12 +74,26 @@ describe.concurrent('the generated checks (properties)', () => {
       cli([...only, '--tool-calls', 'none', REFERENCE]),
     ]);
     const message = (r: typeof safe) => r.report?.checks.find((c) => c.id === 'tools/call/valid-arguments')?.message;
-    expect(message(safe)).toContain('called: echo, add, search-docs, get-image; left out: write-note (not annotated readOnlyHint: true');
-    expect(message(allowed)).toContain('called: echo, add, search-docs, get-image, write-note');
+    expect(message(safe)).toContain('called: echo, add, search-docs, get-image, count-words; left out: write-note (not annotated readOnlyHint: true');
+    expect(message(safe)).toContain('index-docs (it can only be called as a task)');
+    expect(message(allowed)).toContain('called: echo, add, search-docs, get-image, write-note, count-words');
     expect(statusOf(none.report, 'tools/call/valid-arguments')).toBe('skip');
     expect(statusOf(none.report, 'tools/call/invalid-arguments')).toBe('skip');
-    expect(message(none)).toBe('no tool can be called with generated valid arguments; left out: echo, add, search-docs, get-image, write-note (tool calls are off (--tool-calls none))');
+    expect(message(none)).toBe('no tool can be called with generated valid arguments; left out: echo, add, search-docs, get-image, write-note, count-words, index-docs (tool calls are off (--tool-calls none))');
     // An unknown tool is never a real one: it is called whatever the mode.
     expect(statusOf(none.report, 'tools/call/unknown-tool')).toBe('pass');
+  }, SLOW);
+
+  it('print a replay line that runs as printed: a command target after --, with the run\'s revision, runs and tool policy', async () => {
+    const id = 'tools/call/unknown-tool';
+    const env = ['--env', 'MCP_FAULTS=unknown-tool-success'];
+    const first = await cli([...env, '--seed', '7', '--runs', '20', '--revision', '2025-06-18', '--tool-calls', 'all', '--', 'node', FAULTY]);
+    const failed = first.report?.checks.find((c) => c.id === id);
+    const line = /\nreplay: (.+)$/.exec(failed?.message ?? '')?.[1];
+    expect(line).toBe(`mcp-conformance --seed 7 --runs 20 --revision 2025-06-18 --tool-calls all --only ${id} -- node ${FAULTY}`);
+    // The printed line, run again (the environment is the user's to give again), replays the same counterexample.
+    const again = await cli([...env, ...line!.split(' ').slice(1)]);
+    expect(again.report?.checks.map((c) => c.id)).toContain(id);
+    expect(again.report?.checks.find((c) => c.id === id)?.actual).toEqual(failed?.actual);
   }, SLOW);
 });

@@ -9,7 +9,7 @@ import addFormats from 'ajv-formats';
 import { execa } from 'execa';
 import { parse, type TestSuites } from 'junit2json';
 import { describe, expect, it } from 'vitest';
-import type { Report } from '../../src/schema/generated/report.js';
+import type { CheckResult, Report } from '../../src/schema/generated/report.js';
 import { isAlive } from '../../src/transport/process-tree.js';
 import { BUDGET_S, LIMITS, ZOO, ZOO_SERVER } from '../fixtures/servers/zoo/zoo.mjs';
 import { CLI, ROOT, runCli } from '../helpers.js';
@@ -67,53 +67,85 @@ describe('the zoo: every hostile server gets a finished run, valid reports, the 
     expect((await entries('flood')).some((e) => e.dir === 'event' && e.text.startsWith('transcript full'))).toBe(true);
   });
 
-  it('Ctrl-C mid-run stops the server tree, writes the partial reports marked interrupted, and exits 130', async () => {
+  // Ctrl-C, and SIGTERM as CI runners and `timeout` send it.
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    it(`${signal} mid-run stops the server tree, writes the partial reports marked interrupted, and exits ${code}`, async () => {
+      const mark = `ZOO_MARK=${randomUUID()}`;
+      const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
+      // hang-ping keeps the run busy until its budget: long enough to interrupt it.
+      const args = ZOO.find((z) => z.name === 'hang-ping')!.args;
+      const cli = execa(process.execPath, [CLI, '--out', out, '--env', mark, ...args], { reject: false, env: { GITHUB_ACTIONS: '', NO_COLOR: '1' } });
+      for (let i = 0; i < 100 && marked(mark).length === 0; i++) await sleep(100);
+      await sleep(1500);
+      const t0 = performance.now();
+      cli.kill(signal);
+      const r = await cli;
+      expect(performance.now() - t0).toBeLessThan(15_000);
+      expect(r.exitCode, String(r.stderr)).toBe(code);
+      const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+      expect(validReport(report), ajv.errorsText(validReport.errors)).toBe(true);
+      expect(report.interrupted).toBe(true);
+      expect(report.checks.some((c) => c.status === 'error' && c.message === 'run interrupted before this check finished')).toBe(true);
+      expect(((await parse(await readFile(join(out, 'junit.xml'), 'utf8'))) as TestSuites).tests).toBe(report.checks.length);
+      expect(String(r.stdout)).toContain('interrupted');
+      expect(marked(mark)).toEqual([]);
+    });
+  }
+});
+
+describe('a server lost mid-run', () => {
+  const only = ['--only', 'ping/respond', '--only', 'lifecycle/process/alive', '--only', 'lifecycle/shutdown/stdin-close'];
+  const pidOf = (c: CheckResult | undefined) => c?.transcript?.find((e) => e.text.startsWith('spawn '))?.text.match(/\(pid (\d+)\)$/)?.[1];
+
+  it('crashing: the check in flight fails naming its request, the crash is its own result with the stderr tail, and the checks after run on a restarted server', async () => {
     const mark = `ZOO_MARK=${randomUUID()}`;
-    const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
-    // hang-ping keeps the run busy until its budget: long enough to interrupt it.
-    const args = ZOO.find((z) => z.name === 'hang-ping')!.args;
-    const cli = execa(process.execPath, [CLI, '--out', out, '--env', mark, ...args], { reject: false, env: { GITHUB_ACTIONS: '', NO_COLOR: '1' } });
-    for (let i = 0; i < 100 && marked(mark).length === 0; i++) await sleep(100);
-    await sleep(1500);
-    const t0 = performance.now();
-    cli.kill('SIGINT');
-    const r = await cli;
-    expect(performance.now() - t0).toBeLessThan(15_000);
-    expect(r.exitCode, String(r.stderr)).toBe(130);
-    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    // Initialize and tools/list (discovery) are answered; the ping of ping/respond kills it.
+    const run = await runCli(['--env', mark, ...LIMITS, ...only, '--env', 'ZOO_MODE=crash-after', '--env', 'ZOO_N=2', '--', 'node', ZOO_SERVER]);
+    const report = run.report!;
     expect(validReport(report), ajv.errorsText(validReport.errors)).toBe(true);
-    expect(report.interrupted).toBe(true);
-    expect(report.checks.some((c) => c.status === 'error' && c.message === 'run interrupted before this check finished')).toBe(true);
-    expect(((await parse(await readFile(join(out, 'junit.xml'), 'utf8'))) as TestSuites).tests).toBe(report.checks.length);
-    expect(String(r.stdout)).toContain('interrupted');
+    const check = (id: string) => report.checks.find((c) => c.id === id);
+    expect([check('ping/respond')?.status, check('ping/respond')?.message]).toEqual(['fail', expect.stringMatching(/^server closed the connection before answering ping: process exited \(code 139, signal null\)\nserver stderr:\n[\s\S]*segfault after 2 requests$/)]);
+    const alive = check('lifecycle/process/alive');
+    expect([alive?.status, alive?.message]).toEqual(['fail', expect.stringMatching(/^the shared server was lost mid-run: process exited \(code 139, signal null\), leaving ping \(id 3\) unanswered\nserver stderr:\n[\s\S]*segfault after 2 requests$/)]);
+    // The shutdown check came after the crash: it ran on another process, which passed it on its merits.
+    const shutdown = check('lifecycle/shutdown/stdin-close');
+    expect([shutdown?.status, shutdown?.message]).toEqual(['pass', 'exited after stdin closed']);
+    expect(pidOf(shutdown)).toMatch(/^\d+$/);
+    expect(pidOf(shutdown)).not.toBe(pidOf(alive));
+    expect(marked(mark)).toEqual([]);
+  });
+
+  it('closing its stdout: every request fails at once saying so, none waits for its timeout, and no process survives', async () => {
+    const mark = `ZOO_MARK=${randomUUID()}`;
+    const run = await runCli(['--env', mark, ...ZOO.find((z) => z.name === 'close-stdout')!.args]);
+    const report = run.report!;
+    expect(validReport(report), ajv.errorsText(validReport.errors)).toBe(true);
+    const messages = report.checks.map((c) => c.message);
+    expect(messages.filter((m) => /no response to .* within/.test(m))).toEqual([]);
+    expect(report.checks.find((c) => c.id === 'lifecycle/process/alive')).toMatchObject({ status: 'fail', message: expect.stringMatching(/^the shared server was lost mid-run: server closed its stdout \(the process is still running\)/) });
+    expect(messages.filter((m) => m.includes('server closed its stdout')).length).toBeGreaterThan(5);
     expect(marked(mark)).toEqual([]);
   });
 });
 
 describe('a server whose every string is hostile, and which echoes a secret from its environment', () => {
   const SECRET = 'tok-s3cret-4711';
-  // One run, read by both tests: the reports, the console, and the GitHub step summary and outputs.
-  const outputs = (async () => {
+  /** Every output of one run: the reports, the badge, the console, and the GitHub step summary. */
+  const outputsOf = async (args: string[], env: Record<string, string> = {}) => {
     const dir = await mkdtemp(join(tmpdir(), 'mcpc-gh-'));
     const github = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: join(dir, 'summary.md'), GITHUB_OUTPUT: join(dir, 'output') };
     await writeFile(github.GITHUB_STEP_SUMMARY, '');
-    const env = ['--env', 'ZOO_MODE=hostile-strings', '--env', 'ZOO_ECHO=API_TOKEN', '--env', `API_TOKEN=${SECRET}`];
-    const run = await runCli([...LIMITS, ...env, '--', 'node', ZOO_SERVER], github);
+    const run = await runCli([...LIMITS, '--env', 'ZOO_MODE=hostile-strings', ...args, '--', 'node', ZOO_SERVER], { ...github, ...env });
     const read = (file: string) => readFile(file, 'utf8');
-    return {
-      run,
-      files: {
-        console: run.stdout,
-        'report.json': await read(join(run.out, 'report.json')),
-        'junit.xml': await read(join(run.out, 'junit.xml')),
-        'index.html': await read(join(run.out, 'index.html')),
-        'step summary': await read(github.GITHUB_STEP_SUMMARY),
-      },
-    };
-  })();
+    const files = { console: run.stdout, 'step summary': await read(github.GITHUB_STEP_SUMMARY) };
+    for (const name of ['report.json', 'junit.xml', 'index.html', 'badge.svg', 'badge.json'] as const) Object.assign(files, { [name]: await read(join(run.out, name)) });
+    return { run, files: files as typeof files & Record<'report.json' | 'junit.xml' | 'index.html' | 'badge.svg' | 'badge.json', string> };
+  };
+  // Read by the escaping test and the first secret test.
+  const secretNamed = outputsOf(['--env', 'ZOO_ECHO=API_TOKEN', '--env', `API_TOKEN=${SECRET}`]);
 
   it('is escaped by every reporter, and kept as sent in report.json', async () => {
-    const { run, files } = await outputs;
+    const { run, files } = await secretNamed;
     expect(run.report?.server?.name).toContain('<script>alert(1)</script>\u0000\u001b[31mRED\u0007');
     expect(files['junit.xml']).not.toMatch(/[\u0000\u0007\u001b\uffff]|[\ud800-\udfff]/);
     expect(((await parse(files['junit.xml'])) as TestSuites).tests).toBe(run.report!.checks.length);
@@ -129,10 +161,31 @@ describe('a server whose every string is hostile, and which echoes a secret from
     expect(files.console).toContain('\\x1b[31mRED\\x07');
   });
 
-  it('never shows the value of a secret-named --env entry, wherever the server echoed it', async () => {
-    const { files } = await outputs;
-    for (const [name, text] of Object.entries(files)) expect(text, name).not.toContain(SECRET);
-    expect(files['report.json']).toContain('***');
-    expect(files['report.json']).toContain('hostile-strings'); // other --env values are not secrets
+  // The server echoes the value in its version, a tool description, an error message and its stderr.
+  const ways: [string, () => ReturnType<typeof outputsOf>][] = [
+    ['a secret-named --env entry', () => secretNamed],
+    ['a variable named with --secret', () => outputsOf(['--secret', 'DB_URL', '--env', 'ZOO_ECHO=DB_URL', '--env', `DB_URL=${SECRET}`])],
+    ['an inherited variable named in the config file\'s secrets', async () => {
+      const config = join(await mkdtemp(join(tmpdir(), 'mcpc-config-')), 'mcp-conformance.config.yaml');
+      await writeFile(config, 'secrets: [DB_URL]\n');
+      return outputsOf(['--config', config, '--env', 'ZOO_ECHO=DB_URL'], { DB_URL: SECRET });
+    }],
+  ];
+  for (const [how, outputs] of ways) {
+    it(`never shows the value of ${how}, wherever the server echoed it`, async () => {
+      const { files } = await outputs();
+      for (const [name, text] of Object.entries(files)) expect(text, name).not.toContain(SECRET);
+      expect(files['report.json']).toContain('***');
+      expect(files['report.json']).toContain('hostile-strings'); // other --env values are not secrets
+    });
+  }
+
+  it('never shows a secret in the error of a server that cannot start, neither in its command line nor in its output', async () => {
+    const script = 'console.error(`cannot connect to ${process.env.DB_URL}`); process.exit(1)';
+    const http = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
+    const run = await runCli([...LIMITS, '--secret', 'DB_URL', '--env', `DB_URL=${SECRET}`, ...http, '--', 'node', '-e', script, SECRET]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/^mcp-conformance: node -e .* \*\*\* exited \(code 1, signal none\) before answering at http:.*\nlast server output:\n {2}cannot connect to \*\*\*$/);
+    expect(run.stderr + run.stdout).not.toContain(SECRET);
   });
 });

@@ -3,17 +3,20 @@ import { findConfig } from '../../config/config.js';
 import { DEFAULTS } from '../../config/options.js';
 import { renderConsole } from '../../report/console.js';
 import { inGitHubActions, renderAnnotations, withoutCommands, writeGitHubFiles } from '../../report/github.js';
-import { writeReports } from '../../report/write.js';
+import { type WrittenReports, writeReports } from '../../report/write.js';
 import { join } from 'node:path';
-import { type Conformed, conformEach } from '../../run/conform.js';
+import type { Conformed } from '../../run/conform.js';
 import { verdict } from '../../report/summary.js';
+import { visible } from '../../report/text.js';
+import type { Report } from '../../schema/generated/report.js';
 import { TOOL } from '../../version.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { type CliArgs, helpText, parseCli } from '../options.js';
 
 /**
  * The main job: `mcp-conformance [options] <target>` or `… -- <command>`, with a config file filling in what the flags leave out.
- * When `signal` aborts (Ctrl-C), the partial reports are written and the exit code is 130.
+ * When `signal` aborts (Ctrl-C, SIGTERM), the partial reports are written and the exit code is the abort's reason
+ * (130 when it gives none).
  */
 export async function runCommand(argv: string[], signal?: AbortSignal): Promise<number> {
   const args = parseCli(argv);
@@ -25,33 +28,47 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
     process.stdout.write(`${TOOL.version}\n`);
     return 0;
   }
+  // The run's machinery (checks, properties, transports) is loaded once there is a run to do.
+  const { combined, conformEach, revisionOf } = await import('../../run/conform.js');
   const runs = await conformEach({ ...args.options, config: args.options.config ?? findConfig(process.cwd()) }, signal);
   if (runs.length === 1) return reportRun(runs[0], args, signal);
-  // --revision all|auto: one report per revision, in <out>/<revision>/, then one line with every revision's verdict.
-  let code = 0;
-  for (const run of runs) {
-    const out = join(run.options.out ?? DEFAULTS.out, run.report.server?.protocolVersion ?? String(run.options.revision));
-    code = Math.max(code, await reportRun({ ...run, options: { ...run.options, out } }, args, signal));
-  }
-  process.stdout.write(`\nrevisions   ${runs.map((r) => `${r.report.server?.protocolVersion ?? r.options.revision}: ${verdict(r.report)}`).join(' · ')}\n`);
-  return code;
+  // Several revisions (a dual-era server, or --revision all): each run's reports and badge in <out>/<revision>/, then
+  // all of them side by side in <out>/, where CI finds report.json and junit.xml as after a one-revision run.
+  const out = runs[0].options.out ?? DEFAULTS.out;
+  for (const run of runs) await reportRun({ ...run, options: { ...run.options, out: join(out, revisionOf(run)) } }, args, signal, false);
+  const report = combined(runs);
+  const written = await writeReports(report, out);
+  let text = `\nrevisions   ${runs.map((r) => `${revisionOf(r)}: ${verdict(r.report)}`).join(' · ')}\nreports     ${Object.values(written).map(visible).join(', ')}\n`;
+  if (inGitHubActions()) text = withoutCommands(text) + (await publish(report, out, written));
+  process.stdout.write(text);
+  return exitCode(report, signal);
 }
 
-/** Writes one run's reports and console text; returns its exit code. */
-async function reportRun({ report, options, baseline }: Conformed, args: CliArgs, signal?: AbortSignal): Promise<number> {
+/**
+ * Writes one run's reports and console text; returns its exit code. `alone` is false for one of several revisions,
+ * whose combined report is the one GitHub gets.
+ */
+async function reportRun({ report, options, baseline }: Conformed, args: CliArgs, signal?: AbortSignal, alone = true): Promise<number> {
   const out = options.out ?? DEFAULTS.out;
   const written = await writeReports(report, out);
   const color = args.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   let text = renderConsole(report, { color, verbose: args.verbose, paths: Object.values(written) });
   if (report.seed !== undefined) text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
   if (baseline) text += `\n${baselineAdvice(report, baseline, options.shard !== undefined)}`;
-  if (inGitHubActions()) {
-    const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-    const paths = { reports: out, ...Object.fromEntries(Object.entries(written).map(([key, path]) => [`report-${kebab(key)}`, path])) };
-    await writeGitHubFiles(report, paths);
-    // Server strings in the console text must not pose as workflow commands; our annotations follow it.
-    text = withoutCommands(text) + renderAnnotations(report);
-  }
+  // Server strings in the console text must not pose as workflow commands; our annotations follow it.
+  if (inGitHubActions()) text = withoutCommands(text) + (alone ? await publish(report, out, written) : '');
   process.stdout.write(text);
-  return signal?.aborted ? 130 : exitCodeFor(report);
+  return exitCode(report, signal);
 }
+
+/** The step summary and outputs of GitHub Actions for a report; returns its annotations. */
+async function publish(report: Report, out: string, written: WrittenReports): Promise<string> {
+  const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
+  const paths = { reports: out, ...Object.fromEntries(Object.entries(written).map(([key, path]) => [`report-${kebab(key)}`, path])) };
+  await writeGitHubFiles(report, paths);
+  return renderAnnotations(report);
+}
+
+/** The report's exit code, or after an abort its reason (130 when it gives none). */
+const exitCode = (report: Report, signal?: AbortSignal) =>
+  signal?.aborted ? (typeof signal.reason === 'number' ? signal.reason : 130) : exitCodeFor(report);

@@ -22,17 +22,17 @@ export interface Case {
    */
   covers?: string[];
   /**
-   * Revisions the case applies to (default: the initialize wire's, 2025-03-26 to 2025-11-25: a case runs on the stateless 2026-07-28 wire only when it names it); under any other revision it is skipped
-   *
-   * @minItems 1
+   * Revisions the case applies to, or all (default: the initialize wire's, 2025-03-26 to 2025-11-25: a case runs on the stateless 2026-07-28 wire only when it names it); under any other revision it is skipped
    */
-  revisions?: [
-    '2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28',
-    ...('2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28')[]
-  ];
+  revisions?:
+    | [
+        '2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28',
+        ...('2025-03-26' | '2025-06-18' | '2025-11-25' | '2026-07-28')[]
+      ]
+    | 'all';
   requires?: Requires;
   /**
-   * shared: the run's initialized session (requests only); fresh: a new server process, initialized; uninitialized: a new process before initialize
+   * shared: the run's initialized session (requests only); fresh: a new server process, initialized (on the stateless wire, which has no handshake, ready as it is); uninitialized: a new process before initialize
    */
   session?: 'shared' | 'fresh' | 'uninitialized';
   forEach?: ForEach;

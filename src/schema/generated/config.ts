@@ -35,6 +35,10 @@ export interface Config {
     [k: string]: string;
   };
   /**
+   * Environment variables (from env or inherited) whose values are secrets: reports, the console and launch errors show them as ***. Header values and env entries whose names look secret (TOKEN, KEY, SECRET, PASSWORD, AUTH…) are secrets without being listed.
+   */
+  secrets?: string[];
+  /**
    * The URL the server started from target or command answers at: the run starts it, waits for the URL, and speaks HTTP to it. May contain {port}.
    */
   httpUrl?: string;
@@ -91,7 +95,7 @@ export interface Config {
    */
   skip?: string[];
   /**
-   * Protocol revision to test: 2026-07-28 uses the stateless wire (server/discover, protocol fields in every request's _meta); the others are asked for at initialize (default: 2025-11-25, the newest of the initialize wire). all: one run per revision; auto: one run per era the server speaks (server/discover answered: 2026-07-28; initialize answered: the revision it negotiates). Each run has its own report under <out>/<revision>/.
+   * Protocol revision to test. auto (the default): one run per era the server speaks (server/discover answered: 2026-07-28; initialize answered: 2025-11-25, from which the server negotiates down); all: one run per revision; 2026-07-28 uses the stateless wire (server/discover, protocol fields in every request's _meta); the others are asked for at initialize. Several runs: each has its own report under <out>/<revision>/, and <out>/ holds them all side by side, check ids prefixed with the revision.
    */
   revision?: '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | 'all' | 'auto';
   /**

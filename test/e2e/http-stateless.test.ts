@@ -1,0 +1,136 @@
+// The stateless wire (2026-07-28) over Streamable HTTP: the headers the client mirrors from each request, the
+// reference server in both of its stateless modes, each fault of the stateless HTTP checks, and --revision auto.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless-http.js';
+import { statelessMeta } from '../../src/discovery/discover.js';
+import { runConformance } from '../../src/index.js';
+import { verdict } from '../../src/report/summary.js';
+import { conformEach } from '../../src/run/conform.js';
+import type { Report } from '../../src/schema/generated/report.js';
+import { STATELESS_REVISION } from '../../src/schema/validators.js';
+import { Session } from '../../src/session/session.js';
+import { Transcript } from '../../src/session/transcript.js';
+import { StreamableHttpTransport } from '../../src/transport/http.js';
+import { ROOT, runCli } from '../helpers.js';
+
+const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
+const FAULTY_HTTP = join(ROOT, 'test/fixtures/servers/faulty-http-server.mjs');
+const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
+const SEED = ['--seed', '7', '--runs', '10'];
+
+/** Each stateless HTTP fault of the faulty fixture and the one check (with its verdict) it must trip in a 2026-07-28 run. */
+const FAULTS: [fault: string, check: string, status: 'fail' | 'warn'][] = [
+  ['ignore-headers', 'stateless/http/header-mismatch', 'fail'],
+  ['unknown-method-200', 'stateless/http/unknown-method-404', 'fail'],
+  ['get-sse', 'stateless/http/get-delete-405', 'warn'],
+  ['session-lookup', 'stateless/http/no-session', 'warn'],
+  ['mint-session', 'stateless/http/no-session', 'warn'],
+  ['no-meta-200', 'stateless/http/meta-missing-400', 'fail'],
+  ['unsupported-version-200', 'stateless/http/version-unsupported-400', 'fail'],
+  ['no-x-accel', 'stateless/http/x-accel-buffering', 'warn'],
+];
+
+const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
+
+describe('a stateless session over Streamable HTTP', () => {
+  const servers: http.Server[] = [];
+  const sessions: Session[] = [];
+  afterEach(async () => {
+    await Promise.all(sessions.splice(0).map((s) => s.close()));
+    for (const s of servers.splice(0)) {
+      s.closeAllConnections();
+      s.close();
+    }
+  });
+
+  /** A server that answers every request with an empty result and a session id, recording each request's method and headers. */
+  async function recording(): Promise<{ url: URL; seen: { method: string; headers: http.IncomingHttpHeaders }[] }> {
+    const seen: { method: string; headers: http.IncomingHttpHeaders }[] = [];
+    const server = http.createServer(async (req, res) => {
+      let body = '';
+      for await (const chunk of req) body += chunk;
+      seen.push({ method: req.method!, headers: req.headers });
+      let id: unknown = null;
+      try {
+        id = (JSON.parse(body) as { id?: unknown }).id ?? null;
+      } catch {
+        // raw input: answered with id null
+      }
+      res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'minted' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+    });
+    servers.push(server);
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), seen };
+  }
+
+  it('mirrors the version, method and target of each request in headers, and keeps no session', async () => {
+    const { url, seen } = await recording();
+    const transcript = new Transcript();
+    const transport = new StreamableHttpTransport({ url, headers: {} }, transcript);
+    const session = new Session(transport, transcript, 5000);
+    sessions.push(session);
+    session.requestMeta = statelessMeta(STATELESS_REVISION);
+    await session.request('server/discover', {});
+    await session.request('tools/call', { name: 'echo', arguments: {} });
+    await session.request('resources/read', { uri: 'ref://docs/wörter' });
+    await session.request('prompts/get', { name: '=?base64?looks-encoded?=' });
+    await session.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
+    session.sendRaw('{"jsonrpc":"2.0","id":"raw","method":');
+    await transport.posts.at(-1)!.outcome;
+    const pick = (h: http.IncomingHttpHeaders) => [h['mcp-protocol-version'], h['mcp-method'], h['mcp-name'], h['mcp-session-id']];
+    const b64 = (text: string) => `=?base64?${Buffer.from(text).toString('base64')}?=`;
+    expect(seen.map((s) => s.method)).toEqual(Array(6).fill('POST'));
+    expect(seen.map((s) => pick(s.headers))).toEqual([
+      [STATELESS_REVISION, 'server/discover', undefined, undefined],
+      [STATELESS_REVISION, 'tools/call', 'echo', undefined],
+      [STATELESS_REVISION, 'resources/read', b64('ref://docs/wörter'), undefined],
+      [STATELESS_REVISION, 'prompts/get', b64('=?base64?looks-encoded?='), undefined],
+      ['1900-01-01', 'tools/list', undefined, undefined],
+      [STATELESS_REVISION, undefined, undefined, undefined],
+    ]);
+    await session.close();
+    expect(seen).toHaveLength(6); // no DELETE: there is no session to end
+  });
+});
+
+describe('the reference server on the stateless wire over HTTP', () => {
+  for (const mode of [STATELESS_REVISION, 'all']) {
+    it(`passes every 2026-07-28 check with --revision ${mode}`, async () => {
+      const r = await runCli([...STARTED, ...SEED, '--revision', STATELESS_REVISION, '--', 'node', HTTP_REFERENCE, '--revision', mode]);
+      expect(r.exitCode, r.stdout).toBe(0);
+      expect(notPassing(r.report)).toEqual([]);
+      expect(r.report!.server?.protocolVersion).toBe(STATELESS_REVISION);
+      const passed = r.report!.checks.filter((c) => c.status === 'pass').map((c) => c.id);
+      expect(STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !passed.includes(id))).toEqual([]);
+      for (const id of ['stateless/discover/result', 'stateless/meta/required', 'stateless/version/unsupported', 'stateless/tools/order', 'stateless/result-type', 'stateless/caching']) expect(passed).toContain(id);
+    });
+  }
+
+  it('is tested in both eras by --revision auto when it serves both', async () => {
+    const runs = await conformEach({ target: [process.execPath, HTTP_REFERENCE, '--revision', 'all'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: 'auto', seed: 7, runs: 5 });
+    expect(runs.map((r) => [r.report.server?.protocolVersion, verdict(r.report)])).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
+  });
+});
+
+describe('each stateless HTTP fault trips exactly the check that targets it', () => {
+  it('covers every stateless/http check with a fault', () => {
+    expect(STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
+  });
+  for (const [fault, check, status] of FAULTS) {
+    it(`${fault} → ${check} ${status}`, async () => {
+      const report = await runConformance({
+        target: [process.execPath, FAULTY_HTTP, '--revision', STATELESS_REVISION],
+        httpUrl: 'http://127.0.0.1:{port}/mcp',
+        port: 'auto',
+        env: { MCP_HTTP_FAULTS: fault },
+        revision: STATELESS_REVISION,
+        seed: 7,
+        runs: 10,
+      });
+      expect(notPassing(report).map((line) => line.split(' ').slice(0, 2).join(' '))).toEqual([`${check}: ${status}`]);
+    });
+  }
+});
