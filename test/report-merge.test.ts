@@ -127,6 +127,16 @@ describe('merging reports of different servers', () => {
     expect(summary.fail).toBe(original.summary.fail);
     expect(validate(report)).toBe(true);
   });
+
+  it('tells one server\'s revisions apart by revision (the folders of a --revision auto run)', () => {
+    const stateless: Report = { ...shard(original.checks.slice(0, 1)), server: { ...original.server!, protocolVersion: '2026-07-28' } };
+    const { report } = mergeReports([
+      { source: 'OUT/2026-07-28/report.json', report: stateless },
+      { source: 'OUT/2025-11-25/report.json', report: shard(original.checks.slice(0, 1)) },
+    ]);
+    expect(report.checks.map((c) => c.id)).toEqual([`2026-07-28/${original.checks[0].id}`, `2025-11-25/${original.checks[0].id}`]);
+    expect(validate(report)).toBe(true);
+  });
 });
 
 describe.concurrent('mcp-conformance report with several files', () => {

@@ -73,7 +73,10 @@ function span(reports: readonly Report[]): Omit<Report, 'checks'> {
 /** Several servers' runs in one report: ids and areas prefixed with each run's slug (its label or server name). */
 function sideBySide(labelled: readonly { report: Report; label?: string }[]): Report {
   const runs = labelled.map((l) => l.report);
-  const slugs = uniqueSlugs(labelled.map(({ report: r, label }) => label ?? r.server?.name ?? r.target.description));
+  // One server in several revisions (the folders of a --revision auto|all run) is told apart by revision, as the run's own combined report is.
+  const names = new Set(runs.map((r) => r.server?.name ?? r.target.description));
+  const byRevision = names.size === 1 && runs.every((r) => r.server?.protocolVersion !== undefined);
+  const slugs = uniqueSlugs(labelled.map(({ report: r, label }) => label ?? (byRevision ? r.server!.protocolVersion : (r.server?.name ?? r.target.description))));
   const { server: _server, ...shared } = span(runs);
   return {
     ...shared,
