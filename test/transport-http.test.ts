@@ -1,59 +1,15 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RequestTimeout, Session, SessionClosed, type InboundEvent } from '../src/session/session.js';
 import { Transcript } from '../src/session/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';
 import { TargetError, resolveTarget } from '../src/target/resolve.js';
 import { connect } from '../src/transport/connect.js';
 import { TRANSPORT_ERROR } from '../src/transport/http-base.js';
-import { StreamableHttpTransport } from '../src/transport/http.js';
 import { isAlive } from '../src/transport/process-tree.js';
 import { describeHeaders, redact, redactUrl, secretsOf } from '../src/transport/secrets.js';
 import { type SseEvent, SseParser } from '../src/transport/sse-parser.js';
-
-/** What a scripted server saw of one request. */
-interface Seen {
-  method: string;
-  url: string;
-  headers: http.IncomingHttpHeaders;
-  body: string;
-}
-
-type Handler = (req: http.IncomingMessage, res: http.ServerResponse, body: string) => void;
-
-const servers: http.Server[] = [];
-const sessions: Session[] = [];
-
-afterEach(async () => {
-  await Promise.all(sessions.splice(0).map((s) => s.close()));
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    s.close();
-  }
-});
-
-/** A scripted HTTP server on 127.0.0.1; `seen` lists every request it got. */
-async function serve(handler: Handler): Promise<{ url: URL; seen: Seen[] }> {
-  const seen: Seen[] = [];
-  const server = http.createServer(async (req, res) => {
-    let body = '';
-    for await (const chunk of req) body += chunk;
-    seen.push({ method: req.method!, url: req.url!, headers: req.headers, body });
-    handler(req, res, body);
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), seen };
-}
-
-function session(url: URL, headers: Record<string, string> = {}): { s: Session; t: StreamableHttpTransport; transcript: Transcript } {
-  const transcript = new Transcript();
-  const t = new StreamableHttpTransport({ url, headers }, transcript);
-  const s = new Session(t, transcript, 2000);
-  sessions.push(s);
-  return { s, t, transcript };
-}
+import { type Seen, serve, servers, session, sessions } from './scripted-http.js';
 
 const json = (res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) =>
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));

@@ -1,7 +1,8 @@
 // Streamable HTTP sessions and the headers around them (requirements §1.5): what a refused notification, new
 // session ids, DELETE and a missing MCP-Protocol-Version header get.
 import { type CheckDef, fail, pass, requirement, skip, warn } from './check.js';
-import { FABRICATED_SESSION, SESSIONS, SENDING, actualOf, httpOf, is2xx, isResponse, messagesOf, openSession, ping, probeSession, said } from './http.js';
+import { FABRICATED_SESSION, NO_SESSIONS, SESSIONS, SENDING, actualOf, httpOf, identifiedSession, is2xx, isResponse, messagesOf, ping, probeSession, said } from './http.js';
+import { StreamableHttpTransport } from '../transport/http.js';
 
 /** Sessions opened to compare their ids. */
 const SESSIONS_COMPARED = 4;
@@ -31,8 +32,8 @@ export const HTTP_SESSION_CHECKS: CheckDef[] = [
     requirement: requirement('http.post.notification-reject', 'MUST', SENDING, 'A notification or response the server cannot accept is answered with an HTTP error status (e.g. 400 Bad Request)'),
     transport: 'http',
     async run(ctx) {
-      const { http } = await openSession(ctx);
-      if (http.sessionId === undefined) return skip('the server issued no session id (it works without sessions), so a notification cannot name a wrong one');
+      const http = await identifiedSession(ctx, ', so a notification cannot name a wrong one');
+      if (!(http instanceof StreamableHttpTransport)) return http;
       const body = JSON.stringify({ jsonrpc: '2.0', method: 'notifications/roots/list_changed' });
       const o = await http.probe('POST', 'notification with an unknown Mcp-Session-Id', { 'Mcp-Session-Id': FABRICATED_SESSION }, body);
       const what = `a notification for a session the server never issued → ${said(o)}`;
@@ -51,7 +52,7 @@ export const HTTP_SESSION_CHECKS: CheckDef[] = [
       for (let i = 0; i < SESSIONS_COMPARED; i++) sessions.push(await probeSession(ctx, http, `initialize #${i + 1} of ${SESSIONS_COMPARED}`));
       for (const s of sessions) await s.end();
       const ids = sessions.flatMap((s) => (s.sessionId === undefined ? [] : [s.sessionId]));
-      if (ids.length === 0) return skip('the server issued no session id (it works without sessions)');
+      if (ids.length === 0) return skip(NO_SESSIONS);
       const why = guessable(ids);
       // Guessing is a heuristic: the spec asks for secure ids, and these only look insecure.
       if (why) return warn(`${ids.length} new sessions look guessable: ${why}`, { expected: `distinct random ids of ${MIN_SESSION_ID} or more characters`, actual: ids });
@@ -64,8 +65,8 @@ export const HTTP_SESSION_CHECKS: CheckDef[] = [
     requirement: requirement('http.session.delete', 'MAY', SESSIONS, 'A DELETE with the session id ends the session; a server that does not let clients end sessions answers 405 Method Not Allowed'),
     transport: 'http',
     async run(ctx) {
-      const { http } = await openSession(ctx);
-      if (http.sessionId === undefined) return skip('the server issued no session id (it works without sessions)');
+      const http = await identifiedSession(ctx);
+      if (!(http instanceof StreamableHttpTransport)) return http;
       const o = await http.probe('DELETE', 'end the session');
       if (is2xx(o)) return pass(`DELETE → ${o.status}: the session ended`);
       if (o.status === 405) return pass('DELETE → 405: the server does not let clients end sessions');

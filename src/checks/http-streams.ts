@@ -2,7 +2,7 @@
 // the standalone GET stream. The stream checks judge one shared probe: a session opened by probes, whose GET
 // stream is watched while a ping's SSE stream is read.
 import { type CheckContext, type CheckDef, fail, pass, requirement, skip, warn } from './check.js';
-import { SENDING, actualOf, eventsOf, httpOf, is2xx, isResponse, messagesOf, openSession, parsed, ping, probeSession, said, whatWasSent } from './http.js';
+import { SENDING, actualOf, eventsOf, httpOf, is2xx, isResponse, messagesOf, parsed, ping, postsAfterPings, probeSession, said } from './http.js';
 import type { HttpOutcome } from '../transport/http-base.js';
 import type { SseEvent } from '../transport/sse-parser.js';
 import { isObject } from '../json.js';
@@ -74,12 +74,11 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
     requirement: requirement('http.post.json-one', 'MUST', SENDING, 'A request answered with Content-Type application/json gets one JSON object: the response, with the request\'s id'),
     transport: 'http',
     async run(ctx) {
-      const { session, http } = await openSession(ctx);
-      await session.request('ping');
-      const answers = await Promise.all(http.posts.filter((p) => p.request).map(async (p) => ({ sent: parsed(p.sent.text), what: whatWasSent(p.sent.text), o: await p.outcome })));
+      const answers = await postsAfterPings(ctx, true);
       const json = answers.filter(({ o }) => is2xx(o) && o.contentType === 'application/json');
       if (json.length === 0) return skip('no request was answered with application/json (all with SSE streams)');
-      const wrong = json.flatMap(({ sent, what, o }) => {
+      const wrong = json.flatMap(({ text, what, o }) => {
+        const sent = parsed(text);
         const m = parsed(o.body);
         const id = isObject(sent) ? sent.id : undefined;
         // A batch gets an array back (2025-03-26); one request gets one object.

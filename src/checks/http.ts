@@ -4,7 +4,7 @@ import { isLocal } from '../transport/http-client.js';
 import { StreamableHttpTransport } from '../transport/http.js';
 import { SseParser, type SseEvent } from '../transport/sse-parser.js';
 import { TOOL } from '../version.js';
-import { type CheckContext, type CheckDef, fail, pass, requirement, skip, warn } from './check.js';
+import { type CheckContext, type CheckDef, type Outcome, fail, pass, requirement, skip, warn } from './check.js';
 import { isObject } from '../json.js';
 
 /** How long the GET stream may take to show its response head. */
@@ -32,6 +32,25 @@ export async function openSession(ctx: CheckContext): Promise<{ session: Session
   // Probes bypass the message order: let the notification arrive first.
   await http.posts.find((p) => p.sent === sent)?.outcome;
   return { session, http };
+}
+
+/** Why a session check has nothing to judge on a server that works without sessions. */
+export const NO_SESSIONS = 'the server issued no session id (it works without sessions)';
+
+/** A new HTTP session the server gave an id, or the skip for a server that gives none (`why` says what that rules out). */
+export async function identifiedSession(ctx: CheckContext, why = ''): Promise<StreamableHttpTransport | Outcome> {
+  const { http } = await openSession(ctx);
+  return http.sessionId === undefined ? skip(`${NO_SESSIONS}${why}`) : http;
+}
+
+/**
+ * A new HTTP session after a ping round trip per entry of `pings` (its params), and its POSTs of one kind, requests or
+ * not (notifications and the client's answers), each with what was sent and its outcome.
+ */
+export async function postsAfterPings(ctx: CheckContext, requests: boolean, pings: unknown[] = [undefined]): Promise<{ text: string; what: string; o: HttpOutcome }[]> {
+  const { session, http } = await openSession(ctx);
+  for (const params of pings) await session.request('ping', params);
+  return Promise.all(http.posts.filter((p) => p.request === requests).map(async (p) => ({ text: p.sent.text, what: whatWasSent(p.sent.text), o: await p.outcome })));
 }
 
 /** `HTTP 404 application/json`, or why no response came. */
@@ -120,11 +139,8 @@ export const HTTP_CHECKS: CheckDef[] = [
     requirement: requirement('http.post.notification-202', 'MUST', SENDING, 'A notification or response the server accepts is answered with HTTP 202 Accepted and no body'),
     transport: 'http',
     async run(ctx) {
-      const { session, http } = await openSession(ctx);
       // A ping round trip gives a server-initiated request (and the client's POSTed answer) time to happen.
-      await session.request('ping');
-      const posts = http.posts.filter((p) => !p.request);
-      const outcomes = await Promise.all(posts.map(async (p) => ({ what: whatWasSent(p.sent.text), o: await p.outcome })));
+      const outcomes = await postsAfterPings(ctx, false);
       const bad = outcomes.filter(({ o }) => o.status !== 202 || o.bytes > 0);
       if (bad.length > 0) {
         const { what, o } = bad[0]!;
@@ -156,8 +172,8 @@ export const HTTP_CHECKS: CheckDef[] = [
     requirement: requirement('http.session.missing-400', 'SHOULD', SESSIONS, 'A server that issued a session id answers a request without Mcp-Session-Id (other than initialize) with 400 Bad Request'),
     transport: 'http',
     async run(ctx) {
-      const { http } = await openSession(ctx);
-      if (http.sessionId === undefined) return skip('the server issued no session id (it works without sessions)');
+      const http = await identifiedSession(ctx);
+      if (!(http instanceof StreamableHttpTransport)) return http;
       const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conformance-no-session', method: 'tools/list', params: {} });
       const o = await http.probe('POST', 'without Mcp-Session-Id', { 'Mcp-Session-Id': undefined }, body);
       if (o.status === 400) return pass('tools/list without Mcp-Session-Id → 400');
@@ -170,8 +186,8 @@ export const HTTP_CHECKS: CheckDef[] = [
     requirement: requirement('http.session.terminated-404', 'MUST', SESSIONS, 'A request carrying a session id the server does not know (ended, or never issued) gets 404 Not Found'),
     transport: 'http',
     async run(ctx) {
-      const { http } = await openSession(ctx);
-      if (http.sessionId === undefined) return skip('the server issued no session id (it works without sessions)');
+      const http = await identifiedSession(ctx);
+      if (!(http instanceof StreamableHttpTransport)) return http;
       const o = await http.probe('POST', 'unknown Mcp-Session-Id', { 'Mcp-Session-Id': FABRICATED_SESSION }, ping('mcp-conformance-unknown-session'));
       if (o.status === 404) return pass('a fabricated session id → 404');
       // The spec names 404 for sessions the server ended and 400 for a missing id; an id it never issued
@@ -186,8 +202,8 @@ export const HTTP_CHECKS: CheckDef[] = [
     requirement: requirement('http.session.terminated-404', 'MUST', SESSIONS, 'Once a session is terminated, requests carrying its id get 404 Not Found'),
     transport: 'http',
     async run(ctx) {
-      const { http } = await openSession(ctx);
-      if (http.sessionId === undefined) return skip('the server issued no session id (it works without sessions)');
+      const http = await identifiedSession(ctx);
+      if (!(http instanceof StreamableHttpTransport)) return http;
       const ended = await http.probe('DELETE', 'end the session');
       if (ended.status === 405) return skip('DELETE → 405: the server does not let clients end sessions');
       if (!is2xx(ended)) return skip(`DELETE → ${said(ended)}: the session did not end, so there is nothing to judge`);
@@ -224,9 +240,9 @@ export const HTTP_CHECKS: CheckDef[] = [
     requirement: requirement('http.session.id-charset', 'MUST', SESSIONS, 'A session id contains only visible ASCII characters (0x21 to 0x7E)'),
     transport: 'http',
     async run(ctx) {
-      const { http } = await openSession(ctx);
-      const sid = http.sessionId;
-      if (sid === undefined) return skip('the server issued no session id (it works without sessions)');
+      const http = await identifiedSession(ctx);
+      if (!(http instanceof StreamableHttpTransport)) return http;
+      const sid = http.sessionId!;
       if (VISIBLE_ASCII.test(sid)) return pass(`session id of ${sid.length} visible ASCII characters`);
       return fail(`the session id ${JSON.stringify(sid)} has characters outside 0x21–0x7E`, { expected: 'visible ASCII only', actual: sid });
     },
@@ -261,10 +277,7 @@ export const HTTP_CHECKS: CheckDef[] = [
     requirement: requirement('http.post.request-ctype', 'MUST', SENDING, 'The answer to a POSTed request is Content-Type application/json (one JSON object) or text/event-stream (an SSE stream)'),
     transport: 'http',
     async run(ctx) {
-      const { session, http } = await openSession(ctx);
-      await session.request('ping');
-      await session.request('ping', {});
-      const answered = await Promise.all(http.posts.filter((p) => p.request).map(async (p) => ({ what: whatWasSent(p.sent.text), o: await p.outcome })));
+      const answered = await postsAfterPings(ctx, true, [undefined, {}]);
       const judged = answered.filter(({ o }) => is2xx(o));
       const bad = judged.filter(({ o }) => o.contentType !== 'application/json' && o.contentType !== 'text/event-stream');
       if (bad.length > 0) {

@@ -1,9 +1,8 @@
 // The stateless wire (2026-07-28) over Streamable HTTP: the headers the client mirrors from each request, the
 // reference server in both of its stateless modes, each fault of the stateless HTTP checks, and --revision auto.
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless-http.js';
 import { statelessMeta } from '../../src/discovery/discover.js';
 import { runConformance } from '../../src/index.js';
@@ -11,10 +10,8 @@ import { verdict } from '../../src/report/summary.js';
 import { conformEach } from '../../src/run/conform.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { STATELESS_REVISION } from '../../src/schema/validators.js';
-import { Session } from '../../src/session/session.js';
-import { Transcript } from '../../src/session/transcript.js';
-import { StreamableHttpTransport } from '../../src/transport/http.js';
 import { ROOT, runCli } from '../helpers.js';
+import { serve, session as scriptedSession } from '../scripted-http.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
 const FAULTY_HTTP = join(ROOT, 'test/fixtures/servers/faulty-http-server.mjs');
@@ -36,23 +33,9 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn'][] = [
 const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
 
 describe('a stateless session over Streamable HTTP', () => {
-  const servers: http.Server[] = [];
-  const sessions: Session[] = [];
-  afterEach(async () => {
-    await Promise.all(sessions.splice(0).map((s) => s.close()));
-    for (const s of servers.splice(0)) {
-      s.closeAllConnections();
-      s.close();
-    }
-  });
-
-  /** A server that answers every request with an empty result and a session id, recording each request's method and headers. */
-  async function recording(): Promise<{ url: URL; seen: { method: string; headers: http.IncomingHttpHeaders }[] }> {
-    const seen: { method: string; headers: http.IncomingHttpHeaders }[] = [];
-    const server = http.createServer(async (req, res) => {
-      let body = '';
-      for await (const chunk of req) body += chunk;
-      seen.push({ method: req.method!, headers: req.headers });
+  /** A server that answers every request with an empty result and a session id. */
+  const recording = () =>
+    serve((_req, res, body) => {
       let id: unknown = null;
       try {
         id = (JSON.parse(body) as { id?: unknown }).id ?? null;
@@ -61,17 +44,10 @@ describe('a stateless session over Streamable HTTP', () => {
       }
       res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'minted' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
     });
-    servers.push(server);
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { url: new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`), seen };
-  }
 
   it('mirrors the version, method and target of each request in headers, and keeps no session', async () => {
     const { url, seen } = await recording();
-    const transcript = new Transcript();
-    const transport = new StreamableHttpTransport({ url, headers: {} }, transcript);
-    const session = new Session(transport, transcript, 5000);
-    sessions.push(session);
+    const { s: session, t: transport } = scriptedSession(url);
     session.requestMeta = statelessMeta(STATELESS_REVISION);
     await session.request('server/discover', {});
     await session.request('tools/call', { name: 'echo', arguments: {} });
