@@ -90,7 +90,8 @@ const USAGE = [
   '',
   'Renders report.json, junit.xml, index.html, badge.svg and badge.json again from saved report.json files.',
   'Several files are merged: shards of one run are united by check id; reports of different servers are',
-  'shown side by side, their check ids prefixed with the server name. --out defaults to reports.',
+  'shown side by side, their check ids prefixed with the server name (one server\'s revisions: with the',
+  'revision). --out defaults to reports.',
   'Exit codes as for a run: 0 nothing failed, 1 a check failed, 2 a bad file or a check the harness could not judge.',
 ].join('\n');
 
