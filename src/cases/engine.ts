@@ -1,5 +1,5 @@
 import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
-import { fail, freshSession, pass, skip } from '../checks/check.js';
+import { fail, pass, skip } from '../checks/check.js';
 import type { Case, RawStep, RequestStep, Step } from '../schema/generated/case.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../session/session.js';
@@ -31,7 +31,8 @@ export function caseCheck(c: LoadedCase): CheckDef {
     requirement: c.requirement,
     covers: c.covers,
     source: c.file,
-    fresh: (c.session ?? 'shared') !== 'shared',
+    fresh: c.session === 'uninitialized',
+    scratch: c.session === 'fresh',
     revisions: c.revisions === 'all' ? SCHEMA_REVISIONS : c.revisions,
     run: (ctx) => runCase(c, ctx),
   };
@@ -115,7 +116,7 @@ function unmetRequirement(c: Case, view: Record<string, unknown>): string | unde
 async function openChannel(c: Case, ctx: CheckContext): Promise<Channel> {
   const kind = c.session ?? 'shared';
   if (kind === 'shared') return { request: (m, p, o) => ctx.request(m, p, o) };
-  const session = kind === 'fresh' ? await freshSession(ctx) : await ctx.fresh();
+  const session = kind === 'fresh' ? await ctx.ownSession() : await ctx.fresh();
   let recording = session.record();
   const takeStrays = () => {
     const seen = recording.stop();

@@ -1,7 +1,7 @@
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { ToolCallPolicy } from '../properties/tool-policy.js';
-import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
+import { REVISIONS } from '../schema/validators.js';
 import type { Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
 import { isObject } from '../json.js';
@@ -35,6 +35,11 @@ export interface CheckContext {
   request(method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }): Promise<Reply>;
   /** A new server process, not yet initialized; closed by the runner after the check. */
   fresh(): Promise<Session>;
+  /**
+   * An initialized session of the check's own (on the stateless wire, ready as it is): a new one, or for a `scratch`
+   * check over stdio a scratch session it has to itself while it runs.
+   */
+  ownSession(): Promise<Session>;
   /** Initializes a session (fresh ones) with the given protocol version; returns the reply. */
   initialize(session: Session, protocolVersion: string): Promise<Reply>;
   /** Runs `fn` once per run for `key` and shares the promise: probes several checks judge. */
@@ -69,6 +74,12 @@ export interface CheckDef {
   last?: boolean;
   /** Opens sessions of its own (ctx.fresh(), a server process each over stdio): such checks start first, so that those servers start while the other checks work. */
   fresh?: boolean;
+  /**
+   * Needs its own session (ctx.ownSession()) only to keep what it sends away from the shared one (bad input, session
+   * state), not a new server: over stdio it takes turns on a scratch session, and runs again on a server of its own
+   * when it does not pass there (see ScratchSessions). Starts first, like `fresh`.
+   */
+  scratch?: boolean;
   /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
   transport?: TransportKind;
   /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
@@ -101,15 +112,6 @@ export const pass = (message: string, extra: Partial<Outcome> = {}): Outcome => 
 export const fail = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'fail', message, ...extra });
 export const warn = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'warn', message, ...extra });
 export const skip = (message: string): Outcome => ({ status: 'skip', message });
-
-/** A new server process ready like the shared session: initialized, or on the stateless wire as it is (no handshake). */
-export async function freshSession(ctx: CheckContext): Promise<Session> {
-  const session = await ctx.fresh();
-  if (ctx.profile.revision === STATELESS_REVISION) return session;
-  await ctx.initialize(session, ctx.profile.protocolVersion);
-  session.notify('notifications/initialized');
-  return session;
-}
 
 /** Skip when the server does not declare `capability`. */
 export function requires(ctx: CheckContext, capability: string): Outcome | undefined {

@@ -23,7 +23,9 @@ export class FrameMonitor {
     for (const r of rules) this.tallies.set(r.id, { inspected: 0, findings: [], dropped: 0 });
   }
 
-  watch(session: Session): void {
+  /** From now on; `earlier` is what the session received before (the auto probe's frames, in a session handed over). */
+  watch(session: Session, earlier: readonly InboundEvent[] = []): void {
+    for (const e of earlier) this.inspect(e);
     session.onInbound((e) => this.inspect(e));
   }
 

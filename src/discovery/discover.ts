@@ -40,15 +40,18 @@ export const statelessMeta = (protocolVersion: string): Record<string, unknown> 
   'io.modelcontextprotocol/clientInfo': { name: TOOL.name, version: TOOL.version },
 });
 
-/** Sets the session up for a revision's wire and shakes hands: initialize (and initialized), or server/discover. */
-export async function handshake(session: Session, protocolVersion: string): Promise<{ result: Record<string, unknown>; negotiated: string }> {
+/**
+ * Sets the session up for a revision's wire and shakes hands: initialize (and initialized), or server/discover.
+ * `initialized` is the answer to an initialize the session already sent (the auto probe's).
+ */
+export async function handshake(session: Session, protocolVersion: string, initialized?: Reply): Promise<{ result: Record<string, unknown>; negotiated: string }> {
   const stateless = protocolVersion === STATELESS_REVISION;
   if (stateless) {
     session.requestMeta = statelessMeta(protocolVersion);
     session.revision = protocolVersion;
   }
   const method = stateless ? 'server/discover' : 'initialize';
-  const reply = await (stateless ? session.request(method, {}) : initialize(session, protocolVersion));
+  const reply = initialized ?? (await (stateless ? session.request(method, {}) : initialize(session, protocolVersion)));
   const result = asObject(reply.message.result);
   if (!result) throw new DiscoveryError(`${method} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
   if (stateless) return { result, negotiated: protocolVersion };
@@ -59,11 +62,11 @@ export async function handshake(session: Session, protocolVersion: string): Prom
 }
 
 /**
- * Shakes hands in the revision's wire (the newest initialize revision by default), then walks every list the
- * capabilities allow.
+ * Shakes hands in the revision's wire (the newest initialize revision by default; `initialized` as in handshake), then
+ * walks every list the capabilities allow.
  */
-export async function discover(session: Session, protocolVersion: string = REVISIONS[0]): Promise<ServerProfile> {
-  const { result, negotiated } = await handshake(session, protocolVersion);
+export async function discover(session: Session, protocolVersion: string = REVISIONS[0], initialized?: Reply): Promise<ServerProfile> {
+  const { result, negotiated } = await handshake(session, protocolVersion, initialized);
   const capabilities = asObject(result.capabilities) ?? {};
   // On the stateless wire the server names itself in the result's _meta.
   const serverInfo = asObject(result.serverInfo) ?? asObject(asObject(result._meta)?.['io.modelcontextprotocol/serverInfo']) ?? {};

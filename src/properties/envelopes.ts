@@ -1,7 +1,7 @@
 // Properties of the JSON-RPC envelope: method names, request ids, frames that are not requests.
 import fc from 'fast-check';
 import { expectCode } from '../checks/base.js';
-import { type CheckDef, fail, freshSession, pass, requirement } from '../checks/check.js';
+import { type CheckDef, fail, pass, requirement } from '../checks/check.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, resultDefinition } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
 import { anyText } from './schema-arbitrary.js';
@@ -77,18 +77,21 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
   },
   {
     id: 'base/response/id-types',
-    fresh: true,
+    scratch: true,
     revisions: SCHEMA_REVISIONS,
     title: 'Request ids of every type are echoed unchanged',
     requirement: requirement('base.response.id-echo', 'MUST', 'basic#responses', 'A response carries the same id as its request, with the same JSON type, for string and integer ids alike'),
     async run(ctx) {
-      // Its own session, one request at a time: a generated id must not collide with an id in flight.
+      // Its own session, one request at a time: a generated id must not collide with an id in flight, nor be one the
+      // session used before (ids are unique in a session; its initialize, or the checks before on a scratch session).
+      const session = await ctx.ownSession();
+      const unused = (id: string | number) => !session.hasSent(id);
       return checkProperty(ctx, {
         id: this.id,
         what: 'request ids',
-        arbitrary: IDS,
-        examples: ['s-1', 0, 9007199254740991, -5, '123'],
-        session: await freshSession(ctx),
+        arbitrary: IDS.filter(unused),
+        examples: (['s-1', 0, 9007199254740991, -5, '123'] as const).filter(unused),
+        session,
         async judge(id, request) {
           const reply = await request('ping', undefined, { id });
           const echoed = reply.message.id;
@@ -100,14 +103,14 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
   },
   {
     id: 'base/robustness/malformed-frames',
-    fresh: true,
+    scratch: true,
     revisions: SCHEMA_REVISIONS,
     title: 'A line that is not a valid request gets an error or nothing, and the server lives on',
     requirement: requirement('stdio.alive-after-garbage', 'MUST', 'basic#messages', 'A malformed line (invalid JSON, JSON that is not a request) never gets a result, and the server keeps serving the requests that follow'),
     covers: ['base.parse-error', 'base.invalid-request'],
     transport: 'stdio',
     async run(ctx) {
-      const session = await freshSession(ctx);
+      const session = await ctx.ownSession();
       return checkProperty(ctx, {
         id: this.id,
         what: 'malformed frames',

@@ -118,7 +118,20 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     return fail(`the server stopped answering at the generated value below (the first left unanswered): ${run.lost!.message}${exited}${note}${replay}`, detail);
   };
 
-  const values = fc.sample(property.arbitrary, { seed, numRuns: ctx.runs, examples });
+  // Each value is sent once, as it goes on the wire: a repeat tells nothing new (and a repeated request id would
+  // break the rule that ids are unique in a session). `at` maps a run back to its index in the sample, for shrinking.
+  const sent = new Set<string>();
+  const at: number[] = [];
+  const sampled = fc.sample(property.arbitrary, { seed, numRuns: ctx.runs, examples });
+  const values = sampled.filter((v, i) => {
+    const wire = JSON.stringify(v) ?? 'undefined';
+    if (sent.has(wire)) return false;
+    sent.add(wire);
+    at.push(i);
+    return true;
+  });
+  const repeats = sampled.length - values.length;
+  const generated = `${values.length} generated ${property.what}${repeats > 0 ? ` (${repeats} repeated value(s) not sent again)` : ''}`;
   // The first value goes alone and times the server: no more is kept in flight than a sequential server
   // answers in a quarter of the timeout, so a slow tool's queue never looks like a server that stopped answering.
   const t = performance.now();
@@ -132,7 +145,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     const counts = new Map<string, number>();
     for (const r of runs) counts.set(r.verdict!.message, (counts.get(r.verdict!.message) ?? 0) + 1);
     const tally = [...counts].sort((a, b) => b[1] - a[1]).map(([message, n]) => `${n}× ${message}`);
-    return pass(`${runs.length} generated ${property.what}: ${tally.join('; ')}${note}`, { transcript: runs[0]?.transcript });
+    return pass(`${generated}: ${tally.join('; ')}${note}`, { transcript: runs[0]?.transcript });
   }
 
   // Shrink the first value with the worst verdict: fast-check replays the run at its index (path) and shrinks from there.
@@ -155,11 +168,11 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       return true;
     }
   });
-  const details = await fc.check(shrinking, { seed, numRuns: ctx.runs, examples: examples.map((e) => [e] as [T]), path: String(runs.indexOf(first)) });
+  const details = await fc.check(shrinking, { seed, numRuns: ctx.runs, examples: examples.map((e) => [e] as [T]), path: String(at[runs.indexOf(first)]) });
   if (harness) throw harness;
   if (gone) return lostOutcome(gone);
   const verdict = last.verdict!;
-  const summary = `${bad.length} of ${runs.length} generated ${property.what} ${status === 'fail' ? 'failed' : 'warned'}; the counterexample below is shrunk in ${details.numShrinks} step(s)`;
+  const summary = `${bad.length} of ${generated} ${status === 'fail' ? 'failed' : 'warned'}; the counterexample below is shrunk in ${details.numShrinks} step(s)`;
   return (status === 'fail' ? fail : warn)(`${verdict.message}\n${summary}${note}${replay}`, {
     expected: verdict.expected,
     actual: { counterexample: describe(last.value), answer: verdict.actual },

@@ -7,13 +7,13 @@ import { initialize, statelessMeta } from '../discovery/discover.js';
 import { isObject } from '../json.js';
 import { mergeReports } from '../report/merge.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
-import { type Reply, Session } from '../session/session.js';
+import { type InboundEvent, type Reply, Session } from '../session/session.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
 import { resolveTarget } from '../target/resolve.js';
-import { runConformance as runSuite } from './run.js';
+import { type Handover, runConformance as runSuite } from './run.js';
 import { shardSuite } from './shard.js';
 
 export interface Conformed {
@@ -38,9 +38,9 @@ async function loadFiles(options: ResolvedOptions): Promise<{ baseline?: Baselin
   return { baseline, suite: await loadSuite({ caseDirs: options.cases, only: options.only, skip: options.skip }) };
 }
 
-/** The run of `options.revision` (one revision), then the baseline. */
-async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?: Baseline; suite: Suite }, signal?: AbortSignal): Promise<Conformed> {
-  const plan = await planOf(options);
+/** The run of `options.revision` (one revision), then the baseline; `start` is the target resolved already, maybe with a session to go on in. */
+async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?: Baseline; suite: Suite }, signal?: AbortSignal, start?: { plan: LaunchPlan; handover?: Handover }): Promise<Conformed> {
+  const plan = start?.plan ?? (await planOf(options));
   // The stateless wire is not defined over the legacy HTTP+SSE transport (deprecated before it).
   if (options.revision === STATELESS_REVISION && plan.transport === 'sse') {
     throw new ConfigError(`option revision: ${STATELESS_REVISION} has no legacy HTTP+SSE transport; test it over Streamable HTTP or stdio`);
@@ -57,6 +57,7 @@ async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?
     toolCalls: options.toolCalls,
     allowTools: options.allowTools,
     signal,
+    handover: start?.handover,
   });
   if (!baseline) return { report, options };
   const frameRules = new Set(suite.frameRules.map((r) => r.id));
@@ -83,11 +84,12 @@ export async function conformEach(input: ConformanceOptions, signal?: AbortSigna
   const plan = await planOf(options);
   // The stateless wire has no legacy HTTP+SSE transport (see conform).
   const stateless = plan.transport !== 'sse';
-  const all = revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : stateless ? await spokenRevisions(plan, options.timeoutMs) : [REVISIONS[0]];
+  const spoken = revision === 'auto' && stateless ? await spokenRevisions(plan, options.timeoutMs) : undefined;
+  const all = spoken?.revisions ?? (revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : [REVISIONS[0]]);
   const runs: Conformed[] = [];
   for (const revision of all) {
     if (signal?.aborted && runs.length > 0) break; // the first run still reports the interruption
-    runs.push(await runOne({ ...options, revision }, files, signal));
+    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: runs.length === 0 ? spoken?.handover : undefined }));
   }
   return runs;
 }
@@ -109,32 +111,42 @@ const DISCOVER_GRACE_MS = 1000;
  * initialize (run at 2025-11-25, from which the server negotiates down, as a one-revision run does). Both are asked
  * at once in one session, server/discover first: a dual-era server takes its era from the first request, and a
  * legacy server that ignores server/discover costs a grace period, not a timeout. A server that speaks neither
- * still gets the initialize run, whose report says why it failed.
+ * still gets the initialize run, whose report says why it failed. A server that speaks only the initialize wire
+ * keeps the probe's session: its run goes on in it rather than starting the server again.
  */
-async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<string[]> {
+async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ revisions: string[]; handover?: Handover }> {
   const connection = connect(plan, { timeoutMs });
   const open = async () => {
     const transcript = new Transcript();
     return new Session(await connection.open(transcript), transcript, timeoutMs);
   };
   const answered = (reply: Promise<Reply>) => reply.then((r) => isObject(r.message.result), () => false);
+  let handover: Handover | undefined;
   try {
     const session = await open();
+    let kept: InboundEvent[] | undefined = [];
+    session.onInbound((e) => kept?.push(e));
     let [stateless, legacy] = [false, false];
     try {
       const discovered = answered(session.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }));
-      legacy = await answered(initialize(session, REVISIONS[0]));
+      const initialized = await initialize(session, REVISIONS[0]).catch(() => undefined);
+      legacy = initialized !== undefined && isObject(initialized.message.result);
       stateless = await Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]);
+      if (legacy && !stateless) {
+        const earlier = kept;
+        handover = { connection, session, initialized: initialized!, earlier: () => ((kept = undefined), earlier) };
+        return { revisions: [REVISIONS[0]], handover };
+      }
     } finally {
-      await session.close();
+      if (!handover) await session.close();
     }
     // A server may keep to the era of the first request in a session: then initialize is asked in a fresh one.
     if (stateless && !legacy) {
       const fresh = await open();
       legacy = await answered(initialize(fresh, REVISIONS[0])).finally(() => fresh.close());
     }
-    return [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])];
+    return { revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])] };
   } finally {
-    await connection.close();
+    if (!handover) await connection.close();
   }
 }

@@ -4,16 +4,17 @@ import { loadSuite, type Suite } from '../checks/suite.js';
 import { FrameMonitor } from '../checks/frame-monitor.js';
 import { discover, initialize, schemaRevision } from '../discovery/discover.js';
 import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
+import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
 import { DEFAULT_TOOL_CALL_MODE, type ToolCallMode } from '../properties/tool-policy.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report, TranscriptEntry } from '../schema/generated/report.js';
 import { summarize } from '../report/summary.js';
-import { RequestTimeout, Session, SessionClosed } from '../session/session.js';
+import { type InboundEvent, type Reply, RequestTimeout, Session, SessionClosed } from '../session/session.js';
 import { Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
-import { connect } from '../transport/connect.js';
+import { type Connection, connect } from '../transport/connect.js';
 import { redact, redactUrl, secretsOf } from '../transport/secrets.js';
 import { quoteArg } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
@@ -41,6 +42,18 @@ export interface RunOptions {
   allowTools?: string[];
   /** Aborting it (Ctrl-C) ends the checks still running as errors; the partial report comes back marked interrupted. */
   signal?: AbortSignal;
+  /** A session already initialized at `protocolVersion` (the auto probe's), and its connection: the run goes on in them. */
+  handover?: Handover;
+}
+
+/** A session and its connection passed on to a run, which then owns them. */
+export interface Handover {
+  connection: Connection;
+  session: Session;
+  /** The answer to the initialize the session sent. */
+  initialized: Reply;
+  /** Stops keeping what the session receives, and returns what it kept: the run's frame rules judge that too. */
+  earlier(): InboundEvent[];
 }
 
 class BudgetSpent extends Error {}
@@ -81,7 +94,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     ].join(' '),
   };
 
-  const connection = connect(options.plan, { timeoutMs: options.timeoutMs });
+  const { handover } = options;
+  const connection = handover?.connection ?? connect(options.plan, { timeoutMs: options.timeoutMs });
   const open = async () => {
     const transcript = new Transcript();
     const session = new Session(await connection.open(transcript), transcript, options.timeoutMs);
@@ -89,12 +103,19 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     monitor.watch(session);
     return session;
   };
+  const adopt = ({ session, earlier }: Handover) => {
+    sessions.push(session);
+    monitor.watch(session, earlier());
+    return session;
+  };
 
   // A launch error propagates: it is the user's to fix (exit 2).
-  const shared = await open().catch(async (err: Error) => {
-    await connection.close();
-    throw err;
-  });
+  const shared = handover
+    ? adopt(handover)
+    : await open().catch(async (err: Error) => {
+        await connection.close();
+        throw err;
+      });
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
   const sharedServer = new SharedServer(shared, open, options.protocolVersion ?? REVISIONS[0], shared.transport.kind === 'stdio' ? MAX_RESTARTS : 0);
   // Fresh sessions (version probes, bad input) over stdio cost a process start each: a few are started now, while
@@ -103,7 +124,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const pool: Promise<Session>[] = [];
   if (shared.transport.kind === 'stdio') {
     const revision = options.protocolVersion ?? REVISIONS[0];
-    const takers = suite.checks.filter((c) => c.fresh && !wrongTransport(c.transport, 'stdio') && !wrongRevision(c.revisions, revision)).length;
+    const applies = suite.checks.filter((c) => !wrongTransport(c.transport, 'stdio') && !wrongRevision(c.revisions, revision));
+    const takers = applies.filter((c) => c.fresh).length + Math.min(SCRATCH_SESSIONS, applies.filter((c) => c.scratch).length);
     for (let i = 0; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
   }
@@ -113,7 +135,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   let interrupted = false;
   try {
     try {
-      profile = await Promise.race([discover(shared, options.protocolVersion), interruption]);
+      profile = await Promise.race([discover(shared, options.protocolVersion, handover?.initialized), interruption]);
       monitor.context.capabilities = profile.capabilities;
     } catch (err) {
       if (err instanceof Interrupted) interrupted = true;
@@ -121,10 +143,22 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
     if (profile) {
       const { checks } = suite;
-      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), { profile: profile!, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation });
-      // All at once, those that open sessions of their own first: their servers start while the others start.
+      const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation };
+      // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
+      const scratchers = checks.filter((c) => c.scratch && applicable(c, shared.transport.kind, profile!.revision) === c).length;
+      if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
+      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), state);
+      // All at once, those that open sessions of their own first: their servers start while the others start. Each
+      // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
+      // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile.
       const concurrent = checks.filter((c) => !c.last);
-      const first = await Promise.all([...concurrent.filter((c) => c.fresh), ...concurrent.filter((c) => !c.fresh)].map(runOne));
+      const own = (c: CheckDef) => c.fresh === true || c.scratch === true;
+      const started: Promise<CheckResult>[] = [];
+      for (const def of [...concurrent.filter(own), ...concurrent.filter((c) => !own(c))]) {
+        started.push(runOne(def));
+        await new Promise(setImmediate);
+      }
+      const first = await Promise.all(started);
       const last: CheckResult[] = [];
       for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
       const byId = new Map([...first, ...last].map((r) => [r.id, r]));
@@ -165,7 +199,7 @@ function targetOf(plan: LaunchPlan): Report['target'] {
 /** The check itself, or, when it is made for another transport or revision than the run's, a stand-in that skips with the reason. */
 function applicable(def: CheckDef, kind: TransportKind, revision: string): CheckDef {
   const elsewhere = wrongTransport(def.transport, kind) ?? wrongRevision(def.revisions, revision);
-  return elsewhere ? { ...def, run: async () => skip(elsewhere) } : def;
+  return elsewhere ? { ...def, scratch: false, run: async () => skip(elsewhere) } : def;
 }
 
 function serverOf(p: ServerProfile): NonNullable<Report['server']> {
@@ -206,6 +240,8 @@ interface RunState {
   profile: ServerProfile;
   shared: SharedServer;
   open: () => Promise<Session>;
+  /** Stdio runs only. */
+  scratch?: ScratchSessions;
   memo: Map<string, Promise<unknown>>;
   timeoutMs: number;
   deadline: number;
@@ -213,10 +249,47 @@ interface RunState {
   generation: Generation;
 }
 
-async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs, deadline, interruption, generation }: RunState): Promise<CheckResult> {
+/** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
+async function freshOn({ open, shared }: RunState): Promise<Session> {
+  const s = await open();
+  if (shared.session.requestMeta) {
+    s.requestMeta = shared.session.requestMeta;
+    s.revision = shared.session.revision;
+  }
+  return s;
+}
+
+/** Initializes a session, on the stateless wire as it is, with the version discovery negotiated: ready like the shared session. */
+async function ready(session: Session, profile: ServerProfile): Promise<Session> {
+  if (profile.revision === STATELESS_REVISION) return session;
+  await initializeAs(session, profile.protocolVersion);
+  session.notify('notifications/initialized');
+  return session;
+}
+
+/** initialize, and the schema revision of the version the server answered with. */
+async function initializeAs(session: Session, protocolVersion: string) {
+  const reply = await initialize(session, protocolVersion);
+  const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  session.revision = schemaRevision(typeof v === 'string' ? v : protocolVersion);
+  return reply;
+}
+
+/** A scratch check takes its turn on a scratch session; when it does not pass there, it runs again on a server of its own. */
+async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
+  if (!def.scratch || !state.scratch) return attempt(def, state);
+  // A session a check failed on may be hung or broken: the checks after it get a new one.
+  const first = await state.scratch.turn((session) => attempt(def, state, session), (r) => r.status !== 'fail' && r.status !== 'error');
+  return first.status === 'pass' || first.status === 'skip' ? first : attempt(def, state);
+}
+
+/** Runs a check once; `scratch` gives it the session its ownSession() returns. */
+async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<Session>): Promise<CheckResult> {
+  const { profile, shared, memo, timeoutMs, deadline, interruption, generation } = state;
   const t = performance.now();
   const excerpt: TranscriptEntry[] = [];
   const fresh: Session[] = [];
+  let scratched: { session: Session; from: number } | undefined;
   const ctx: CheckContext = {
     ...generation,
     profile,
@@ -227,21 +300,17 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
       return reply;
     },
     async fresh() {
-      const s = await open();
+      const s = await freshOn(state);
       fresh.push(s);
-      // The stateless wire needs no handshake: a new session is ready once it carries the protocol fields.
-      if (shared.session.requestMeta) {
-        s.requestMeta = shared.session.requestMeta;
-        s.revision = shared.session.revision;
-      }
       return s;
     },
-    async initialize(session, protocolVersion) {
-      const reply = await initialize(session, protocolVersion);
-      const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-      session.revision = schemaRevision(typeof v === 'string' ? v : protocolVersion);
-      return reply;
+    async ownSession() {
+      if (!scratch) return ready(await ctx.fresh(), profile);
+      const session = await scratch();
+      scratched = { session, from: session.transcript.length };
+      return session;
     },
+    initialize: initializeAs,
     memo: (key, fn) => {
       if (!memo.has(key)) memo.set(key, fn());
       return memo.get(key) as never;
@@ -271,7 +340,8 @@ async function runCheck(def: CheckDef, { profile, shared, open, memo, timeoutMs,
   } finally {
     await Promise.all(fresh.map((s) => s.close()));
   }
-  const entries = ('transcript' in outcome && outcome.transcript) || (fresh.length > 0 ? fresh.flatMap((s) => s.transcript.entries) : excerpt);
+  const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
+  const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   return {
     id: def.id,
     title: def.title,

@@ -78,6 +78,8 @@ export class Session {
   private meta?: Record<string, unknown>;
   readonly number = ++sessions;
   private nextId = 1;
+  /** Every request id sent (a few per check; a property's values are bounded by --runs). */
+  private readonly sentIds = new Set<string>();
   private readonly pending = new Map<string, Pending>();
   /** Requests that timed out, so a late answer is recognised rather than taken as unsolicited (bounded). */
   private readonly expired = new Map<string, Exchange>();
@@ -145,7 +147,7 @@ export class Session {
   }
 
   request(method: string, params?: unknown, opts: { id?: RequestId; timeoutMs?: number } = {}): Promise<Reply> {
-    const id = opts.id ?? this.nextId++;
+    const id = opts.id ?? this.autoId();
     if (this.requestMeta) {
       const own = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
       params = { ...(params as object), _meta: { ...this.requestMeta, ...own } };
@@ -155,8 +157,20 @@ export class Session {
     return this.track(id, method, params, opts.timeoutMs ?? this.timeoutMs, () => this.transport.send(JSON.stringify(frame)));
   }
 
+  /** The next id of the session's own: never one sent before, callers' own included (a session may serve several checks in turn). */
+  private autoId(): number {
+    while (this.sentIds.has(key(this.nextId))) this.nextId++;
+    return this.nextId++;
+  }
+
+  /** Whether a request with this id went out in this session: an id is never reused within one. */
+  hasSent(id: RequestId): boolean {
+    return this.sentIds.has(key(id));
+  }
+
   private track(id: RequestId, method: string, params: unknown, ms: number, write: () => TranscriptEntry): Promise<Reply> {
     if (!this.alive) return Promise.reject(new SessionClosed(method, this.lostWhy ?? 'process already exited', this.transport.stderrTail()));
+    this.sentIds.add(key(id));
     return new Promise<Reply>((resolve, reject) => {
       const exchange: Exchange = { id, method, params, sent: write() };
       // After a long synchronous stretch, timers fire before the pipe is read: give input that already

@@ -99,14 +99,15 @@ describe('a server lost mid-run', () => {
 
   it('crashing: the check in flight fails naming its request, the crash is its own result with the stderr tail, and the checks after run on a restarted server', async () => {
     const mark = `ZOO_MARK=${randomUUID()}`;
-    // Initialize and tools/list (discovery) are answered; the ping of ping/respond kills it.
-    const run = await runCli(['--env', mark, ...LIMITS, ...only, '--env', 'ZOO_MODE=crash-after', '--env', 'ZOO_N=2', '--', 'node', ZOO_SERVER]);
+    // The auto probe's server/discover, then initialize and tools/list (discovery, in the probe's process) are
+    // answered; the ping of ping/respond kills it.
+    const run = await runCli(['--env', mark, ...LIMITS, ...only, '--env', 'ZOO_MODE=crash-after', '--env', 'ZOO_N=3', '--', 'node', ZOO_SERVER]);
     const report = run.report!;
     expect(validReport(report), ajv.errorsText(validReport.errors)).toBe(true);
     const check = (id: string) => report.checks.find((c) => c.id === id);
-    expect([check('ping/respond')?.status, check('ping/respond')?.message]).toEqual(['fail', expect.stringMatching(/^server closed the connection before answering ping: process exited \(code 139, signal null\)\nserver stderr:\n[\s\S]*segfault after 2 requests$/)]);
+    expect([check('ping/respond')?.status, check('ping/respond')?.message]).toEqual(['fail', expect.stringMatching(/^server closed the connection before answering ping: process exited \(code 139, signal null\)\nserver stderr:\n[\s\S]*segfault after 3 requests$/)]);
     const alive = check('lifecycle/process/alive');
-    expect([alive?.status, alive?.message]).toEqual(['fail', expect.stringMatching(/^the shared server was lost mid-run: process exited \(code 139, signal null\), leaving ping \(id 3\) unanswered\nserver stderr:\n[\s\S]*segfault after 2 requests$/)]);
+    expect([alive?.status, alive?.message]).toEqual(['fail', expect.stringMatching(/^the shared server was lost mid-run: process exited \(code 139, signal null\), leaving ping \(id 4\) unanswered\nserver stderr:\n[\s\S]*segfault after 3 requests$/)]);
     // The shutdown check came after the crash: it ran on another process, which passed it on its merits.
     const shutdown = check('lifecycle/shutdown/stdin-close');
     expect([shutdown?.status, shutdown?.message]).toEqual(['pass', 'exited after stdin closed']);

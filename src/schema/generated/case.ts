@@ -32,7 +32,7 @@ export interface Case {
     | 'all';
   requires?: Requires;
   /**
-   * shared: the run's initialized session (requests only); fresh: a new server process, initialized (on the stateless wire, which has no handshake, ready as it is); uninitialized: a new process before initialize
+   * shared: the run's initialized session (requests only); fresh: an initialized session of the case's own (on the stateless wire, which has no handshake, ready as it is); over stdio, fresh cases take turns on scratch sessions, and one that does not pass there runs again on a new server, whose verdict stands; uninitialized: a new process before initialize
    */
   session?: 'shared' | 'fresh' | 'uninitialized';
   forEach?: ForEach;

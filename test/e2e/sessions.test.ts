@@ -1,0 +1,117 @@
+// How a stdio run spends server processes: the auto probe's session goes on as the shared one, and the checks that
+// only need a session apart (bad input, session state) take turns on scratch sessions, without changing a verdict.
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ScratchSessions } from '../../src/run/scratch.js';
+import type { Report } from '../../src/schema/generated/report.js';
+import { Session } from '../../src/session/session.js';
+import { Transcript } from '../../src/session/transcript.js';
+import { startStdio } from '../../src/transport/stdio.js';
+import { FAULTY, REFERENCE, ROOT, runCli } from '../helpers.js';
+
+/** The faulty server (no fault unless MCP_FAULTS) behind a shell that counts its starts in a file. */
+async function counted(args: string[], faults = ''): Promise<{ report: Report; starts: number }> {
+  const log = join(await mkdtemp(join(tmpdir(), 'mcpc-starts-')), 'starts');
+  const run = await runCli(['--seed', '3', ...args, '--env', `START_LOG=${log}`, '--env', `MCP_FAULTS=${faults}`, '--', 'sh', '-c', `echo x >> "$START_LOG"; exec "${process.execPath}" "${FAULTY}"`]);
+  expect(run.report, run.stderr).toBeDefined();
+  return { report: run.report!, starts: (await readFile(log, 'utf8')).split('\n').filter(Boolean).length };
+}
+
+const statuses = (r: Report) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
+
+describe('server processes of a stdio run', () => {
+  it('a default run starts 8: the probe (then the shared session), 3 version probes, 2 for the uninitialized cases, 2 scratch sessions', async () => {
+    const { report, starts } = await counted([]);
+    expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+    expect(starts).toBe(8);
+    // Eleven checks need a session apart from the shared one; nine of them take turns.
+    const own = ['lifecycle/version/echo', 'lifecycle/version/unsupported', 'lifecycle/ping/before-initialize', 'base/notification/no-response'];
+    expect(own.map((id) => statuses(report)[id])).toEqual(['pass', 'pass', 'pass', 'pass']);
+  });
+
+  it('a check that fails on a scratch session after another check\'s input runs again alone, and its verdict stands', async () => {
+    // After a line that is not JSON, the server answers every request but ping with an error: on a scratch session
+    // the checks after malformed-json fail; alone, they pass.
+    const [poisoned, clean] = await Promise.all([counted([], 'poisoned-by-garbage'), counted([])]);
+    expect(statuses(poisoned.report)).toEqual(statuses(clean.report));
+    expect(poisoned.starts).toBeGreaterThan(clean.starts);
+  });
+
+  it('the auto probe\'s frames are judged with the run\'s: a malformed answer to server/discover fails schema/errors', async () => {
+    const auto = await counted(['--only', 'schema/errors', '--only', 'ping/respond'], 'bad-discover-error');
+    const errors = auto.report.checks.find((c) => c.id === 'schema/errors')!;
+    expect(errors.status).toBe('fail');
+    expect(errors.transcript?.map((e) => e.text)).toEqual([expect.stringMatching(/"code":"-32601"/)]);
+    // Asked for one revision, the run sends no server/discover, and sees no error answer at all.
+    const fixed = await counted(['--only', 'schema/errors', '--only', 'ping/respond', '--revision', '2025-11-25'], 'bad-discover-error');
+    expect(fixed.report.checks.find((c) => c.id === 'schema/errors')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^no .* was seen during the run$/) });
+  });
+});
+
+/** A stand-in session: alive until killed, counting closes. */
+const fake = (n: number) => ({ n, alive: true, closed: 0, close() { this.closed++; this.alive = false; return Promise.resolve(); } });
+type Fake = ReturnType<typeof fake>;
+
+describe('scratch sessions', () => {
+  const setup = (count: number) => {
+    const opened: Fake[] = [];
+    const lanes = new ScratchSessions(async () => {
+      const s = fake(opened.length + 1);
+      opened.push(s);
+      return s as unknown as Session;
+    }, count);
+    const use = (work: (s: Fake) => Promise<string> | string) => (session: () => Promise<Session>) => session().then((s) => work(s as unknown as Fake));
+    return { opened, lanes, use };
+  };
+  const kept = (r: string) => r !== 'fail';
+
+  it('are opened at once, one per lane, and each serves one check at a time, in the order they came', async () => {
+    const { opened, lanes, use } = setup(2);
+    expect(opened).toHaveLength(2);
+    const log: string[] = [];
+    const busy = new Set<number>();
+    const check = (name: string) =>
+      lanes.turn(use(async (s) => {
+        expect(busy.has(s.n)).toBe(false); // nobody else on this session now
+        busy.add(s.n);
+        log.push(`${name}@${s.n}`);
+        await new Promise((r) => setTimeout(r, 5));
+        busy.delete(s.n);
+        return 'pass';
+      }), kept);
+    await Promise.all(['a', 'b', 'c', 'd', 'e'].map(check));
+    expect(log).toEqual(['a@1', 'b@2', 'c@1', 'd@2', 'e@1']);
+    expect(opened).toHaveLength(2);
+  });
+
+  it('replace a session after a check that it does not keep, or whose server died, and never one a check did not use', async () => {
+    const { opened, lanes, use } = setup(1);
+    expect(await lanes.turn(use(() => 'fail'), kept)).toBe('fail');
+    expect(opened[0].closed).toBe(1);
+    expect(await lanes.turn(use((s) => (s.alive = false, 'pass')), kept)).toBe('pass');
+    expect(await lanes.turn(() => Promise.resolve('skip'), kept)).toBe('skip');
+    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toBe('pass@3');
+    expect(await lanes.turn(() => Promise.reject(new Error('harness')), kept).catch((e: Error) => e.message)).toBe('harness');
+    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toBe('pass@3');
+    expect(opened.map((s) => s.closed)).toEqual([1, 0, 0]);
+  });
+});
+
+describe('a session serving checks in turn', () => {
+  it('never gives a request of its own an id a caller chose before', async () => {
+    const transcript = new Transcript();
+    const plan = { description: 'reference', command: process.execPath, args: [join(REFERENCE, 'server.mjs')], cwd: ROOT, env: {} };
+    const session = new Session(await startStdio(plan, transcript), transcript, 10_000);
+    try {
+      await Promise.all(session.requestRaw('{"jsonrpc":"2.0","id":2}', [2], '(raw line)'));
+      await session.request('ping', undefined, { id: 3 });
+      for (let i = 0; i < 3; i++) await session.request('ping');
+      const ids = transcript.entries.filter((e) => e.dir === 'send').map((e) => (JSON.parse(e.text) as { id: unknown }).id);
+      expect(ids).toEqual([2, 3, 1, 4, 5]);
+    } finally {
+      await session.close();
+    }
+  });
+});
