@@ -278,9 +278,8 @@ async function initializeAs(session: Session, protocolVersion: string) {
 /** A scratch check takes its turn on a scratch session; when it does not pass there, it runs again on a server of its own. */
 async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
   if (!def.scratch || !state.scratch) return attempt(def, state);
-  // A session a check failed on may be hung or broken: the checks after it get a new one.
   const first = await state.scratch.turn((session) => attempt(def, state, session), (r) => r.status !== 'fail' && r.status !== 'error');
-  return first.status === 'pass' || first.status === 'skip' ? first : attempt(def, state);
+  return first?.status === 'pass' || first?.status === 'skip' ? first : attempt(def, state);
 }
 
 /** Runs a check once; `scratch` gives it the session its ownSession() returns. */

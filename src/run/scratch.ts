@@ -7,7 +7,7 @@ interface Lane {
   /** Settles when the lane's last queued turn has ended. */
   tail: Promise<void>;
   queued: number;
-  session?: Promise<Session>;
+  session: Promise<Session>;
 }
 
 /**
@@ -15,59 +15,52 @@ interface Lane {
  * only to keep what they send away from it (bad input, session state: CheckDef.scratch) take turns on a few scratch
  * sessions instead of starting a server each. A check that does not pass on one is run again on a new server of its
  * own, whose verdict stands, so taking turns never changes a verdict.
+ *
+ * Turns stop at the first check that fails (or errs) on a scratch session, or leaves its server dead: that session
+ * may be hung or broken, and a server that fails one such check often fails the next in the same slow way (waiting
+ * out timeouts), which turns taken one after another would add up. The checks after run alone, at once, as before.
  */
 export class ScratchSessions {
   private readonly lanes: Lane[];
+  private stopped = false;
 
   /** `count` sessions are opened at once, before the checks that open servers of their own take the pre-started ones. */
   constructor(
     /** A new session, ready like the shared one (initialized). */
-    private readonly open: () => Promise<Session>,
+    open: () => Promise<Session>,
     count: number,
   ) {
-    this.lanes = Array.from({ length: count }, () => ({ tail: Promise.resolve(), queued: 0, session: this.start() }));
+    this.lanes = Array.from({ length: count }, () => {
+      const session = open();
+      session.catch(() => {}); // a failed start is reported to the check that takes it
+      return { tail: Promise.resolve(), queued: 0, session };
+    });
   }
 
   /**
-   * Runs `use` when a scratch session is free, with that session to itself (opened on first use: `use` may not need
-   * one). The session serves the next turn only when `keep` says so of the result, and the server is still alive.
+   * Runs `use` when a scratch session is free, with that session to itself; `keep` says whether the turns may go on
+   * after its result. Undefined when turns have stopped: the check is to run alone.
    */
-  async turn<T>(use: (session: () => Promise<Session>) => Promise<T>, keep: (result: T) => boolean): Promise<T> {
+  async turn<T>(use: (session: () => Promise<Session>) => Promise<T>, keep: (result: T) => boolean): Promise<T | undefined> {
     const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
     lane.queued++;
     const previous = lane.tail;
     let done!: () => void;
     lane.tail = new Promise((resolve) => (done = resolve));
     await previous;
-    let used = false;
-    const session = () => {
-      used = true;
-      lane.session ??= this.start();
-      return lane.session;
-    };
     try {
-      const result = await use(session);
-      if (used && !keep(result)) this.drop(lane);
+      if (this.stopped) return undefined;
+      let used = false;
+      const result = await use(() => ((used = true), lane.session)).catch((err: unknown) => {
+        if (used) this.stopped = true;
+        throw err;
+      });
+      const alive = await lane.session.then((s) => s.alive, () => false);
+      if (used && (!keep(result) || !alive)) this.stopped = true;
       return result;
-    } catch (err) {
-      if (used) this.drop(lane);
-      throw err;
     } finally {
-      if (lane.session && !(await lane.session.then((s) => s.alive, () => false))) lane.session = undefined;
       lane.queued--;
       done();
     }
-  }
-
-  private start(): Promise<Session> {
-    const session = this.open();
-    session.catch(() => {}); // a failed start is reported to the check that takes it
-    return session;
-  }
-
-  /** Closes a lane's session (in the background: the runner waits for every session at the end) and forgets it. */
-  private drop(lane: Lane): void {
-    void lane.session?.then((s) => s.close(), () => undefined);
-    lane.session = undefined;
   }
 }

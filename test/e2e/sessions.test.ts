@@ -50,8 +50,8 @@ describe('server processes of a stdio run', () => {
   });
 });
 
-/** A stand-in session: alive until killed, counting closes. */
-const fake = (n: number) => ({ n, alive: true, closed: 0, close() { this.closed++; this.alive = false; return Promise.resolve(); } });
+/** A stand-in session. */
+const fake = (n: number) => ({ n, alive: true });
 type Fake = ReturnType<typeof fake>;
 
 describe('scratch sessions', () => {
@@ -86,16 +86,18 @@ describe('scratch sessions', () => {
     expect(opened).toHaveLength(2);
   });
 
-  it('replace a session after a check that it does not keep, or whose server died, and never one a check did not use', async () => {
+  it('stop after a check they do not keep, or whose server died, not after one that did not use its session: the checks after run alone', async () => {
     const { opened, lanes, use } = setup(1);
-    expect(await lanes.turn(use(() => 'fail'), kept)).toBe('fail');
-    expect(opened[0].closed).toBe(1);
-    expect(await lanes.turn(use((s) => (s.alive = false, 'pass')), kept)).toBe('pass');
-    expect(await lanes.turn(() => Promise.resolve('skip'), kept)).toBe('skip');
-    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toBe('pass@3');
+    expect(await lanes.turn(() => Promise.resolve('fail'), kept)).toBe('fail'); // did not use the session
     expect(await lanes.turn(() => Promise.reject(new Error('harness')), kept).catch((e: Error) => e.message)).toBe('harness');
-    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toBe('pass@3');
-    expect(opened.map((s) => s.closed)).toEqual([1, 0, 0]);
+    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toBe('pass@1');
+    expect(await lanes.turn(use(() => 'fail'), kept)).toBe('fail');
+    expect(await lanes.turn(use(() => 'pass'), kept)).toBeUndefined();
+    expect(opened).toHaveLength(1);
+
+    const dead = setup(1);
+    expect(await dead.lanes.turn(dead.use((s) => ((s.alive = false), 'pass')), kept)).toBe('pass');
+    expect(await dead.lanes.turn(dead.use(() => 'pass'), kept)).toBeUndefined();
   });
 });
 
