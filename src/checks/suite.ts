@@ -5,6 +5,7 @@ import type { CheckDef } from './check.js';
 import { FRAME_RULES, type FrameRule } from './frame-rules.js';
 import { CHECKS } from './index.js';
 import { PROPERTIES } from '../properties/index.js';
+import { globToRegExp } from './glob.js';
 
 /** The checks of one run: active checks (code, cases, properties) and passive frame rules. */
 export interface Suite {
@@ -19,14 +20,6 @@ export interface SuiteOptions {
   only?: string[];
   /** Ids or globs to leave out. */
   skip?: string[];
-}
-
-export function globToRegExp(glob: string): RegExp {
-  const body = glob
-    .split(/(\*\*|\*)/)
-    .map((part) => (part === '**' ? '.*' : part === '*' ? '[^/]*' : part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')))
-    .join('');
-  return new RegExp(`^${body}$`);
 }
 
 /** Loads the built-in suite plus the user's cases (a malformed file throws ConfigError) and applies --only/--skip. */

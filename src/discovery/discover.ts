@@ -1,4 +1,4 @@
-import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import type { Reply, Session } from '../session/session.js';
 import type { Item, ListWalk, ServerProfile } from './profile.js';
 import { TOOL } from '../version.js';

@@ -1,19 +1,19 @@
 import { applyBaseline, loadBaseline, type Baseline } from '../baseline/baseline.js';
-import { loadSuite, type Suite } from '../checks/suite.js';
+import type { Suite } from '../checks/suite.js';
 import { DEFAULTS, resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
 import { initialize, statelessMeta } from '../discovery/discover.js';
 import { isObject } from '../json.js';
 import { mergeReports } from '../report/merge.js';
-import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
+import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { type InboundEvent, type Reply, Session } from '../session/session.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
 import { resolveTarget } from '../target/resolve.js';
-import { type Handover, runConformance as runSuite } from './run.js';
+import type { Handover } from './run.js';
 import { shardSuite } from './shard.js';
 
 export interface Conformed {
@@ -32,11 +32,18 @@ export async function conform(input: ConformanceOptions, signal?: AbortSignal): 
   return runOne(options, await loadFiles(options), signal);
 }
 
-/** The user's files, loaded before any server starts: a mistake in one ends the run with no process started. */
+/**
+ * The user's files and the checks. The checks (with Ajv and fast-check) load when first needed, so that a run's first
+ * server can start while they load (see conformEach).
+ */
 async function loadFiles(options: ResolvedOptions): Promise<{ baseline?: Baseline; suite: Suite }> {
   const baseline = options.expectedFailures === undefined ? undefined : await loadBaseline(options.expectedFailures);
+  const { loadSuite } = await import('../checks/suite.js');
   return { baseline, suite: await loadSuite({ caseDirs: options.cases, only: options.only, skip: options.skip }) };
 }
+
+/** Whether the user gave files of their own (cases, expected failures): they are loaded before any server starts. */
+const hasUserFiles = (options: ResolvedOptions) => options.cases.length > 0 || options.expectedFailures !== undefined;
 
 /** The run of `options.revision` (one revision), then the baseline; `start` is the target resolved already, maybe with a session to go on in. */
 async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?: Baseline; suite: Suite }, signal?: AbortSignal, start?: { plan: LaunchPlan; handover?: Handover }): Promise<Conformed> {
@@ -45,7 +52,8 @@ async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?
   if (options.revision === STATELESS_REVISION && plan.transport === 'sse') {
     throw new ConfigError(`option revision: ${STATELESS_REVISION} has no legacy HTTP+SSE transport; test it over Streamable HTTP or stdio`);
   }
-  const report = await runSuite({
+  const { runConformance } = await import('./run.js');
+  const report = await runConformance({
     plan,
     suite: options.shard ? shardSuite(suite, options.shard) : suite,
     protocolVersion: options.revision,
@@ -79,12 +87,20 @@ const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, trans
 export async function conformEach(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed[]> {
   const options = await resolveOptions(input);
   const revision = options.revision ?? DEFAULTS.revision;
-  const files = await loadFiles(options);
-  if (!isSeveral(revision)) return [await runOne({ ...options, revision }, files, signal)];
+  // A mistake in the user's files ends the run with no server started; with none, the checks load while the auto
+  // probe's server starts (built-in cases are checked at build time).
+  const early = hasUserFiles(options) ? await loadFiles(options) : undefined;
+  if (!isSeveral(revision)) return [await runOne({ ...options, revision }, early ?? (await loadFiles(options)), signal)];
   const plan = await planOf(options);
   // The stateless wire has no legacy HTTP+SSE transport (see conform).
   const stateless = plan.transport !== 'sse';
-  const spoken = revision === 'auto' && stateless ? await spokenRevisions(plan, options.timeoutMs) : undefined;
+  const probing = revision === 'auto' && stateless ? spokenRevisions(plan, options.timeoutMs) : undefined;
+  probing?.catch(() => {}); // awaited below, once the checks are loaded
+  const files = early ?? (await loadFiles(options).catch(async (err: unknown) => {
+    await release((await probing?.catch(() => undefined))?.handover);
+    throw err;
+  }));
+  const spoken = await probing;
   const all = spoken?.revisions ?? (revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : [REVISIONS[0]]);
   const runs: Conformed[] = [];
   for (const revision of all) {
@@ -101,6 +117,12 @@ export const revisionOf = ({ options }: Conformed): string => String(options.rev
 export function combined(runs: readonly Conformed[]): Report {
   if (runs.length === 1) return runs[0].report;
   return mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run) }))).report;
+}
+
+/** Ends a handed-over session that no run took. */
+async function release(handover: Handover | undefined): Promise<void> {
+  await handover?.session.close();
+  await handover?.connection.close();
 }
 
 /** How long server/discover may stay unanswered once the initialize sent after it is answered. */

@@ -9,17 +9,10 @@ import { exportName, precompiledModule } from './precompiled.js';
 const Ajv2020 = _Ajv2020.default;
 const addFormats = _addFormats.default;
 
-/** Revisions of the initialize wire (a stateful session), newest first. */
-export const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
-/** The revision of the stateless wire: no initialize, `server/discover`, protocol fields in every request's `_meta`. */
-export const STATELESS_REVISION = '2026-07-28';
-/** Every revision the project has a schema for, newest first. */
-export const SCHEMA_REVISIONS = [STATELESS_REVISION, ...REVISIONS] as const;
-export type Revision = (typeof SCHEMA_REVISIONS)[number];
+export { REVISIONS, STATELESS_REVISION, SCHEMA_REVISIONS, type Revision, isRevision } from './revisions.js';
+import { type Revision, SCHEMA_REVISIONS, STATELESS_REVISION, isRevision } from './revisions.js';
 
 export type ValidationResult = { ok: true } | { ok: false; errors: string[] };
-
-export const isRevision = (value: string): value is Revision => (SCHEMA_REVISIONS as readonly string[]).includes(value);
 
 type SchemaDocument = { $id: string; $defs: Record<string, unknown> };
 

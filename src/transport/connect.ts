@@ -1,5 +1,5 @@
 import type http from 'node:http';
-import { REVISIONS } from '../schema/validators.js';
+import { REVISIONS } from '../schema/revisions.js';
 import type { Transcript } from '../session/transcript.js';
 import { LaunchError } from '../target/launch-error.js';
 import type { LaunchPlan } from '../target/launch-plan.js';

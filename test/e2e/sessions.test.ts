@@ -1,6 +1,7 @@
 // How a stdio run spends server processes: the auto probe's session goes on as the shared one, and the checks that
 // only need a session apart (bad input, session state) take turns on scratch sessions, without changing a verdict.
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -37,6 +38,16 @@ describe('server processes of a stdio run', () => {
     const [poisoned, clean] = await Promise.all([counted([], 'poisoned-by-garbage'), counted([])]);
     expect(statuses(poisoned.report)).toEqual(statuses(clean.report));
     expect(poisoned.starts).toBeGreaterThan(clean.starts);
+  });
+
+  it('none when a case file of the user\'s is malformed: it is read before the probe\'s server starts', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpc-cases-'));
+    await writeFile(join(dir, 'bad.yaml'), 'id: mine/bad\ntitle: [unclosed\n');
+    const log = join(dir, 'starts');
+    const run = await runCli(['--cases', dir, '--env', `START_LOG=${log}`, '--', 'sh', '-c', `echo x >> "$START_LOG"; exec "${process.execPath}" "${FAULTY}"`]);
+    expect(run.exitCode).toBe(2);
+    expect(run.stderr).toMatch(/bad\.yaml/);
+    expect(existsSync(log)).toBe(false);
   });
 
   it('the auto probe\'s frames are judged with the run\'s: a malformed answer to server/discover fails schema/errors', async () => {
