@@ -82,8 +82,9 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
     title: 'Request ids of every type are echoed unchanged',
     requirement: requirement('base.response.id-echo', 'MUST', 'basic#responses', 'A response carries the same id as its request, with the same JSON type, for string and integer ids alike'),
     async run(ctx) {
-      // Its own session, one request at a time: a generated id must not collide with an id in flight, nor be one the
-      // session used before (ids are unique in a session; its initialize, or the checks before on a scratch session).
+      // Its own session, where no id but the property's is in flight, and none it generates was used before (ids are
+      // unique in a session: its initialize, or the checks before on a scratch session). 5 and "5" count as one value:
+      // a server that answers one as the other must not have its answer taken for the other's.
       const session = await ctx.ownSession();
       const unused = (id: string | number) => !session.hasSent(id);
       return checkProperty(ctx, {
@@ -91,6 +92,7 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
         what: 'request ids',
         arbitrary: IDS.filter(unused),
         examples: (['s-1', 0, 9007199254740991, -5, '123'] as const).filter(unused),
+        key: String,
         session,
         async judge(id, request) {
           const reply = await request('ping', undefined, { id });
@@ -116,6 +118,7 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
         what: 'malformed frames',
         arbitrary: MALFORMED_FRAMES,
         session,
+        oneAtATime: true,
         async judge(frame, request) {
           const recording = session.record();
           session.sendRaw(`${frame}\n`);

@@ -25,8 +25,15 @@ export interface Property<T> {
   examples?: T[];
   /** Sends one value and judges the answer (pass, warn or fail). A timeout or exit it throws is the server's failure. */
   judge(value: T, request: Request): Promise<Outcome>;
-  /** A session of the property's own, fed one value at a time; default: the shared session, many values in flight. */
+  /** A session of the property's own; default: the shared session. */
   session?: Session;
+  /**
+   * One value at a time on its own session, whose every frame in between is the value's transcript (the judge reads
+   * what the session received around its value); default: many values in flight, each with its own exchanges.
+   */
+  oneAtATime?: boolean;
+  /** When two values count as the same, to send each once (default: the value as it goes on the wire, JSON). */
+  key?(value: T): string;
   /** The counterexample as reported (default: the value itself). */
   describe?(value: T): unknown;
   /** Appended to the message, e.g. the tools left out and why. */
@@ -88,10 +95,11 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   let lostOne = false;
   const runOne = async (value: T): Promise<Run<T>> => {
     const transcript: TranscriptEntry[] = [];
-    const from = session?.transcript.length ?? 0;
+    const sliced = property.oneAtATime ? session : undefined;
+    const from = sliced?.transcript.length ?? 0;
     const request: Request = async (method, params, opts) => {
       const reply = await (session ? session.request(method, params, opts) : ctx.request(method, params, opts));
-      if (!session) transcript.push(reply.sent, reply.entry);
+      if (!sliced) transcript.push(reply.sent, reply.entry);
       return reply;
     };
     const run: Run<T> = { value, transcript };
@@ -103,7 +111,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       // The first value left unanswered is the verdict: sending more would only wait out more timeouts.
       lostOne = true;
     }
-    if (session) transcript.push(...session.transcript.slice(from));
+    if (sliced) transcript.push(...sliced.transcript.slice(from));
     return run;
   };
 
@@ -124,7 +132,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   const at: number[] = [];
   const sampled = fc.sample(property.arbitrary, { seed, numRuns: ctx.runs, examples });
   const values = sampled.filter((v, i) => {
-    const wire = JSON.stringify(v) ?? 'undefined';
+    const wire = property.key ? property.key(v) : (JSON.stringify(v) ?? 'undefined');
     if (sent.has(wire)) return false;
     sent.add(wire);
     at.push(i);
@@ -136,7 +144,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   // answers in a quarter of the timeout, so a slow tool's queue never looks like a server that stopped answering.
   const t = performance.now();
   const head = await runOne(values[0]);
-  const inFlight = session ? 1 : Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t))));
+  const inFlight = property.oneAtATime ? 1 : Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t))));
   const runs = [head, ...(await inOrder(values.slice(1), inFlight, runOne, () => lostOne))];
   const lost = runs.find((r) => r.lost);
   if (lost) return lostOutcome(lost);
