@@ -53,6 +53,7 @@ describe('resolveTarget', () => {
     write('bin-string/cli.js', '');
     expect(await resolveTarget({ target: 'bin-string', cwd: dir })).toEqual({
       description: 'bin-string',
+      cliTarget: `--cwd ${dir} bin-string`,
       command: process.execPath,
       args: [path.join(dir, 'bin-string/cli.js')],
       cwd: dir,
@@ -93,6 +94,7 @@ describe('resolveTarget', () => {
     const plan = await resolveTarget({ target: './echo.mjs', cwd: dir, env: { X: '1' } });
     expect(plan).toEqual({
       description: './echo.mjs',
+      cliTarget: `--cwd ${dir} --env X=1 ./echo.mjs`,
       command: process.execPath,
       args: [path.join(dir, 'echo.mjs')],
       cwd: dir,
@@ -157,7 +159,7 @@ describe('resolveTarget', () => {
   it('the command form is taken as is', async () => {
     expect(await resolveTarget({ command: ['npx', '-y', 'some server', '--stdio'], cwd: dir, env: { K: 'v' } })).toEqual({
       description: 'npx -y "some server" --stdio',
-      cliTarget: '-- npx -y "some server" --stdio',
+      cliTarget: `--cwd ${dir} --env K=v -- npx -y "some server" --stdio`,
       command: 'npx',
       args: ['-y', 'some server', '--stdio'],
       cwd: dir,
@@ -169,7 +171,10 @@ describe('resolveTarget', () => {
   it('names the target again as the command line would, {port} unfilled, for the replay line', async () => {
     const started = await resolveTarget({ command: ['node', 'server.js', '--port={port}'], httpUrl: 'http://127.0.0.1:{port}/mcp?a=1', port: 'auto' });
     expect(started.cliTarget).toBe('--http-url "http://127.0.0.1:{port}/mcp?a=1" --port auto -- node server.js "--port={port}"');
-    expect((await resolveTarget({ target: 'http://127.0.0.1:1/mcp' })).cliTarget).toBeUndefined(); // the description says it
+    expect((await resolveTarget({ target: 'http://127.0.0.1:1/mcp' })).cliTarget).toBe('http://127.0.0.1:1/mcp');
+    // With what starts or reaches the server as this run did (a header's value is a secret, which reports show as ***).
+    const reached = await resolveTarget({ target: 'http://127.0.0.1:1/sse', transport: 'sse', headers: { Authorization: 'Bearer x' }, env: { A: 'b c' } });
+    expect(reached.cliTarget).toBe('--env "A=b c" --transport sse --header "Authorization: Bearer x" http://127.0.0.1:1/sse');
   });
 });
 

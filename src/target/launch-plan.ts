@@ -4,7 +4,7 @@ import type { TransportKind } from '../transport/transport.js';
 export interface LaunchPlan {
   /** What the user pointed at, for messages and reports. */
   description: string;
-  /** How the command line names the target again (`-- <command>`, `--http-url …`), for the replay line; else the description. */
+  /** How the command line names the target again, with the options that start it (`--env … -- <command>`, `--http-url …`), for the replay line; else the description. */
   cliTarget?: string;
   /** The server's command; '' for a server that is already running at `url`. */
   command: string;

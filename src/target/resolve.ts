@@ -219,6 +219,19 @@ function freePort(): Promise<number> {
  * Throws {@link TargetError} with a one-line message when it cannot.
  */
 export async function resolveTarget(input: TargetInput): Promise<LaunchPlan> {
+  const plan = await planFor(input);
+  // The replay line starts the server as this run did: its folder, environment, transport and headers (whose values
+  // every report shows as ***), then the target.
+  const server = [
+    ...(input.cwd === undefined ? [] : ['--cwd', quoteArg(input.cwd)]),
+    ...Object.entries(input.env ?? {}).flatMap(([k, v]) => ['--env', quoteArg(`${k}=${v}`)]),
+    ...(input.transport === undefined ? [] : ['--transport', input.transport]),
+    ...Object.entries(input.headers ?? {}).flatMap(([k, v]) => ['--header', quoteArg(`${k}: ${v}`)]),
+  ];
+  return { ...plan, cliTarget: [...server, plan.cliTarget ?? quoteArg(plan.description)].join(' ') };
+}
+
+async function planFor(input: TargetInput): Promise<LaunchPlan> {
   const cwd = path.resolve(input.cwd ?? process.cwd());
   const env = { ...(input.env ?? {}) };
   const url = input.target !== undefined && isUrl(input.target) ? input.target : input.httpUrl;

@@ -84,15 +84,15 @@ describe.concurrent('the generated checks (properties)', () => {
     expect(statusOf(none.report, 'tools/call/unknown-tool')).toBe('pass');
   }, SLOW);
 
-  it('print a replay line that runs as printed: a command target after --, with the run\'s revision, runs and tool policy', async () => {
+  it('print a replay line that runs as printed: a command target after --, with the run\'s environment, revision, runs and tool policy', async () => {
     const id = 'tools/call/unknown-tool';
     const env = ['--env', 'MCP_FAULTS=unknown-tool-success'];
     const first = await cli([...env, '--seed', '7', '--runs', '20', '--revision', '2025-06-18', '--tool-calls', 'all', '--', 'node', FAULTY]);
     const failed = first.report?.checks.find((c) => c.id === id);
     const line = /\nreplay: (.+)$/.exec(failed?.message ?? '')?.[1];
-    expect(line).toBe(`mcp-conformance --seed 7 --runs 20 --revision 2025-06-18 --tool-calls all --only ${id} -- node ${FAULTY}`);
-    // The printed line, run again (the environment is the user's to give again), replays the same counterexample.
-    const again = await cli([...env, ...line!.split(' ').slice(1)]);
+    expect(line).toBe(`mcp-conformance --seed 7 --runs 20 --revision 2025-06-18 --tool-calls all --only ${id} --env MCP_FAULTS=unknown-tool-success -- node ${FAULTY}`);
+    // The printed line, run again as it is, replays the same counterexample.
+    const again = await cli(line!.split(' ').slice(1));
     expect(again.report?.checks.map((c) => c.id)).toContain(id);
     expect(again.report?.checks.find((c) => c.id === id)?.actual).toEqual(failed?.actual);
   }, SLOW);
