@@ -27,7 +27,7 @@ describe('server processes of a stdio run', () => {
     const { report, starts } = await counted([]);
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
     expect(starts).toBe(8);
-    // Eleven checks need a session apart from the shared one; nine of them take turns.
+    // The version probes and the uninitialized cases had servers of their own; nine checks took turns on the other two.
     const own = ['lifecycle/version/echo', 'lifecycle/version/unsupported', 'lifecycle/ping/before-initialize', 'base/notification/no-response'];
     expect(own.map((id) => statuses(report)[id])).toEqual(['pass', 'pass', 'pass', 'pass']);
   });
