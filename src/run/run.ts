@@ -150,11 +150,13 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), state);
       // All at once, those that open sessions of their own first: their servers start while the others start. Each
       // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
-      // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile.
+      // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
+      // turns go in this order too: case files (a few exchanges) before generated checks (a hundred values), so a
+      // case that must run again alone starts early.
       const concurrent = checks.filter((c) => !c.last);
-      const own = (c: CheckDef) => c.fresh === true || c.scratch === true;
+      const order = (c: CheckDef) => (c.fresh ? 0 : c.scratch ? (c.source !== undefined ? 1 : 2) : 3);
       const started: Promise<CheckResult>[] = [];
-      for (const def of [...concurrent.filter(own), ...concurrent.filter((c) => !own(c))]) {
+      for (const def of [...concurrent].sort((a, b) => order(a) - order(b))) {
         started.push(runOne(def));
         await new Promise(setImmediate);
       }
