@@ -38,6 +38,11 @@ describe('server processes of a stdio run', () => {
     const [poisoned, clean] = await Promise.all([counted([], 'poisoned-by-garbage'), counted([])]);
     expect(statuses(poisoned.report)).toEqual(statuses(clean.report));
     expect(poisoned.starts).toBeGreaterThan(clean.starts);
+    // The checks that did not pass there say so, until the first that failed; the checks after it ran alone at once.
+    const noted = poisoned.report.checks.filter((c) => c.message.includes('\n(this is its run on a server of its own; on a session where other checks had sent their input first, it gave '));
+    expect(noted.length).toBeGreaterThan(0);
+    expect(new Set(noted.map((c) => c.status))).toEqual(new Set(['pass']));
+    expect(clean.report.checks.filter((c) => c.message.includes('(this is its run on a server of its own'))).toEqual([]);
   });
 
   it('none when a case file of the user\'s is malformed: it is read before the probe\'s server starts', async () => {
