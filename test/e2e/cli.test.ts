@@ -1,6 +1,7 @@
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import { isAlive } from '../../src/transport/process-tree.js';
 import { FAULTY, REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
@@ -31,6 +32,12 @@ describe.concurrent('the CLI', () => {
       expect(r.stdout).toContain(check);
     });
   }
+
+  it('runs as the bin npx finds: the built entry point is executable and runs directly', async () => {
+    const main = join(ROOT, 'dist/cli/main.js');
+    expect((await stat(main)).mode & 0o111).toBe(0o111);
+    expect((await execa(main, ['--version'])).stdout).toMatch(/^\d+\.\d+\.\d+/);
+  });
 
   it('turns warnings into failures with --strict', async () => {
     const r = await runCli(['--strict', '--env', 'MCP_FAULTS=bad-tool-name', FAULTY]);
