@@ -59,7 +59,7 @@ export interface Handover {
 class BudgetSpent extends Error {}
 class Interrupted extends Error {}
 
-/** Fresh stdio sessions started ahead, at most, while discovery runs (a default run takes about fifteen). */
+/** Fresh stdio sessions started ahead, at most, while discovery runs (a default run takes seven: version probes, uninitialized cases, scratch sessions). */
 const FRESH_POOL = 4;
 
 /** Starts the server, discovers it, runs every check, shuts everything down, and returns the report. */
@@ -118,8 +118,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       });
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
   const sharedServer = new SharedServer(shared, open, options.protocolVersion ?? REVISIONS[0], shared.transport.kind === 'stdio' ? MAX_RESTARTS : 0);
-  // Fresh sessions (version probes, bad input) over stdio cost a process start each: a few are started now, while
-  // discovery runs, and handed out first; no more than the checks that open sessions of their own, so a narrow run
+  // Fresh sessions (version probes, uninitialized cases, scratch sessions) over stdio cost a process start each: a few
+  // are started now, while discovery runs, and handed out first; no more than the run will take, so a narrow run
   // starts none it does not use.
   const pool: Promise<Session>[] = [];
   if (shared.transport.kind === 'stdio') {
