@@ -279,12 +279,14 @@ async function initializeAs(session: Session, protocolVersion: string) {
 
 /**
  * A scratch check takes its turn on a scratch session; when it does not pass there, it runs again on a server of its
- * own, whose verdict stands. When the two differ, the message says so: the server behaved worse after other input.
+ * own, whose verdict stands (unless it was the first check on that session: then it had one). When the two verdicts
+ * differ, the message says so: the server behaved worse after other checks' input.
  */
 async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
   if (!def.scratch || !state.scratch) return attempt(def, state);
-  const first = await state.scratch.turn((session) => attempt(def, state, session), (r) => r.status !== 'fail' && r.status !== 'error');
-  if (first?.status === 'pass' || first?.status === 'skip') return first;
+  const turn = await state.scratch.turn((session) => attempt(def, state, session), (r) => r.status !== 'fail' && r.status !== 'error');
+  const first = turn?.result;
+  if (turn && (turn.untouched || first?.status === 'pass' || first?.status === 'skip')) return turn.result;
   const alone = await attempt(def, state);
   if (!first || first.status === alone.status) return alone;
   const said = first.message.split('\n')[0];

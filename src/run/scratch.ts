@@ -8,13 +8,16 @@ interface Lane {
   tail: Promise<void>;
   queued: number;
   session: Promise<Session>;
+  /** A check has used the session. */
+  touched: boolean;
 }
 
 /**
  * Over stdio every session costs a server process. Checks that need an initialized session apart from the shared one
  * only to keep what they send away from it (bad input, session state: CheckDef.scratch) take turns on a few scratch
  * sessions instead of starting a server each. A check that does not pass on one is run again on a new server of its
- * own, whose verdict stands, so taking turns never changes a verdict.
+ * own, whose verdict stands, so taking turns never changes a verdict; unless it was the first to use the session,
+ * which nothing had touched then but the handshake, as a server of its own.
  *
  * Turns stop at the first check that fails (or errs) on a scratch session, or leaves its server dead: that session
  * may be hung or broken, and a server that fails one such check often fails the next in the same slow way (waiting
@@ -33,15 +36,16 @@ export class ScratchSessions {
     this.lanes = Array.from({ length: count }, () => {
       const session = open();
       session.catch(() => {}); // a failed start is reported to the check that takes it
-      return { tail: Promise.resolve(), queued: 0, session };
+      return { tail: Promise.resolve(), queued: 0, session, touched: false };
     });
   }
 
   /**
    * Runs `use` when a scratch session is free, with that session to itself; `keep` says whether the turns may go on
-   * after its result. Undefined when turns have stopped: the check is to run alone.
+   * after its result. `untouched`: no check had used the session before. Undefined when turns have stopped: the check
+   * is to run alone.
    */
-  async turn<T>(use: (session: () => Promise<Session>) => Promise<T>, keep: (result: T) => boolean): Promise<T | undefined> {
+  async turn<T>(use: (session: () => Promise<Session>) => Promise<T>, keep: (result: T) => boolean): Promise<{ result: T; untouched: boolean } | undefined> {
     const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
     lane.queued++;
     const previous = lane.tail;
@@ -50,14 +54,15 @@ export class ScratchSessions {
     await previous;
     try {
       if (this.stopped) return undefined;
+      const untouched = !lane.touched;
       let used = false;
-      const result = await use(() => ((used = true), lane.session)).catch((err: unknown) => {
+      const result = await use(() => ((used = lane.touched = true), lane.session)).catch((err: unknown) => {
         if (used) this.stopped = true;
         throw err;
       });
       const alive = await lane.session.then((s) => s.alive, () => false);
       if (used && (!keep(result) || !alive)) this.stopped = true;
-      return result;
+      return { result, untouched };
     } finally {
       lane.queued--;
       done();

@@ -104,15 +104,15 @@ describe('scratch sessions', () => {
 
   it('stop after a check they do not keep, or whose server died, not after one that did not use its session: the checks after run alone', async () => {
     const { opened, lanes, use } = setup(1);
-    expect(await lanes.turn(() => Promise.resolve('fail'), kept)).toBe('fail'); // did not use the session
+    expect(await lanes.turn(() => Promise.resolve('fail'), kept)).toEqual({ result: 'fail', untouched: true }); // did not use the session
     expect(await lanes.turn(() => Promise.reject(new Error('harness')), kept).catch((e: Error) => e.message)).toBe('harness');
-    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toBe('pass@1');
-    expect(await lanes.turn(use(() => 'fail'), kept)).toBe('fail');
+    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toEqual({ result: 'pass@1', untouched: true });
+    expect(await lanes.turn(use(() => 'fail'), kept)).toEqual({ result: 'fail', untouched: false });
     expect(await lanes.turn(use(() => 'pass'), kept)).toBeUndefined();
     expect(opened).toHaveLength(1);
 
     const dead = setup(1);
-    expect(await dead.lanes.turn(dead.use((s) => ((s.alive = false), 'pass')), kept)).toBe('pass');
+    expect(await dead.lanes.turn(dead.use((s) => ((s.alive = false), 'pass')), kept)).toEqual({ result: 'pass', untouched: true });
     expect(await dead.lanes.turn(dead.use(() => 'pass'), kept)).toBeUndefined();
   });
 });
