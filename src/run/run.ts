@@ -124,7 +124,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const pool: Promise<Session>[] = [];
   if (shared.transport.kind === 'stdio') {
     const revision = options.protocolVersion ?? REVISIONS[0];
-    const applies = suite.checks.filter((c) => !wrongTransport(c.transport, 'stdio') && !wrongRevision(c.revisions, revision));
+    const applies = suite.checks.filter((c) => elsewhere(c, 'stdio', revision) === undefined);
     const takers = applies.filter((c) => c.fresh).length + Math.min(SCRATCH_SESSIONS, applies.filter((c) => c.scratch).length);
     for (let i = 0; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
@@ -145,7 +145,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       const { checks } = suite;
       const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation };
       // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
-      const scratchers = checks.filter((c) => c.scratch && applicable(c, shared.transport.kind, profile!.revision) === c).length;
+      const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
       const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), state);
       // All at once, those that open sessions of their own first: their servers start while the others start. Each
@@ -198,11 +198,14 @@ function targetOf(plan: LaunchPlan): Report['target'] {
   };
 }
 
-/** The check itself, or, when it is made for another transport or revision than the run's, a stand-in that skips with the reason. */
+/** The check itself, or, when it is made for another transport or revision than the run's, a stand-in that skips with the reason (taking no scratch turn). */
 function applicable(def: CheckDef, kind: TransportKind, revision: string): CheckDef {
-  const elsewhere = wrongTransport(def.transport, kind) ?? wrongRevision(def.revisions, revision);
-  return elsewhere ? { ...def, scratch: false, run: async () => skip(elsewhere) } : def;
+  const why = elsewhere(def, kind, revision);
+  return why ? { ...def, scratch: false, run: async () => skip(why) } : def;
 }
+
+/** Why a check does not apply to a run of this transport and revision; undefined when it does. */
+const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind) ?? wrongRevision(def.revisions, revision);
 
 function serverOf(p: ServerProfile): NonNullable<Report['server']> {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
