@@ -4,7 +4,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach } from 'vitest';
 import { Session } from '../src/session/session.js';
-import { Transcript } from '../src/session/transcript.js';
+import { Transcript } from '../src/transcript.js';
 import { StreamableHttpTransport } from '../src/transport/http.js';
 
 /** What a scripted server saw of one request. */

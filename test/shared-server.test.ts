@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { handshake } from '../src/discovery/discover.js';
 import { MAX_RESTARTS, SharedServer } from '../src/run/shared-server.js';
 import { Session, SessionClosed } from '../src/session/session.js';
-import { Transcript } from '../src/session/transcript.js';
+import { Transcript } from '../src/transcript.js';
 import { isAlive } from '../src/transport/process-tree.js';
 import { startStdio } from '../src/transport/stdio.js';
 import { ROOT } from './helpers.js';

@@ -9,10 +9,10 @@ import { verdict } from '../src/report/summary.js';
 import { DiscoveryError, discover } from '../src/discovery/discover.js';
 import { loadSuite } from '../src/checks/suite.js';
 import { runConformance } from '../src/run/run.js';
-import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../src/schema/validators.js';
+import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../src/schema/validators.js';
 import { resolveTarget } from '../src/target/resolve.js';
 import { Session } from '../src/session/session.js';
-import { Transcript } from '../src/session/transcript.js';
+import { Transcript } from '../src/transcript.js';
 import { connect } from '../src/transport/connect.js';
 import { FAULTY, REFERENCE } from './helpers.js';
 
@@ -24,7 +24,7 @@ afterEach(async () => {
 /** A session on the reference server started with `args` (its --revision). */
 async function reference(...args: string[]): Promise<Session> {
   const plan = { description: 'reference', command: process.execPath, args: [join(REFERENCE, 'server.mjs'), ...args], cwd: REFERENCE, env: {} };
-  const connection = connect(plan, { timeoutMs: 5000 });
+  const connection = connect(plan, { timeoutMs: 5000, probeVersion: REVISIONS[0] });
   const transcript = new Transcript();
   const session = new Session(await connection.open(transcript), transcript, 5000);
   open.push({ session, close: () => connection.close() });

@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Transcript } from '../src/session/transcript.js';
+import { Transcript } from '../src/transcript.js';
 import { resolveTarget, TargetError } from '../src/target/resolve.js';
 import type { LaunchPlan } from '../src/target/launch-plan.js';
 import { startStdio } from '../src/transport/stdio.js';

@@ -1,10 +1,11 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RequestTimeout, Session, SessionClosed, type InboundEvent } from '../src/session/session.js';
-import { Transcript } from '../src/session/transcript.js';
+import { Transcript } from '../src/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';
 import { TargetError, resolveTarget } from '../src/target/resolve.js';
 import { connect } from '../src/transport/connect.js';
+import { REVISIONS } from '../src/schema/revisions.js';
 import { TRANSPORT_ERROR } from '../src/transport/http-base.js';
 import { isAlive } from '../src/transport/process-tree.js';
 import { describeHeaders, redact, redactUrl, secretsOf } from '../src/transport/secrets.js';
@@ -195,7 +196,7 @@ async function legacyServer(endAfter = Infinity): Promise<{ url: URL; seen: Seen
 describe('legacy HTTP+SSE transport and transport detection', () => {
   it('detects a legacy server, POSTs to its endpoint and reads the answers from the stream', async () => {
     const { url, seen } = await legacyServer();
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000 });
+    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
     const transcript = new Transcript();
     const t = await connection.open(transcript);
     expect(t.kind).toBe('sse');
@@ -208,7 +209,7 @@ describe('legacy HTTP+SSE transport and transport detection', () => {
 
   it('ends the session when the server ends the stream: pending requests fail at once', async () => {
     const { url } = await legacyServer(1);
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'sse' }, { timeoutMs: 2000 });
+    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'sse' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
     const transcript = new Transcript();
     const s = new Session(await connection.open(transcript), transcript, 5000);
     sessions.push(s);
@@ -222,7 +223,7 @@ describe('legacy HTTP+SSE transport and transport detection', () => {
       if (req.method === 'DELETE') return res.writeHead(200).end();
       json(res, 200, { jsonrpc: '2.0', id: 'mcp-conformance-detect', result: {} }, { 'Mcp-Session-Id': 'probe' });
     });
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000 });
+    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
     const t = await connection.open(new Transcript());
     expect(t.kind).toBe('http');
     await t.close();
@@ -232,7 +233,7 @@ describe('legacy HTTP+SSE transport and transport detection', () => {
   it('says in one line when nothing answers at a URL', async () => {
     const { url } = await serve(() => {});
     for (const s of servers.splice(0)) s.close();
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000 });
+    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
     const err = await connection.open(new Transcript()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LaunchError);
     expect((err as LaunchError).message).toBe(`nothing answered at ${url}: ECONNREFUSED`);
@@ -244,7 +245,7 @@ describe('starting an HTTP server', () => {
   const pidOf = (t: Transcript) => Number(/\(pid (\d+)\)/.exec(t.entries[0]!.text)![1]);
 
   it('a server that exits before answering: one line naming the command, then its output', async () => {
-    const connection = connect(plan(`console.error('boom: no config file'); process.exit(3)`), { timeoutMs: 1000 });
+    const connection = connect(plan(`console.error('boom: no config file'); process.exit(3)`), { timeoutMs: 1000, probeVersion: REVISIONS[0] });
     const err = (await connection.open(new Transcript()).catch((e: unknown) => e)) as LaunchError;
     expect(err).toBeInstanceOf(LaunchError);
     const [first, ...rest] = err.message.split('\n');
@@ -254,7 +255,7 @@ describe('starting an HTTP server', () => {
 
   it('a server that never answers: a bounded wait, then it is stopped', async () => {
     const transcript = new Transcript();
-    const connection = connect(plan('setInterval(() => {}, 1000)'), { timeoutMs: 1000, readyMs: 600 });
+    const connection = connect(plan('setInterval(() => {}, 1000)'), { timeoutMs: 1000, readyMs: 600, probeVersion: REVISIONS[0] });
     await expect(connection.open(transcript)).rejects.toThrow(/did not answer at http:\/\/127\.0\.0\.1:9\/mcp within 1 s \(the server wrote nothing\)/);
     expect(isAlive(pidOf(transcript))).toBe(false);
   });

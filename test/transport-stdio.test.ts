@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Session, SessionClosed } from '../src/session/session.js';
-import { HEAD_ENTRIES, TAIL_ENTRIES, Transcript } from '../src/session/transcript.js';
+import { HEAD_ENTRIES, TAIL_ENTRIES, Transcript } from '../src/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';
 import type { LaunchPlan } from '../src/target/launch-plan.js';
 import { isAlive } from '../src/transport/process-tree.js';

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { InboundEvent } from '../session/session.js';
 import { requirement } from './check.js';
-import type { Finding, FrameRule } from './frame-rules.js';
+import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
 
 type Obj = Record<string, unknown>;

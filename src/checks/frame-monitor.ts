@@ -2,7 +2,8 @@ import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js
 import type { InboundEvent, Session } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
 import { wrongTransport } from './check.js';
-import { FRAME_RULES, type Finding, type FrameContext, type FrameRule } from './frame-rules.js';
+import type { Finding, FrameContext, FrameRule } from './frame-rule.js';
+import { FRAME_RULES } from './frame-rules.js';
 
 /** Findings kept per rule; the rest are only counted, so a flood cannot grow memory. */
 const KEEP = 20;

@@ -1,4 +1,3 @@
-import type { Requirement } from '../schema/generated/report.js';
 import {
   REVISIONS,
   STATELESS_REVISION,
@@ -10,41 +9,11 @@ import {
 } from '../schema/validators.js';
 import { schemaRevision } from '../discovery/discover.js';
 import type { Exchange, InboundEvent, Message } from '../session/session.js';
-import type { TransportKind } from '../transport/transport.js';
 import { requirement } from './check.js';
+import type { Finding, FrameRule } from './frame-rule.js';
 import { CONTENT_RULES } from './content-rules.js';
 import { STATELESS_RULES } from './stateless.js';
 import { isObject } from '../json.js';
-
-/** One broken rule in one frame. */
-export interface Finding {
-  severity: 'fail' | 'warn';
-  message: string;
-  expected?: unknown;
-  actual?: unknown;
-}
-
-/** What a rule may know besides the frame. */
-export interface FrameContext {
-  capabilities?: Record<string, unknown>;
-}
-
-/**
- * A passive check: applied to every frame the server sends during the whole run.
- * `inspect` returns undefined when the frame is not one the rule looks at, [] when it looked and found nothing.
- */
-export interface FrameRule {
-  id: string;
-  title: string;
-  requirement: Requirement;
-  /** Further catalogue requirement ids the rule also exercises. */
-  covers?: string[];
-  /** Named in the skip message when no frame of the kind was seen. */
-  looksAt: string;
-  /** The one transport the rule applies to; on any other it is skipped. */
-  transport?: TransportKind;
-  inspect(e: InboundEvent, ctx: FrameContext): Finding[] | undefined;
-}
 
 const failing = (message: string, extra: Partial<Finding> = {}): Finding[] => [{ severity: 'fail', message, ...extra }];
 const messageOf = (e: InboundEvent): Message | undefined => e.message;

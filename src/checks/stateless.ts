@@ -7,7 +7,7 @@ import { REVISIONS, STATELESS_REVISION, resultDefinition, validate } from '../sc
 import type { Level } from '../schema/generated/report.js';
 import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '../session/session.js';
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, requires, resultOf, skip, warn } from './check.js';
-import type { Finding, FrameRule } from './frame-rules.js';
+import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
 
 const only07 = [STATELESS_REVISION];

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { CONFIG_FILE } from '../config/config.js';
-import { DEFAULTS, type ConformanceOptions } from '../config/options.js';
+import { DEFAULTS } from '../config/defaults.js';
+import type { ConformanceOptions } from '../config/options.js';
 import { DEFAULT_TOOL_CALL_MODE } from '../properties/tool-policy.js';
 
 interface OptionRow {

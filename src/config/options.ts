@@ -1,13 +1,8 @@
 import { parseShard, type Shard } from '../run/shard.js';
 import type { Config } from '../schema/generated/config.js';
 import { configValidator, loadConfig } from './config.js';
+import { DEFAULTS } from './defaults.js';
 import { ConfigError, fieldName, schemaProblem } from './yaml-file.js';
-
-/**
- * Defaults of the options that have one (--help shows them too). `runs`, the values each property generates: the
- * default suite stays well under 3 s on the reference server.
- */
-export const DEFAULTS = { timeout: 10, budget: 300, out: 'reports', strict: false, revision: 'auto', runs: 100 } as const;
 
 /**
  * What a run takes, from the command line or the programmatic API: the config file's keys (timeouts in seconds),

@@ -5,7 +5,7 @@ import { type CheckDef, fail, pass, requirement } from '../checks/check.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, resultDefinition } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
 import { anyText } from './schema-arbitrary.js';
-import { isHeaderSafe } from '../transport/http.js';
+import { isHeaderSafe } from '../headers.js';
 
 /** Methods some revision defines (or reserves: every notifications/* name is a notification, not a request). */
 const isSpecMethod = (method: string) => method.startsWith('notifications/') || SCHEMA_REVISIONS.some((r) => resultDefinition(r, method) !== undefined);

@@ -3,7 +3,7 @@
 // counterexample. The values come from the run's seed, so the same seed and server give the same verdicts.
 import fc from 'fast-check';
 import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
-import { DEFAULTS } from '../config/options.js';
+import { DEFAULTS } from '../config/defaults.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
 

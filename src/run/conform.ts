@@ -1,6 +1,7 @@
 import { applyBaseline, loadBaseline, type Baseline } from '../baseline/baseline.js';
 import type { Suite } from '../checks/suite.js';
-import { DEFAULTS, resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
+import { DEFAULTS } from '../config/defaults.js';
+import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
 import { initialize, statelessMeta } from '../discovery/discover.js';
@@ -9,7 +10,7 @@ import { mergeReports } from '../report/merge.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { type InboundEvent, type Reply, Session } from '../session/session.js';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { Transcript } from '../session/transcript.js';
+import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
 import { resolveTarget } from '../target/resolve.js';
@@ -137,7 +138,7 @@ const DISCOVER_GRACE_MS = 1000;
  * keeps the probe's session: its run goes on in it rather than starting the server again.
  */
 async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ revisions: string[]; handover?: Handover }> {
-  const connection = connect(plan, { timeoutMs });
+  const connection = connect(plan, { timeoutMs, probeVersion: REVISIONS[0] });
   const open = async () => {
     const transcript = new Transcript();
     return new Session(await connection.open(transcript), transcript, timeoutMs);

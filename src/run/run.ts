@@ -12,7 +12,7 @@ import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report, TranscriptEntry } from '../schema/generated/report.js';
 import { summarize } from '../report/summary.js';
 import { type InboundEvent, type Reply, RequestTimeout, Session, SessionClosed } from '../session/session.js';
-import { Transcript } from '../session/transcript.js';
+import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
 import { redact, redactUrl, secretsOf } from '../transport/secrets.js';
@@ -95,7 +95,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   };
 
   const { handover } = options;
-  const connection = handover?.connection ?? connect(options.plan, { timeoutMs: options.timeoutMs });
+  const connection = handover?.connection ?? connect(options.plan, { timeoutMs: options.timeoutMs, probeVersion: REVISIONS[0] });
   const open = async () => {
     const transcript = new Transcript();
     const session = new Session(await connection.open(transcript), transcript, options.timeoutMs);

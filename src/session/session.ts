@@ -1,6 +1,6 @@
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundLine, Transport } from '../transport/transport.js';
-import type { Transcript } from './transcript.js';
+import type { Transcript } from '../transcript.js';
 
 export type RequestId = string | number;
 

@@ -1,6 +1,5 @@
 import type http from 'node:http';
-import { REVISIONS } from '../schema/revisions.js';
-import type { Transcript } from '../session/transcript.js';
+import type { Transcript } from '../transcript.js';
 import { LaunchError } from '../target/launch-error.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { TOOL } from '../version.js';
@@ -25,6 +24,8 @@ export interface Connection {
 export interface ConnectOptions {
   /** How long a detection request or the legacy endpoint event may take. */
   timeoutMs: number;
+  /** The protocolVersion the detection's initialize asks for (a transport knows no revisions of its own). */
+  probeVersion: string;
   /** How long a started HTTP server may take to answer at its URL. Default 30 s. */
   readyMs?: number;
 }
@@ -67,7 +68,7 @@ async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, op
   if (plan.command) target.server = await spawnServer(plan, transcript, {}, true);
   try {
     if (target.server) await awaitAnswer(target, target.server, plan, opts.readyMs ?? DEFAULT_READY_MS, transcript);
-    return { target, kind: plan.transport === 'sse' ? 'sse' : await detect(target, transcript, opts.timeoutMs) };
+    return { target, kind: plan.transport === 'sse' ? 'sse' : await detect(target, transcript, opts) };
   } catch (err) {
     await target.server?.stop(false);
     throw err;
@@ -120,11 +121,11 @@ function launchFailure(plan: LaunchPlan, server: ServerProcess, what: string): L
  * POST an InitializeRequest; when that fails with 400, 404 or 405, GET the URL, and an `endpoint` event as
  * the first event means legacy HTTP+SSE. A session the probe created is deleted again.
  */
-async function detect(target: HttpTarget, transcript: Transcript, waitMs: number): Promise<'http' | 'sse'> {
+async function detect(target: HttpTarget, transcript: Transcript, { timeoutMs: waitMs, probeVersion }: ConnectOptions): Promise<'http' | 'sse'> {
   const agent = sessionAgent(target.url);
   const note = (text: string) => transcript.add('event', `transport detection: ${text}`);
   const shown = redactUrl(String(target.url));
-  const initialize = { jsonrpc: '2.0', id: 'mcp-conformance-detect', method: 'initialize', params: { protocolVersion: REVISIONS[0], capabilities: {}, clientInfo: TOOL } };
+  const initialize = { jsonrpc: '2.0', id: 'mcp-conformance-detect', method: 'initialize', params: { protocolVersion: probeVersion, capabilities: {}, clientInfo: TOOL } };
   try {
     let res: http.IncomingMessage;
     try {

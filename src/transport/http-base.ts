@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import type { TranscriptEntry } from '../schema/generated/report.js';
-import type { Transcript } from '../session/transcript.js';
+import type { Transcript } from '../transcript.js';
 import { Feed, Once } from './emitter.js';
 import { failure, mediaType, readBody, send, sessionAgent } from './http-client.js';
 import type { ServerProcess } from './server-process.js';

@@ -1,16 +1,15 @@
 import type http from 'node:http';
-import type { Transcript } from '../session/transcript.js';
+import type { Transcript } from '../transcript.js';
 import { HttpTransport, type HttpOutcome, type HttpTarget } from './http-base.js';
 import { failure, mediaType, send } from './http-client.js';
 import { describeHeaders, redactUrl } from './secrets.js';
 import { isObject } from '../json.js';
+import { isHeaderSafe } from '../headers.js';
 
 /** How long close() waits for the answer to its DELETE. */
 const DELETE_WAIT_MS = 2000;
 /** The methods whose target (`params.name` or `params.uri`) goes in the Mcp-Name header. */
 const NAMED = new Set(['tools/call', 'prompts/get', 'resources/read']);
-/** Whether a header carries the text as is: visible ASCII, inner spaces allowed (RFC 9110 field values, no edge whitespace). */
-export const isHeaderSafe = (text: string) => /^[\x21-\x7E](?:[\x20-\x7E]*[\x21-\x7E])?$/.test(text);
 
 /**
  * A mirrored header value: as is when header-safe, else (or when it looks encoded) the Base64 sentinel form the spec

@@ -1,7 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { statSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
-import { FRAME_TEXT_CAP, type Transcript } from '../session/transcript.js';
+import { FRAME_TEXT_CAP, type Transcript } from '../transcript.js';
 import { LaunchError } from '../target/launch-error.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { Once } from './emitter.js';

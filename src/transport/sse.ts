@@ -1,4 +1,4 @@
-import type { Transcript } from '../session/transcript.js';
+import type { Transcript } from '../transcript.js';
 import { LaunchError } from '../target/launch-error.js';
 import { HttpTransport, type HttpTarget } from './http-base.js';
 import { failure, mediaType, send } from './http-client.js';

@@ -1,6 +1,6 @@
 import type { Readable, Writable } from 'node:stream';
 import type { TranscriptEntry } from '../schema/generated/report.js';
-import { FRAME_TEXT_CAP, type Transcript } from '../session/transcript.js';
+import { FRAME_TEXT_CAP, type Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { Feed, Once } from './emitter.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';

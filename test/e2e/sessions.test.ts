@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ScratchSessions } from '../../src/run/scratch.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { Session } from '../../src/session/session.js';
-import { Transcript } from '../../src/session/transcript.js';
+import { Transcript } from '../../src/transcript.js';
 import { startStdio } from '../../src/transport/stdio.js';
 import { FAULTY, REFERENCE, ROOT, runCli } from '../helpers.js';
 

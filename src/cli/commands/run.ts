@@ -1,6 +1,6 @@
 import { baselineAdvice } from '../../baseline/advice.js';
 import { findConfig } from '../../config/config.js';
-import { DEFAULTS } from '../../config/options.js';
+import { DEFAULTS } from '../../config/defaults.js';
 import { renderConsole } from '../../report/console.js';
 import { inGitHubActions, renderAnnotations, withoutCommands, writeGitHubFiles } from '../../report/github.js';
 import { type WrittenReports, writeReports } from '../../report/write.js';

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { TranscriptEntry } from '../schema/generated/report.js';
+import type { TranscriptEntry } from './schema/generated/report.js';
 
 /** Frames longer than this are kept as a prefix plus their byte count and hash. */
 export const FRAME_TEXT_CAP = 4096;
