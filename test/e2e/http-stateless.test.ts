@@ -10,6 +10,7 @@ import { verdict } from '../../src/report/summary.js';
 import { conformEach } from '../../src/run/conform.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { STATELESS_REVISION } from '../../src/schema/validators.js';
+import { STATELESS_HTTP_FAULT_ROWS } from '../fixtures/servers/faults.mjs';
 import { ROOT, runCli } from '../helpers.js';
 import { serve, session as scriptedSession } from '../scripted-http.js';
 
@@ -19,16 +20,7 @@ const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
 const SEED = ['--seed', '7', '--runs', '10'];
 
 /** Each stateless HTTP fault of the faulty fixture and the one check (with its verdict) it must trip in a 2026-07-28 run. */
-const FAULTS: [fault: string, check: string, status: 'fail' | 'warn'][] = [
-  ['ignore-headers', 'stateless/http/header-mismatch', 'fail'],
-  ['unknown-method-200', 'stateless/http/unknown-method-404', 'fail'],
-  ['get-sse', 'stateless/http/get-delete-405', 'warn'],
-  ['session-lookup', 'stateless/http/no-session', 'warn'],
-  ['mint-session', 'stateless/http/no-session', 'warn'],
-  ['no-meta-200', 'stateless/http/meta-missing-400', 'fail'],
-  ['unsupported-version-200', 'stateless/http/version-unsupported-400', 'fail'],
-  ['no-x-accel', 'stateless/http/x-accel-buffering', 'warn'],
-];
+const FAULTS = STATELESS_HTTP_FAULT_ROWS as [fault: string, check: string, status: 'fail' | 'warn', why: string][];
 
 const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
 

@@ -8,6 +8,7 @@ import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
 import { loadSuite } from '../../src/checks/suite.js';
 import { runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
+import { HTTP_FAULT_ROWS } from '../fixtures/servers/faults.mjs';
 import { REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
@@ -26,32 +27,7 @@ const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM
  * Each HTTP fault of the faulty fixture and the one check (with its verdict) it must trip: nothing else may fail or
  * warn but the checks listed after it, which the same fault breaks for the client's own session.
  */
-const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', also?: string[]][] = [
-  ['notification-200', 'transport/http/notification-202', 'fail'],
-  ['get-html', 'transport/http/get-sse-or-405', 'fail'],
-  ['no-session-check', 'transport/http/session-required', 'warn'],
-  ['unknown-session-400', 'transport/http/unknown-session', 'warn'],
-  ['unknown-session-200', 'transport/http/unknown-session', 'fail'],
-  ['deleted-session-alive', 'transport/http/terminated-session', 'fail'],
-  ['any-protocol-version', 'transport/http/protocol-version-invalid', 'fail'],
-  ['bad-session-id', 'transport/http/session-id-charset', 'fail'],
-  ['any-origin', 'transport/http/origin-forbidden', 'fail'],
-  ['wrong-content-type', 'transport/http/content-type', 'fail'],
-  ['duplicate-event-ids', 'transport/http/event-id-unique', 'fail'],
-  ['notification-any-session', 'transport/http/notification-reject', 'fail'],
-  ['sequential-session-ids', 'transport/http/session-id-secure', 'warn'],
-  ['delete-400', 'transport/http/session-delete', 'warn'],
-  ['version-header-required', 'transport/http/protocol-version-missing', 'warn'],
-  ['json-array', 'transport/http/json-one', 'fail'],
-  ['slow-ping', 'transport/http/sse-response', 'warn'],
-  ['sse-linger', 'transport/http/sse-terminate', 'warn'],
-  ['no-priming', 'transport/http/sse-prime', 'warn'],
-  ['sse-junk-data', 'transport/http/sse-data', 'fail'],
-  // The copies on the GET stream answer requests the session already saw answered.
-  ['response-on-get', 'transport/http/get-no-response', 'fail', ['base/response/unsolicited: fail']],
-  // A request sent twice reuses its id.
-  ['broadcast', 'transport/http/no-broadcast', 'fail', ['base/request/id: fail']],
-];
+const FAULTS = HTTP_FAULT_ROWS as [fault: string, check: string, status: 'fail' | 'warn', why: string, also?: string[]][];
 
 // The runs here go one after another: each starts a server and a CLI, and the machines that run the suite may be small.
 
@@ -112,7 +88,7 @@ describe('each HTTP fault trips exactly the check that targets it', () => {
   it('covers every transport/http check with a fault', () => {
     expect(TRANSPORT_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
   });
-  for (const [fault, check, status, also = []] of FAULTS) {
+  for (const [fault, check, status, , also = []] of FAULTS) {
     it(`${fault} → ${check} ${status}`, async () => {
       const report = await runConformance({
         target: [process.execPath, FAULTY_HTTP],
