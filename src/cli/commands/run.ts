@@ -12,7 +12,7 @@ import { visible } from '../../report/text.js';
 import type { Report } from '../../schema/generated/report.js';
 import { TOOL } from '../../version.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { type CliArgs, helpText, parseCli } from '../options.js';
+import { type CliArgs, flagOf, helpText, parseCli } from '../options.js';
 
 /**
  * The main job: `mcp-conformance [options] <target>` or `… -- <command>`, with a config file filling in what the flags leave out.
@@ -31,7 +31,8 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   }
   const options = { ...args.options, config: args.options.config ?? findConfig(process.cwd()) };
   // Every path the run writes is tried before any server starts, so a typo costs a second, not a run.
-  const folder = (await resolveOptions(options)).out ?? DEFAULTS.out;
+  // Options are checked here first, so that their errors name the flags.
+  const folder = (await resolveOptions(options, flagOf)).out ?? DEFAULTS.out;
   await checkFolder(folder, `--out ${folder}`);
   if (inGitHubActions()) await checkGitHubFiles();
   // The run's machinery (checks, properties, transports) is loaded once there is a run to do.
