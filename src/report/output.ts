@@ -13,6 +13,8 @@ const FIRST_BACKOFF_MS = 25;
 const LOCK_WAIT_MS = 10_000;
 const LOCK_FILE = '.mcp-conformance.lock';
 const MAX_BACKOFF_MS = 100;
+/** Well above what LOCK_WAIT_MS takes at MAX_BACKOFF_MS a try. */
+const LOCK_ATTEMPTS = 300;
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -82,12 +84,14 @@ export async function checkAppendable(file: string, what: string): Promise<void>
 async function withFolderLock<T>(outDir: string, work: () => Promise<T>): Promise<T> {
   const lock = join(outDir, LOCK_FILE);
   const deadline = performance.now() + LOCK_WAIT_MS;
-  for (let pause = FIRST_BACKOFF_MS; ; pause = Math.min(pause * 2, MAX_BACKOFF_MS)) {
+  for (let attempt = 0, pause = FIRST_BACKOFF_MS; ; attempt++, pause = Math.min(pause * 2, MAX_BACKOFF_MS)) {
     try {
       await writeFile(lock, String(process.pid), { flag: 'wx' });
       break;
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      // Runs that keep taking over each other's lock: give up rather than loop.
+      if (attempt >= LOCK_ATTEMPTS) throw Object.assign(new Error(`EBUSY: ${LOCK_FILE} stays taken`), { code: 'EBUSY' });
       const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
       if (performance.now() > deadline || (holder > 0 && !alive(holder))) await rm(lock, { force: true });
       else await sleep(pause);
