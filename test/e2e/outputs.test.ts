@@ -11,7 +11,7 @@ import { CLI, REFERENCE } from '../helpers.js';
 
 const SERVER = join(REFERENCE, 'server.mjs');
 // Far above what a healthy exit takes on a loaded machine, far below a hang (the tool once spun for minutes).
-const NO_HANG_MS = 20_000;
+const NO_HANG_MS = 40_000;
 
 const cli = (args: string[], env: Record<string, string> = {}) =>
   execa(process.execPath, [CLI, ...args], { reject: false, env: { GITHUB_ACTIONS: '', NO_COLOR: '1', ...env }, timeout: NO_HANG_MS, killSignal: 'SIGKILL' });
@@ -69,8 +69,9 @@ describe.concurrent('the paths the run writes', () => {
     run.kill('SIGTERM');
     const r = await run;
     expect(r.timedOut).toBe(false);
-    // A bound a hang would exceed: stopping the servers and failing the writes take well under it.
-    expect(performance.now() - t0).toBeLessThan(5_000);
+    // A bound a hang would exceed: stopping the servers (their grace periods included) and failing the writes take
+    // well under it, even on a loaded machine (as in the zoo's signal tests).
+    expect(performance.now() - t0).toBeLessThan(15_000);
     expect(r.exitCode, String(r.stderr)).toBe(2);
     expect(String(r.stderr)).toMatch(new RegExp(`^mcp-conformance: ${out}: cannot write reports into this folder \\(ENOENT: no such file or directory\\)$`));
   });
