@@ -33,7 +33,7 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   // Every path the run writes is tried before any server starts, so a typo costs a second, not a run.
   // Options are checked here first, so that their errors name the flags.
   const folder = (await resolveOptions(options, flagOf)).out ?? DEFAULTS.out;
-  await checkFolder(folder, `--out ${folder}`);
+  await checkFolder(folder, `${args.options.out === undefined ? 'reports folder' : '--out'} ${folder}`);
   if (inGitHubActions()) await checkGitHubFiles();
   // The run's machinery (checks, properties, transports) is loaded once there is a run to do.
   const { combined, conformEach, revisionOf } = await import('../../run/conform.js');
