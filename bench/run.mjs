@@ -9,6 +9,7 @@
 //   every-http    the full default suite on server-everything over Streamable HTTP (one server for all runs)
 //   official      @modelcontextprotocol/conformance `server --url` on that same server (all scenarios)
 //   huge-frame    the full default suite on bench/servers/huge-frame.mjs (a 50 MiB resource) over stdio
+//   wide-frames   the full default suite on bench/servers/wide-frames.mjs (each session's initialize: 15 MiB)
 // plus the generated tools/call requests per second of the property engine (bench/properties.mjs, in process).
 // Every CLI run's wall time and peak RSS (of the tool's process) is measured; medians are printed with their
 // ratios to the floor and to the official suite, and written to bench/results.json.
@@ -117,6 +118,7 @@ try {
     [`every-stdio${suffix}`]: { command: `mcp-conformance -- node server-everything/dist/index.js stdio${note}`, run: () => ours(['--', process.execPath, EVERYTHING, 'stdio'], work, cli) },
     [`every-http${suffix}`]: { command: `mcp-conformance <server-everything streamableHttp URL>${note}`, run: () => ours([everything.url], work, cli) },
     [`huge-frame${suffix}`]: { command: `mcp-conformance --timeout 3 bench/servers/huge-frame.mjs (a 50 MiB resource)${note}`, run: () => ours(['--timeout', '3', join(ROOT, 'bench/servers/huge-frame.mjs')], work, cli) },
+    [`wide-frames${suffix}`]: { command: `mcp-conformance bench/servers/wide-frames.mjs (a 15 MiB frame to every session as it starts)${note}`, run: () => ours([join(ROOT, 'bench/servers/wide-frames.mjs')], work, cli) },
   });
   const rows = {
     floor: { command: `node examples/reference-server/server.mjs: initialize, list all, ${PINGS} pings (hand-written client)`, run: () => floor() },

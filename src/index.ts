@@ -3,7 +3,7 @@
  * report model that every report is rendered from.
  */
 import type { ConformanceOptions } from './config/options.js';
-import { writeReports } from './report/write.js';
+import { withRunId, writeReports } from './report/write.js';
 import { combined, conformEach } from './run/conform.js';
 import type { Report } from './schema/generated/report.js';
 
@@ -17,7 +17,7 @@ import type { Report } from './schema/generated/report.js';
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
   const runs = await conformEach(options);
-  const report = combined(runs);
+  const report = withRunId(combined(runs));
   if (runs[0].options.out !== undefined) await writeReports(report, runs[0].options.out);
   return report;
 }

@@ -168,7 +168,21 @@ describe('report.json', () => {
     expect(validate(parsed), ajv.errorsText(validate.errors)).toBe(true);
     // A lone surrogate is written as an escape, and comes back unchanged.
     expect(text).toContain('\\ud800');
-    expect(parsed).toEqual(JSON.parse(JSON.stringify(report)));
+    expect(parsed).toEqual({ ...JSON.parse(JSON.stringify(report)), runId: expect.stringMatching(/^[\w-]{36}$/) });
+  });
+
+  it('carries the run id that junit.xml, index.html and badge.svg name, so a reader can tell the files belong together', async () => {
+    const { runId } = JSON.parse(await readFile(paths.json, 'utf8')) as { runId: string };
+    const junit = parseXml(await readFile(paths.junit, 'utf8'));
+    const properties = all(junit, 'property').filter((p) => p.attrs.name === 'mcp-conformance.run-id');
+    expect(properties.map((p) => p.attrs.value)).toEqual(junit.children.map(() => runId));
+    expect(await readFile(paths.html, 'utf8')).toContain(`<meta name="mcp-conformance-run-id" content="${runId}">`);
+    expect(await readFile(paths.badgeSvg, 'utf8')).toContain(`<!-- mcp-conformance run ${runId} -->`);
+    // A second write is a new run with its own id; a saved report rendered again keeps its id.
+    const again = await writeReports(report, join(dir, 'again'));
+    expect(JSON.parse(await readFile(again.json, 'utf8')).runId).not.toBe(runId);
+    const rerendered = await writeReports({ ...report, runId }, join(dir, 'again'));
+    expect(JSON.parse(await readFile(rerendered.json, 'utf8')).runId).toBe(runId);
   });
 });
 

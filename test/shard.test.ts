@@ -47,6 +47,6 @@ describe('sharded runs of the reference server', () => {
   it('rejects a shard that does not exist with exit 2', async () => {
     const r = await runCli(['--shard', '3/2', REFERENCE]);
     expect(r.exitCode).toBe(2);
-    expect(r.stderr.trim()).toBe('mcp-conformance: option shard: must be i/n with 1 ≤ i ≤ n, not "3/2"');
+    expect(r.stderr.trim()).toBe('mcp-conformance: --shard: must be i/n with 1 ≤ i ≤ n, not "3/2"');
   });
 });

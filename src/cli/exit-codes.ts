@@ -1,5 +1,6 @@
 import type { Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
+import { OutputError } from '../report/output.js';
 import { verdict } from '../report/summary.js';
 import { UsageError } from './options.js';
 import { TargetError } from '../target/resolve.js';
@@ -18,7 +19,7 @@ export function exitCodeFor(report: Pick<Report, 'checks'>): number {
 
 /** The one-line message for an error that ends the run before any report: the user's to fix, or a bug. */
 export function usageOrHarness(err: Error): string {
-  const usersToFix = [UsageError, ConfigError, TargetError, LaunchError];
+  const usersToFix = [UsageError, ConfigError, TargetError, LaunchError, OutputError];
   if (usersToFix.some((kind) => err instanceof kind)) return err.message;
   return `internal error: ${err.stack ?? err.message}`;
 }

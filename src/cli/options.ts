@@ -129,6 +129,12 @@ export function parseCli(argv: string[]): CliArgs {
   return { options, verbose: v.verbose === true, color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
 }
 
+/** How the command line names the run option `key` (`toolCalls` → `--tool-calls`); a key no flag sets, as it is. */
+export function flagOf(key: string): string {
+  const row = Object.entries(OPTIONS).find(([, o]: [string, OptionRow]) => o.option === key);
+  return row ? `--${row[0]}` : `option ${key}`;
+}
+
 export function helpText(): string {
   const rows = Object.entries(OPTIONS).map(([name, o]: [string, OptionRow]) => {
     const flag = `${o.short ? `-${o.short}, ` : ''}--${name}${o.arg ? ` ${o.arg}` : ''}`;

@@ -47,17 +47,21 @@ export interface ResolvedOptions {
 
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
-/** Checks the options against the config schema, lays them over the config file (when given) and applies the defaults. */
-export async function resolveOptions(options: ConformanceOptions): Promise<ResolvedOptions> {
+/**
+ * Checks the options against the config schema, lays them over the config file (when given) and applies the defaults.
+ * `nameOf` names an option in errors as its giver knows it (the command line: by its flag).
+ */
+export async function resolveOptions(options: ConformanceOptions, nameOf = (key: string) => `option ${key}`): Promise<ResolvedOptions> {
   const { target, config, shard: shardText, ...rest } = options;
   const given: Config = { ...defined(rest), ...(Array.isArray(target) ? { command: target as Config['command'] } : target !== undefined && { target }) };
   const validateConfig = configValidator();
   if (!validateConfig(given)) {
     const { path, message } = schemaProblem(validateConfig.errors ?? []);
-    throw new ConfigError(`option ${fieldName(path)}: ${message}`);
+    const [key, ...rest] = fieldName(path).split(/(?=[.[])/);
+    throw new ConfigError(`${nameOf(key!)}${rest.join('')}: ${message}`);
   }
   const shard = shardText === undefined ? undefined : parseShard(shardText);
-  if (shardText !== undefined && !shard) throw new ConfigError(`option shard: must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`);
+  if (shardText !== undefined && !shard) throw new ConfigError(`${nameOf('shard')}: must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`);
 
   const file = config === undefined ? {} : await loadConfig(config);
   // A target given here replaces the file's target or command, whichever it had.

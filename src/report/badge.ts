@@ -1,7 +1,7 @@
 import { makeBadge } from 'badge-maker';
 import { failsTheRun } from '../baseline/status.js';
 import type { Report } from '../schema/generated/report.js';
-import { writeReportFile } from './output.js';
+import { writeFileSet } from './output.js';
 import { summarize, verdict } from './summary.js';
 import { bounded, visible } from './text.js';
 
@@ -39,9 +39,11 @@ export function badgeFor(report: Report): Badge {
   }
 }
 
-/** The badge as SVG (badge-maker escapes the text). */
-export function renderBadgeSvg(badge: Badge): string {
-  return `${makeBadge({ ...badge, style: 'flat' })}\n`;
+/** The badge as SVG (badge-maker escapes the text), with the run id of its report.json in a comment. */
+export function renderBadgeSvg(badge: Badge, runId?: string): string {
+  const svg = makeBadge({ ...badge, style: 'flat' });
+  // A uuid holds no `--`, so it cannot end the comment; badge.json has no room for it (shields rejects unknown keys).
+  return `${runId && /^[\w-]+$/.test(runId) ? svg.replace(/^<svg[^>]*>/, (open) => `${open}<!-- mcp-conformance run ${runId} -->`) : svg}\n`;
 }
 
 /** The badge as a shields.io endpoint: `https://img.shields.io/endpoint?url=<where badge.json is served>`. */
@@ -52,9 +54,6 @@ export function renderBadgeJson(badge: Badge): string {
 /** Write `outDir/badge.svg` and `outDir/badge.json`; returns their paths. */
 export async function writeBadge(report: Report, outDir: string): Promise<{ svg: string; json: string }> {
   const badge = badgeFor(report);
-  const [svg, json] = await Promise.all([
-    writeReportFile(outDir, 'badge.svg', renderBadgeSvg(badge)),
-    writeReportFile(outDir, 'badge.json', renderBadgeJson(badge)),
-  ]);
-  return { svg, json };
+  const paths = await writeFileSet(outDir, { 'badge.svg': renderBadgeSvg(badge, report.runId), 'badge.json': renderBadgeJson(badge) });
+  return { svg: paths['badge.svg']!, json: paths['badge.json']! };
 }

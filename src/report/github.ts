@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { appendFile } from 'node:fs/promises';
+import { checkAppendable } from './output.js';
 import { failsTheRun, isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { STATUSES, formatTotals, groupByArea, summarize, verdict } from './summary.js';
@@ -120,6 +121,12 @@ export function renderOutputs(report: Report, paths: Record<string, string>): st
 export async function writeGitHubFiles(report: Report, paths: Record<string, string>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, renderStepSummary(report), 'utf8');
   if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, renderOutputs(report, paths), 'utf8');
+}
+
+/** Before any server starts: the files GitHub set for the step summary and the outputs can be appended to. */
+export async function checkGitHubFiles(env: NodeJS.ProcessEnv = process.env): Promise<void> {
+  if (env.GITHUB_STEP_SUMMARY) await checkAppendable(env.GITHUB_STEP_SUMMARY, `GITHUB_STEP_SUMMARY ${env.GITHUB_STEP_SUMMARY}`);
+  if (env.GITHUB_OUTPUT) await checkAppendable(env.GITHUB_OUTPUT, `GITHUB_OUTPUT ${env.GITHUB_OUTPUT}`);
 }
 
 /** Wraps text the server may have shaped so the runner reads no workflow command in it (it trims lines, then looks for `::`). */

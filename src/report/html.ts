@@ -46,7 +46,7 @@ export function renderHtml(report: Report): string {
 <meta http-equiv="Content-Security-Policy" content="${CSP}">
 <meta name="referrer" content="no-referrer">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${VERDICT[result]} · ${name} · MCP conformance</title>
+${report.runId ? html`<meta name="mcp-conformance-run-id" content="${report.runId}">\n` : ''}<title>${VERDICT[result]} · ${name} · MCP conformance</title>
 <style>${raw(STYLE)}</style>
 </head>
 <body>

@@ -81,6 +81,10 @@ function counts(checks: readonly CheckResult[], ms: number): Record<string, numb
   return { tests: checks.length, failures: checks.filter(failsTheRun).length, errors: s.error, skipped: s.skip, time: seconds(ms) };
 }
 
+/** The run id of the report.json written with this file, as a testsuite property (where every JUnit schema allows one). */
+const runIdProperty = ({ runId }: Report): string[] =>
+  runId ? ['    <properties>', `      <property ${attrs({ name: 'mcp-conformance.run-id', value: runId })}/>`, '    </properties>'] : [];
+
 /**
  * JUnit XML: one <testsuite> per area, one <testcase> per check. fail → <failure type=level>, error → <error>,
  * skip → <skipped>; warn passes in JUnit terms and carries `WARNING:` in <system-out>.
@@ -88,7 +92,7 @@ function counts(checks: readonly CheckResult[], ms: number): Record<string, numb
 export function renderJunit(report: Report): string {
   const suites = [...groupByArea(report.checks)].map(([area, checks]) => {
     const ms = checks.reduce((sum, c) => sum + (Number.isFinite(c.durationMs) ? c.durationMs : 0), 0);
-    return [`  <testsuite ${attrs({ name: area, ...counts(checks, ms) })}>`, ...checks.map(renderCase), '  </testsuite>'].join('\n');
+    return [`  <testsuite ${attrs({ name: area, ...counts(checks, ms) })}>`, ...runIdProperty(report), ...checks.map(renderCase), '  </testsuite>'].join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { Report } from '../schema/generated/report.js';
+import { writeFileSet } from './output.js';
 
 export interface WrittenReports {
   json: string;
@@ -8,26 +10,24 @@ export interface WrittenReports {
   badgeJson: string;
 }
 
-/** The value of a settled promise, or its reason thrown. */
-function valueOf<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === 'rejected') throw result.reason;
-  return result.value;
-}
+/** The report with its run id: a new one, unless it is a saved report rendered again. */
+export const withRunId = (report: Report): Report & { runId: string } => ({ ...report, runId: report.runId ?? randomUUID() });
 
 /**
- * Write every file report into `outDir` (created if missing) and return their paths. Each report is attempted
- * even if another fails to write; the first failure is then rethrown.
+ * Writes every file report into `outDir` (created if missing) as one set, and returns their paths: report.json
+ * carries the run id and the others name it, so a reader can tell that they belong together.
  */
 export async function writeReports(report: Report, outDir: string): Promise<WrittenReports> {
   // The renderers (badge-maker is slow to load) are loaded when a run ends, not when the tool starts.
-  const [{ writeJsonReport }, { writeJunitReport }, { writeHtmlReport }, { writeBadge }] = await Promise.all([import('./json.js'), import('./junit.js'), import('./html.js'), import('./badge.js')]);
-  const [json, junit, html, badge] = await Promise.allSettled([
-    writeJsonReport(report, outDir),
-    writeJunitReport(report, outDir),
-    writeHtmlReport(report, outDir),
-    writeBadge(report, outDir),
-  ]);
-  const files = { json: valueOf(json), junit: valueOf(junit), html: valueOf(html) };
-  const { svg: badgeSvg, json: badgeJson } = valueOf(badge);
-  return { ...files, badgeSvg, badgeJson };
+  const [{ renderJson }, { renderJunit }, { renderHtml }, { badgeFor, renderBadgeJson, renderBadgeSvg }] = await Promise.all([import('./json.js'), import('./junit.js'), import('./html.js'), import('./badge.js')]);
+  const stamped = withRunId(report);
+  const badge = badgeFor(stamped);
+  const paths = await writeFileSet(outDir, {
+    'report.json': renderJson(stamped),
+    'junit.xml': renderJunit(stamped),
+    'index.html': renderHtml(stamped),
+    'badge.svg': renderBadgeSvg(badge, stamped.runId),
+    'badge.json': renderBadgeJson(badge),
+  });
+  return { json: paths['report.json']!, junit: paths['junit.xml']!, html: paths['index.html']!, badgeSvg: paths['badge.svg']!, badgeJson: paths['badge.json']! };
 }

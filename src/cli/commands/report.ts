@@ -6,6 +6,7 @@ import { mergeReports, type MergeInput } from '../../report/merge.js';
 import { formatTotals, summarize, verdict } from '../../report/summary.js';
 import { visible } from '../../report/text.js';
 import { writeReports } from '../../report/write.js';
+import { checkFolder } from '../../report/output.js';
 import type { Report } from '../../schema/generated/report.js';
 import { formatErrors } from '../../schema/validators.js';
 import { exitCodeFor } from '../exit-codes.js';
@@ -75,6 +76,7 @@ export async function loadForRerender(argv: string[], usage: string): Promise<Re
     return undefined;
   }
   if (parsed.positionals.length === 0) throw new UsageError('no report.json given (see --help)');
+  await checkFolder(parsed.values.out, `--out ${parsed.values.out}`);
   const { report, notes } = mergeReports(await loadReports(parsed.positionals));
   for (const note of notes) process.stderr.write(`mcp-conformance: merge: ${visible(note)}\n`);
   return { report, out: parsed.values.out };

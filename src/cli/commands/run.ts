@@ -1,8 +1,10 @@
 import { baselineAdvice } from '../../baseline/advice.js';
 import { findConfig } from '../../config/config.js';
 import { DEFAULTS } from '../../config/defaults.js';
+import { resolveOptions } from '../../config/options.js';
 import { renderConsole } from '../../report/console.js';
-import { inGitHubActions, renderAnnotations, withoutCommands, writeGitHubFiles } from '../../report/github.js';
+import { checkGitHubFiles, inGitHubActions, renderAnnotations, withoutCommands, writeGitHubFiles } from '../../report/github.js';
+import { checkFolder } from '../../report/output.js';
 import { type WrittenReports, writeReports } from '../../report/write.js';
 import { join } from 'node:path';
 import type { Conformed } from '../../run/conform.js';
@@ -11,7 +13,7 @@ import { visible } from '../../report/text.js';
 import type { Report } from '../../schema/generated/report.js';
 import { TOOL } from '../../version.js';
 import { exitCodeFor } from '../exit-codes.js';
-import { type CliArgs, helpText, parseCli } from '../options.js';
+import { type CliArgs, flagOf, helpText, parseCli } from '../options.js';
 
 /**
  * The main job: `mcp-conformance [options] <target>` or `… -- <command>`, with a config file filling in what the flags leave out.
@@ -28,9 +30,15 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
     process.stdout.write(`${TOOL.version}\n`);
     return 0;
   }
+  const options = { ...args.options, config: args.options.config ?? findConfig(process.cwd()) };
+  // Every path the run writes is tried before any server starts, so a typo costs a second, not a run.
+  // Options are checked here first, so that their errors name the flags.
+  const folder = (await resolveOptions(options, flagOf)).out ?? DEFAULTS.out;
+  await checkFolder(folder, `${args.options.out === undefined ? 'reports folder' : '--out'} ${folder}`);
+  if (inGitHubActions()) await checkGitHubFiles();
   // The run's machinery (checks, properties, transports) is loaded once there is a run to do.
   const { combined, conformEach, revisionOf } = await import('../../run/conform.js');
-  const runs = await conformEach({ ...args.options, config: args.options.config ?? findConfig(process.cwd()) }, signal);
+  const runs = await conformEach(options, signal);
   if (runs.length === 1) return reportRun(runs[0], args, signal);
   // Several revisions (a dual-era server, or --revision all): each run's reports and badge in <out>/<revision>/, then
   // all of them side by side in <out>/, where CI finds report.json and junit.xml as after a one-revision run.

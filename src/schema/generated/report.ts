@@ -7,6 +7,10 @@ export type Level = 'MUST' | 'SHOULD' | 'MAY';
  * reports/report.json: the verdict of one mcp-conformance run. Every other report is rendered from it.
  */
 export interface Report {
+  /**
+   * Names this run; junit.xml, index.html and badge.svg written with this report name it too, so a reader can tell that the files belong together.
+   */
+  runId?: string;
   tool: {
     name: string;
     version: string;
