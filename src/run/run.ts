@@ -85,6 +85,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     seed,
     runs: options.runs ?? DEFAULT_RUNS,
     toolCalls: { mode: options.toolCalls ?? DEFAULT_TOOL_CALL_MODE, allow: options.allowTools ?? [] },
+    slowTools: new Map(),
     // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
     replay: (id) => [
       'mcp-conformance', '--seed', seed,
@@ -255,7 +256,7 @@ function notRun(def: CheckDef, message: string): CheckResult {
 }
 
 /** What the generated checks (properties) take from the run's options. */
-type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'replay'>;
+type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slowTools' | 'replay'>;
 
 interface RunState {
   profile: ServerProfile;
