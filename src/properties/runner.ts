@@ -176,8 +176,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   };
 
   // Each value is sent once, as it goes on the wire: a repeat tells nothing new (and a repeated request id would
-  // break the rule that ids are unique in a session). `at` maps a run back to its index in the sample, for shrinking.
-  // `origin` maps a value back to its stratum and its index in that stratum's sample, for shrinking.
+  // break the rule that ids are unique in a session). `origin` maps a value back to its stratum and its index in that stratum's sample, for shrinking.
   const sent = new Set<string>();
   const origin = new Map<T, { stratum: number; index: number }>();
   let sampledCount = 0;
@@ -209,9 +208,10 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   }
   const all = [...heads, ...(await inOrder(values.slice(heads.length), inFlight, runOne, () => lostOne))];
   const runs = all.filter((r) => !r.slow);
+  // A value that timed out was sent all the same; one whose part had timed out before was not.
+  const sentRuns = all.filter((r) => !r.slow || r.slow.timeout);
   const perStratum = new Map(strata.map((s) => [s.label, 0]));
-  // A call that timed out was made all the same.
-  for (const r of all.filter((r) => !r.slow || r.slow.timeout)) {
+  for (const r of sentRuns) {
     const { label } = strata[origin.get(r.value)!.stratum];
     perStratum.set(label, perStratum.get(label)! + 1);
   }
@@ -219,8 +219,8 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   note = noted ? `\n${noted}` : '';
   const lost = runs.find((r) => r.lost);
   if (lost) return lostOutcome(lost);
-  const skipped = all.length - runs.length;
-  const generated = `${runs.length} generated ${property.what}${repeats > 0 ? ` (${repeats} repeated value(s) not sent again)` : ''}${skipped > 0 ? ` (${skipped} not sent: their part had timed out)` : ''}`;
+  const unsent = all.length - sentRuns.length;
+  const generated = `${sentRuns.length} generated ${property.what}${repeats > 0 ? ` (${repeats} repeated value(s) not sent again)` : ''}${unsent > 0 ? ` (${unsent} not sent: their tool had timed out)` : ''}`;
   const timedOut = all.filter((r) => r.slow?.timeout);
   const slowNote = timedOut.length === 0 ? '' : `\n${slowParts(timedOut)}`;
   const bad = (['fail', 'warn'] as const).map((status) => runs.filter((r) => r.verdict!.status === status)).find((r) => r.length > 0);
