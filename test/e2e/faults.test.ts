@@ -92,6 +92,9 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['prompt-args-any-type', 'prompts/get/argument-types', 'warn'],
   ['crash-on-malformed', 'base/robustness/malformed-frames', 'fail'],
   ['overlapping-pages', 'pagination/walk', 'warn'],
+  ['divide-by-zero', 'tools/call/valid-arguments', 'warn'], // found by the boundary values
+  ['slow-tool', 'tools/call/valid-arguments', 'warn', { timeoutMs: 3000 }],
+  ['legacy-discover', 'stateless/discover/result', 'fail', { revision: '2026-07-28' }],
   // frame rules
   ['long-error-message', 'base/error/message-concise', 'warn'],
   ['duplicate-server-request-id', 'base/request/id', 'fail'],
