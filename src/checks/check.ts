@@ -57,6 +57,8 @@ export interface CheckContext {
   runs: number;
   /** Which tools generated calls may reach. */
   toolCalls: ToolCallPolicy;
+  /** Tools that left a generated call unanswered within the timeout, with why: the run's generated calls leave them out. */
+  slowTools: Map<string, string>;
   /** The command line that reruns only check `id` with this run's seed. */
   replay(id: string): string;
 }

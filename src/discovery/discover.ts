@@ -16,6 +16,18 @@ export const LISTS = [
 ] as const;
 
 export class DiscoveryError extends Error {}
+/** The server answered server/discover, but does not name the revision among its supportedVersions. */
+export class UnsupportedEra extends DiscoveryError {}
+
+/**
+ * Why a server/discover result rules `revision` out: its supportedVersions leave it out (a legacy server that knows
+ * the method, and refuses every request of that revision). Undefined when the revision may be tested.
+ */
+export function eraRefusal(result: Record<string, unknown>, revision: string): string | undefined {
+  const versions = result.supportedVersions;
+  if (!Array.isArray(versions) || versions.includes(revision)) return undefined;
+  return `server/discover lists supportedVersions ${JSON.stringify(versions)}, without ${revision}`;
+}
 
 /** Sends initialize; the caller judges the reply. */
 export function initialize(session: Session, protocolVersion: string): Promise<Reply> {
@@ -54,6 +66,8 @@ export async function handshake(session: Session, protocolVersion: string, initi
   const reply = initialized ?? (await (stateless ? session.request(method, {}) : initialize(session, protocolVersion)));
   const result = asObject(reply.message.result);
   if (!result) throw new DiscoveryError(`${method} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
+  const refused = stateless ? eraRefusal(result, protocolVersion) : undefined;
+  if (refused) throw new UnsupportedEra(refused);
   if (stateless) return { result, negotiated: protocolVersion };
   const negotiated = typeof result.protocolVersion === 'string' ? result.protocolVersion : protocolVersion;
   session.revision = schemaRevision(negotiated);

@@ -4,6 +4,7 @@
 import fc from 'fast-check';
 import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
 import { DEFAULTS } from '../config/defaults.js';
+import { interleave } from '../generate/interleave.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
 
@@ -16,13 +17,30 @@ const SHRINK_BUDGET = 100;
 
 export type Request = (method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }) => Promise<Reply>;
 
+/** Values of one part of a property (one tool's calls), with a share of the runs of its own. */
+export interface Stratum<T> {
+  /** Names the part in per-part counts, and mixes into its seed. */
+  label: string;
+  arbitrary: fc.Arbitrary<T>;
+  /** Values tried before the generated ones (they count towards `runs`). */
+  examples: T[];
+  runs: number;
+}
+
 export interface Property<T> {
   id: string;
   /** What the values are, plural, for messages: "unknown tool names". */
   what: string;
-  arbitrary: fc.Arbitrary<T>;
+  arbitrary?: fc.Arbitrary<T>;
   /** Values tried before the generated ones (they count towards the runs). */
   examples?: T[];
+  /** Parts with shares of their own, sent interleaved, instead of `arbitrary` and `examples` drawn ctx.runs times. */
+  strata?: Stratum<T>[];
+  /**
+   * A part of the server a value may find slow (a tool): a timeout then leaves that part out of the property, and of
+   * every property given the same `left` (the run's), instead of ending the property.
+   */
+  slow?: { of(value: T): string | undefined; left: Map<string, string> };
   /** Sends one value and judges the answer (pass, warn or fail). A timeout or exit it throws is the server's failure. */
   judge(value: T, request: Request): Promise<Outcome>;
   /** A session of the property's own; default: the shared session. */
@@ -36,8 +54,8 @@ export interface Property<T> {
   key?(value: T): string;
   /** The counterexample as reported (default: the value itself). */
   describe?(value: T): unknown;
-  /** Appended to the message, e.g. the tools left out and why. */
-  note?: string;
+  /** Appended to the message, e.g. the tools left out and why; as a function, of the values sent per stratum label. */
+  note?: string | ((sent: Map<string, number>) => string);
 }
 
 interface Run<T> {
@@ -45,6 +63,8 @@ interface Run<T> {
   verdict?: Outcome;
   /** The server did not answer: it timed out or exited. */
   lost?: RequestTimeout | SessionClosed;
+  /** The value's slow part did not answer it in time (see Property.slow), or had not before it was sent (`left`). */
+  slow?: { part: string; timeout?: RequestTimeout };
   transcript: TranscriptEntry[];
 }
 
@@ -83,17 +103,40 @@ function brief(v: unknown): unknown {
   return v;
 }
 
-/** Runs `property` for ctx.runs values and turns the verdicts into one outcome. */
+/** The parts that timed out, each with the time it was given: named in the verdict, left out of the rest of the run. */
+function slowParts(timedOut: Run<unknown>[]): string {
+  const parts = new Map(timedOut.map((r) => [r.slow!.part, r.slow!.timeout!.ms]));
+  return `no answer within ${[...parts].map(([part, ms]) => `${ms} ms from ${part}`).join(', ')} (a slow tool? --timeout raises the limit): left out of generated calls for the rest of the run`;
+}
+
+/** Runs `property` for ctx.runs values (or each stratum's runs) and turns the verdicts into one outcome. */
 export async function checkProperty<T>(ctx: CheckContext, property: Property<T>): Promise<Outcome> {
-  const seed = seedOf(ctx.seed, property.id);
-  const examples = property.examples ?? [];
-  const { session } = property;
+  // One stratum unlabelled: the property's own seed, so its values are what they were before strata.
+  const strata = property.strata ?? [{ label: '', arbitrary: property.arbitrary!, examples: property.examples ?? [], runs: ctx.runs }];
+  const seeds = strata.map((s) => seedOf(ctx.seed, s.label ? `${property.id}/${s.label}` : property.id));
+  const { session, slow } = property;
   const describe = (v: T) => brief(property.describe ? property.describe(v) : v);
-  const note = property.note ? `\n${property.note}` : '';
+  let note = '';
   const replay = `\nreplay: ${ctx.replay(property.id)}`;
 
   let lostOne = false;
+  // A part's first value goes alone: its others wait for its answer, so a slow part costs one timeout and one call.
+  const firstOf = new Map<string, Promise<unknown>>();
   const runOne = async (value: T): Promise<Run<T>> => {
+    const part = slow?.of(value);
+    if (part !== undefined) {
+      const first = firstOf.get(part);
+      if (first) await first;
+      if (slow!.left.has(part)) return { value, slow: { part }, transcript: [] };
+      if (!first) {
+        const run = judged(value, part);
+        firstOf.set(part, run.catch(() => {}));
+        return run;
+      }
+    }
+    return judged(value, part);
+  };
+  const judged = async (value: T, part: string | undefined): Promise<Run<T>> => {
     const transcript: TranscriptEntry[] = [];
     const sliced = property.oneAtATime ? session : undefined;
     const from = sliced?.transcript.length ?? 0;
@@ -107,6 +150,12 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       run.verdict = await property.judge(value, request);
     } catch (e) {
       if (!(e instanceof RequestTimeout || e instanceof SessionClosed)) throw e;
+      if (part !== undefined && e instanceof RequestTimeout) {
+        // Slow, not gone: the rest of the run leaves this part out, and goes on with the others.
+        if (!slow!.left.has(part)) slow!.left.set(part, `no answer within ${e.ms} ms to a generated call in ${property.id}: not called again in this run`);
+        run.slow = { part, timeout: e };
+        return run;
+      }
       run.lost = e;
       // The first value left unanswered is the verdict: sending more would only wait out more timeouts.
       lostOne = true;
@@ -127,33 +176,62 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   };
 
   // Each value is sent once, as it goes on the wire: a repeat tells nothing new (and a repeated request id would
-  // break the rule that ids are unique in a session). `at` maps a run back to its index in the sample, for shrinking.
+  // break the rule that ids are unique in a session). `origin` maps a value back to its stratum and its index in that stratum's sample, for shrinking.
   const sent = new Set<string>();
-  const at: number[] = [];
-  const sampled = fc.sample(property.arbitrary, { seed, numRuns: ctx.runs, examples });
-  const values = sampled.filter((v, i) => {
-    const wire = property.key ? property.key(v) : (JSON.stringify(v) ?? 'undefined');
-    if (sent.has(wire)) return false;
-    sent.add(wire);
-    at.push(i);
-    return true;
-  });
-  const repeats = sampled.length - values.length;
-  const generated = `${values.length} generated ${property.what}${repeats > 0 ? ` (${repeats} repeated value(s) not sent again)` : ''}`;
-  // The first value goes alone and times the server: no more is kept in flight than a sequential server
+  const origin = new Map<T, { stratum: number; index: number }>();
+  let sampledCount = 0;
+  const values = interleave(
+    strata.map((s, k) => {
+      const sampled = fc.sample(s.arbitrary, { seed: seeds[k], numRuns: s.runs, examples: s.examples });
+      sampledCount += sampled.length;
+      return sampled.flatMap((v, index) => {
+        const wire = property.key ? property.key(v) : (JSON.stringify(v) ?? 'undefined');
+        if (sent.has(wire)) return [];
+        sent.add(wire);
+        origin.set(v, { stratum: k, index });
+        return [v];
+      });
+    }),
+  );
+  const repeats = sampledCount - values.length;
+  // The first value to be answered goes alone and times the server: no more is kept in flight than a sequential server
   // answers in a quarter of the timeout, so a slow tool's queue never looks like a server that stopped answering.
-  const t = performance.now();
-  const head = await runOne(values[0]);
-  const inFlight = property.oneAtATime ? 1 : Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t))));
-  const runs = [head, ...(await inOrder(values.slice(1), inFlight, runOne, () => lostOne))];
+  const heads: Run<T>[] = [];
+  let inFlight = 1;
+  while (heads.length < values.length && !lostOne) {
+    const t = performance.now();
+    const head = await runOne(values[heads.length]);
+    heads.push(head);
+    if (head.slow) continue;
+    if (!property.oneAtATime) inFlight = Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t))));
+    break;
+  }
+  const all = [...heads, ...(await inOrder(values.slice(heads.length), inFlight, runOne, () => lostOne))];
+  const runs = all.filter((r) => !r.slow);
+  // A value that timed out was sent all the same; one whose part had timed out before was not.
+  const sentRuns = all.filter((r) => !r.slow || r.slow.timeout);
+  const perStratum = new Map(strata.map((s) => [s.label, 0]));
+  for (const r of sentRuns) {
+    const { label } = strata[origin.get(r.value)!.stratum];
+    perStratum.set(label, perStratum.get(label)! + 1);
+  }
+  const noted = typeof property.note === 'function' ? property.note(perStratum) : property.note;
+  note = noted ? `\n${noted}` : '';
   const lost = runs.find((r) => r.lost);
   if (lost) return lostOutcome(lost);
+  const unsent = all.length - sentRuns.length;
+  const generated = `${sentRuns.length} generated ${property.what}${repeats > 0 ? ` (${repeats} repeated value(s) not sent again)` : ''}${unsent > 0 ? ` (${unsent} not sent: their tool had timed out)` : ''}`;
+  const timedOut = all.filter((r) => r.slow?.timeout);
+  const slowNote = timedOut.length === 0 ? '' : `\n${slowParts(timedOut)}`;
   const bad = (['fail', 'warn'] as const).map((status) => runs.filter((r) => r.verdict!.status === status)).find((r) => r.length > 0);
   if (!bad) {
     const counts = new Map<string, number>();
     for (const r of runs) counts.set(r.verdict!.message, (counts.get(r.verdict!.message) ?? 0) + 1);
     const tally = [...counts].sort((a, b) => b[1] - a[1]).map(([message, n]) => `${n}× ${message}`);
-    return pass(`${generated}: ${tally.join('; ')}${note}`, { transcript: runs[0]?.transcript });
+    const summary = `${generated}: ${tally.join('; ')}${note}`;
+    if (timedOut.length === 0) return pass(summary, { transcript: runs[0]?.transcript });
+    const first = timedOut[0];
+    return warn(`${slowParts(timedOut)}\n${summary}`, { expected: 'an answer within the timeout', actual: { counterexample: describe(first.value) }, transcript: first.transcript });
   }
 
   // Shrink the first value with the worst verdict: fast-check replays the run at its index (path) and shrinks from there.
@@ -163,12 +241,14 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   let budget = SHRINK_BUDGET;
   let gone: Run<T> | undefined;
   let harness: unknown;
-  const shrinking = fc.asyncProperty(property.arbitrary, async (value) => {
+  const { stratum, index } = origin.get(first.value)!;
+  const { arbitrary, examples, runs: numRuns } = strata[stratum];
+  const shrinking = fc.asyncProperty(arbitrary, async (value) => {
     if (budget-- <= 0 || gone || harness) return true;
     try {
       const run = await runOne(value);
       if (run.lost) gone = run;
-      if (run.lost || run.verdict!.status !== status) return true;
+      if (run.lost || run.slow || run.verdict!.status !== status) return true;
       last = run;
       return false;
     } catch (e) {
@@ -176,12 +256,12 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       return true;
     }
   });
-  const details = await fc.check(shrinking, { seed, numRuns: ctx.runs, examples: examples.map((e) => [e] as [T]), path: String(at[runs.indexOf(first)]) });
+  const details = await fc.check(shrinking, { seed: seeds[stratum], numRuns, examples: examples.map((e) => [e] as [T]), path: String(index) });
   if (harness) throw harness;
   if (gone) return lostOutcome(gone);
   const verdict = last.verdict!;
   const summary = `${bad.length} of ${generated} ${status === 'fail' ? 'failed' : 'warned'}; the counterexample below is shrunk in ${details.numShrinks} step(s)`;
-  return (status === 'fail' ? fail : warn)(`${verdict.message}\n${summary}${note}${replay}`, {
+  return (status === 'fail' ? fail : warn)(`${verdict.message}\n${summary}${slowNote}${note}${replay}`, {
     expected: verdict.expected,
     actual: { counterexample: describe(last.value), answer: verdict.actual },
     transcript: last.transcript,

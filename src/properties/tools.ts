@@ -6,7 +6,8 @@ import { TOOL_NAME } from '../checks/features.js';
 import type { Item } from '../discovery/profile.js';
 import { compileToolSchema } from '../schema/tool-schemas.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
-import { checkProperty } from './runner.js';
+import { boundaryArguments, type EdgeKind } from '../generate/boundary.js';
+import { checkProperty, type Stratum } from './runner.js';
 import { anyText, schemaArbitraries } from './schema-arbitrary.js';
 import { callableTools } from './tool-policy.js';
 
@@ -28,31 +29,55 @@ function unknownToolNames(tools: Item[]): fc.Arbitrary<string> {
     .filter((name) => !listed.has(name.toLowerCase()));
 }
 
+/** A tool generated calls may reach: its arguments' generator and its boundary values. */
+interface ToolCalls {
+  tool: string;
+  arbitrary: fc.Arbitrary<unknown>;
+  edges: unknown[];
+}
+
 /**
- * Generated calls, with arguments of one kind, of every tool the policy lets the run call; the note names
- * the tools called and the ones left out, with the reason (a skip when none is left).
+ * Generated calls, with arguments of one kind, of every tool the policy lets the run call and none has found slow:
+ * each tool its own share of the runs, its boundary values first (at least a quarter of its share random). The note
+ * names the calls each tool got and the tools left out, with the reason (a skip when none is left).
  */
-function generatedCalls(ctx: CheckContext, kind: 'valid' | 'invalid') {
+function generatedCalls(ctx: CheckContext, kind: EdgeKind) {
   const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
-  const calls: fc.Arbitrary<Call>[] = [];
+  const tools: ToolCalls[] = [];
   const validators = new Map<string, (value: unknown) => string[]>();
   for (const tool of callable) {
     const name = String(tool.name);
+    const slow = ctx.slowTools.get(name);
     const schema = schemaArbitraries(tool.inputSchema);
     const generated = schema[kind];
+    if (slow) {
+      skipped.push({ tool: name, reason: slow });
+      continue;
+    }
     if (!generated.ok) {
       skipped.push({ tool: name, reason: generated.reason });
       continue;
     }
     validators.set(name, schema.validate);
-    calls.push(generated.arbitrary.map((args) => ({ tool: name, arguments: args })));
+    // The edges are moved onto a valid value drawn from the run's seed.
+    const base = schema.valid.ok ? fc.sample(schema.valid.arbitrary, { seed: ctx.seed, numRuns: 1 })[0] : undefined;
+    tools.push({ tool: name, arbitrary: generated.arbitrary, edges: boundaryArguments(tool.inputSchema, base, kind, schema.validate) });
   }
   const byReason = new Map<string, string[]>();
   for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s.tool]);
-  const left = [...byReason].map(([reason, tools]) => `${tools.join(', ')} (${reason})`).join('; ');
-  if (calls.length === 0) return { none: skip(`no tool can be called with generated ${kind} arguments; left out: ${left}`) };
-  const note = `called: ${[...validators.keys()].join(', ')}${left ? `; left out: ${left}` : ''}`;
-  return { arbitrary: fc.oneof(...calls), validators, note };
+  const left = [...byReason].map(([reason, names]) => `${names.join(', ')} (${reason})`).join('; ');
+  if (tools.length === 0) return { none: skip(`no tool can be called with generated ${kind} arguments; left out: ${left}`) };
+  const share = Math.ceil(ctx.runs / tools.length);
+  const call = (tool: string) => (args: unknown): Call => ({ tool, arguments: args });
+  const strata: Stratum<Call>[] = tools.map(({ tool, arbitrary, edges }) => ({
+    label: tool,
+    arbitrary: arbitrary.map(call(tool)),
+    examples: edges.map(call(tool)),
+    runs: edges.length + Math.max(Math.ceil(share / 4), share - edges.length),
+  }));
+  const edges = tools.reduce((n, t) => n + t.edges.length, 0);
+  const note = (sent: Map<string, number>) => `calls per tool (${edges} at boundary values): ${[...sent].map(([tool, n]) => `${tool} ${n}`).join(', ')}${left ? `; left out: ${left}` : ''}`;
+  return { strata, validators, note, slow: { of: (c: Call) => c.tool, left: ctx.slowTools } };
 }
 
 const noTools = (ctx: CheckContext) => requires(ctx, 'tools') ?? (ctx.profile.tools.length === 0 ? skip('the server lists no tools') : undefined);
@@ -101,14 +126,15 @@ export const TOOL_PROPERTIES: CheckDef[] = [
       if (none) return none;
       const calls = generatedCalls(ctx, 'invalid');
       if (calls.none) return calls.none;
-      const { arbitrary, validators, note } = calls;
+      const { strata, validators, note, slow } = calls;
       const expected = { result: { isError: true } };
       // SEP-1303 (2025-11-25) made input validation a tool execution error; before it, -32602 was as right (requirements §4.2).
       const sep1303 = ctx.profile.revision >= '2025-11-25';
       return checkProperty(ctx, {
         id: this.id,
         what: 'calls with invalid arguments',
-        arbitrary,
+        strata,
+        slow,
         note,
         describe: (call) => ({ ...call, invalid: validators.get(call.tool)!(call.arguments) }),
         async judge(call, request) {
@@ -142,7 +168,7 @@ export const TOOL_PROPERTIES: CheckDef[] = [
       if (none) return none;
       const calls = generatedCalls(ctx, 'valid');
       if (calls.none) return calls.none;
-      const { arbitrary, note } = calls;
+      const { strata, note, slow } = calls;
       const { revision } = ctx.profile;
       // outputSchema arrived in 2025-06-18; one that does not compile is tools/output-schema/valid's finding.
       const outputs = new Map<string, { schema: unknown; validate(value: unknown): string[] }>();
@@ -153,7 +179,8 @@ export const TOOL_PROPERTIES: CheckDef[] = [
       return checkProperty(ctx, {
         id: this.id,
         what: 'calls with valid arguments',
-        arbitrary,
+        strata,
+        slow,
         note,
         async judge(call, request) {
           const reply = await request('tools/call', { name: call.tool, arguments: call.arguments });

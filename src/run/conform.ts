@@ -4,7 +4,7 @@ import { DEFAULTS } from '../config/defaults.js';
 import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
-import { initialize, statelessMeta } from '../discovery/discover.js';
+import { eraRefusal, initialize, statelessMeta } from '../discovery/discover.js';
 import { isObject } from '../json.js';
 import { mergeReports } from '../report/merge.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
@@ -21,6 +21,8 @@ export interface Conformed {
   report: Report;
   options: ResolvedOptions;
   baseline?: Baseline;
+  /** Why --revision auto left an era out, when the server said it does not speak it. */
+  note?: string;
 }
 
 /**
@@ -47,7 +49,12 @@ async function loadFiles(options: ResolvedOptions): Promise<{ baseline?: Baselin
 const hasUserFiles = (options: ResolvedOptions) => options.cases.length > 0 || options.expectedFailures !== undefined;
 
 /** The run of `options.revision` (one revision), then the baseline; `start` is the target resolved already, maybe with a session to go on in. */
-async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?: Baseline; suite: Suite }, signal?: AbortSignal, start?: { plan: LaunchPlan; handover?: Handover }): Promise<Conformed> {
+async function runOne(
+  options: ResolvedOptions,
+  { baseline, suite }: { baseline?: Baseline; suite: Suite },
+  signal?: AbortSignal,
+  start?: { plan: LaunchPlan; handover?: Handover; eraLeftOut?: { revision: string; reason: string } },
+): Promise<Conformed> {
   const plan = start?.plan ?? (await planOf(options));
   // The stateless wire is not defined over the legacy HTTP+SSE transport (deprecated before it).
   if (options.revision === STATELESS_REVISION && plan.transport === 'sse') {
@@ -67,11 +74,13 @@ async function runOne(options: ResolvedOptions, { baseline, suite }: { baseline?
     allowTools: options.allowTools,
     signal,
     handover: start?.handover,
+    eraLeftOut: start?.eraLeftOut,
   });
-  if (!baseline) return { report, options };
+  const note = start?.eraLeftOut?.reason;
+  if (!baseline) return { report, options, note };
   const frameRules = new Set(suite.frameRules.map((r) => r.id));
   const partial = (c: CheckResult) => options.shard !== undefined && frameRules.has(c.id);
-  return { report: { ...report, checks: applyBaseline(report.checks, baseline, partial) }, options, baseline };
+  return { report: { ...report, checks: applyBaseline(report.checks, baseline, partial) }, options, baseline, note };
 }
 
 const isSeveral = (revision: string | undefined) => revision === 'all' || revision === 'auto';
@@ -106,7 +115,8 @@ export async function conformEach(input: ConformanceOptions, signal?: AbortSigna
   const runs: Conformed[] = [];
   for (const revision of all) {
     if (signal?.aborted && runs.length > 0) break; // the first run still reports the interruption
-    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: runs.length === 0 ? spoken?.handover : undefined }));
+    const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
+    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: runs.length === 0 ? spoken?.handover : undefined, eraLeftOut }));
   }
   return runs;
 }
@@ -135,9 +145,10 @@ const DISCOVER_GRACE_MS = 1000;
  * at once in one session, server/discover first: a dual-era server takes its era from the first request, and a
  * legacy server that ignores server/discover costs a grace period, not a timeout. A server that speaks neither
  * still gets the initialize run, whose report says why it failed. A server that speaks only the initialize wire
- * keeps the probe's session: its run goes on in it rather than starting the server again.
+ * keeps the probe's session: its run goes on in it rather than starting the server again. A server that answers
+ * server/discover without 2026-07-28 among its supportedVersions does not speak that era: `refused` says so.
  */
-async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ revisions: string[]; handover?: Handover }> {
+async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ revisions: string[]; handover?: Handover; refused?: string }> {
   const connection = connect(plan, { timeoutMs, probeVersion: REVISIONS[0] });
   const open = async () => {
     const transcript = new Transcript();
@@ -145,20 +156,25 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ r
   };
   const answered = (reply: Promise<Reply>) => reply.then((r) => isObject(r.message.result), () => false);
   let handover: Handover | undefined;
+  let refused: string | undefined;
   try {
     const session = await open();
     let kept: InboundEvent[] | undefined = [];
     session.onInbound((e) => kept?.push(e));
     let [stateless, legacy] = [false, false];
     try {
-      const discovered = answered(session.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }));
+      const discovered = session.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }).then((r) => {
+        if (!isObject(r.message.result)) return false;
+        refused = eraRefusal(r.message.result, STATELESS_REVISION);
+        return refused === undefined;
+      }, () => false);
       const initialized = await initialize(session, REVISIONS[0]).catch(() => undefined);
       legacy = initialized !== undefined && isObject(initialized.message.result);
       stateless = await Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]);
       if (legacy && !stateless) {
         const earlier = kept;
         handover = { connection, session, initialized: initialized!, earlier: () => ((kept = undefined), earlier) };
-        return { revisions: [REVISIONS[0]], handover };
+        return { revisions: [REVISIONS[0]], handover, refused };
       }
     } finally {
       if (!handover) await session.close();
@@ -168,7 +184,7 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ r
       const fresh = await open();
       legacy = await answered(initialize(fresh, REVISIONS[0])).finally(() => fresh.close());
     }
-    return { revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])] };
+    return { revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])], refused };
   } finally {
     if (!handover) await connection.close();
   }

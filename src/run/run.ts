@@ -2,7 +2,7 @@ import { CHECKS } from '../checks/index.js';
 import { type CheckContext, type CheckDef, type Outcome, skip, wrongRevision, wrongTransport } from '../checks/check.js';
 import { loadSuite, type Suite } from '../checks/suite.js';
 import { FrameMonitor } from '../checks/frame-monitor.js';
-import { discover, initialize, schemaRevision } from '../discovery/discover.js';
+import { discover, initialize, schemaRevision, UnsupportedEra } from '../discovery/discover.js';
 import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
 import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
@@ -44,6 +44,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** A session already initialized at `protocolVersion` (the auto probe's), and its connection: the run goes on in them. */
   handover?: Handover;
+  /** An era the auto probe left out, because the server said it does not speak it: that era's checks skip with the reason. */
+  eraLeftOut?: { revision: string; reason: string };
 }
 
 /** A session and its connection passed on to a run, which then owns them. */
@@ -83,6 +85,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     seed,
     runs: options.runs ?? DEFAULT_RUNS,
     toolCalls: { mode: options.toolCalls ?? DEFAULT_TOOL_CALL_MODE, allow: options.allowTools ?? [] },
+    slowTools: new Map(),
     // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
     replay: (id) => [
       'mcp-conformance', '--seed', seed,
@@ -140,6 +143,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     } catch (err) {
       if (err instanceof Interrupted) interrupted = true;
       else results.push(handshakeFailure(err as Error, shared, options.protocolVersion));
+      // A revision the server says it does not speak: one failure names the cause, and each check skips with it.
+      if (err instanceof UnsupportedEra) results.push(...suite.checks.filter((c) => c.id !== results[0].id).map((c) => notRun(c, `not run: the server does not support ${options.protocolVersion} (${err.message})`)));
     }
     if (profile) {
       const { checks } = suite;
@@ -147,7 +152,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
       const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
-      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision), state);
+      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision, options.eraLeftOut), state);
       // All at once, those that open sessions of their own first: their servers start while the others start. Each
       // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
       // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
@@ -198,9 +203,13 @@ function targetOf(plan: LaunchPlan): Report['target'] {
   };
 }
 
-/** The check itself, or, when it is made for another transport or revision than the run's, a stand-in that skips with the reason (taking no scratch turn). */
-function applicable(def: CheckDef, kind: TransportKind, revision: string): CheckDef {
-  const why = elsewhere(def, kind, revision);
+/**
+ * The check itself, or, when it is made for another transport or revision than the run's, a stand-in that skips with
+ * the reason (taking no scratch turn): for an era the server said it does not speak, that reason.
+ */
+function applicable(def: CheckDef, kind: TransportKind, revision: string, leftOut?: RunOptions['eraLeftOut']): CheckDef {
+  const other = elsewhere(def, kind, revision);
+  const why = other && leftOut && def.revisions?.includes(leftOut.revision) ? leftOut.reason : other;
   return why ? { ...def, scratch: false, run: async () => skip(why) } : def;
 }
 
@@ -231,15 +240,23 @@ function handshakeFailure(err: Error, session: Session, protocolVersion: string 
     status: 'fail',
     level: def.requirement.level,
     requirement: def.requirement,
-    message: `${stateless ? 'server/discover' : 'initialize'} did not succeed: ${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}; no other check could run`,
+    message:
+      err instanceof UnsupportedEra
+        ? `the server does not support ${protocolVersion}: ${err.message}; every check of ${protocolVersion} is skipped (--revision auto tests the revisions it lists)`
+        : `${stateless ? 'server/discover' : 'initialize'} did not succeed: ${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}; no other check could run`,
     expected: stateless ? 'a DiscoverResult' : 'an InitializeResult',
     durationMs: 0,
     transcript: session.transcript.slice(0),
   };
 }
 
+/** A check that did not run, skipped with the reason. */
+function notRun(def: CheckDef, message: string): CheckResult {
+  return { id: def.id, title: def.title, area: def.id.split('/')[0], status: 'skip', level: def.requirement.level, requirement: def.requirement, message, durationMs: 0 };
+}
+
 /** What the generated checks (properties) take from the run's options. */
-type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'replay'>;
+type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slowTools' | 'replay'>;
 
 interface RunState {
   profile: ServerProfile;

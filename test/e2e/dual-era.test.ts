@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/schema/generated/report.js';
-import { REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
+import { FAULTY, REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
 
 const FILES = ['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json'];
 const ERAS = ['2026-07-28', '2025-11-25'];
@@ -97,5 +97,32 @@ describe.concurrent('--revision auto, the default', () => {
     // Its answer is `Resource not found: <the URI>`, over 300 characters only by what the request sent.
     expect(JSON.stringify(r.report?.checks.find((c) => c.id === 'echo/resources/long-uri')?.transcript)).toContain(`Resource not found: ${uri}`);
     expect(statusOf(r.report, 'base/error/message-concise')).toBe('pass');
+  });
+});
+
+// After the runs above, not beside them: each is a whole run of the suite.
+describe('--revision auto on a legacy server that answers server/discover', () => {
+  it('tests a legacy server whose server/discover leaves 2026-07-28 out on the initialize wire only, and says why', async () => {
+    const r = await runCli(['--seed', '1', '--env', 'MCP_FAULTS=legacy-discover', '--', process.execPath, FAULTY]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect((await readdir(r.out)).sort()).toEqual(FILES);
+    expect(r.report?.server?.protocolVersion).toBe('2025-11-25');
+    expect(r.report?.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+    const why = '2026-07-28 not run: server/discover lists supportedVersions ["2025-11-25","2025-06-18","2025-03-26"], without 2026-07-28; the server is tested on the initialize wire only';
+    expect(r.stdout).toContain(`eras        ${why}`);
+    const discover = r.report?.checks.find((c) => c.id === 'stateless/discover/result');
+    expect([discover?.status, discover?.message]).toEqual(['skip', why]);
+  });
+
+  it('gives --revision 2026-07-28 on that server one failure naming the cause, and skips every other check with it', async () => {
+    const r = await runCli(['--seed', '1', '--revision', '2026-07-28', '--env', 'MCP_FAULTS=legacy-discover', '--', process.execPath, FAULTY]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    const checks = r.report?.checks ?? [];
+    expect(checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id}`)).toEqual(['fail stateless/discover/result']);
+    expect(checks[0].message).toMatch(/^the server does not support 2026-07-28: server\/discover lists supportedVersions \["2025-11-25","2025-06-18","2025-03-26"\], without 2026-07-28/);
+    // Every check but the frame rules (which judge the frames seen, with their own reasons).
+    const skipped = checks.filter((c) => c.message.startsWith('not run: the server does not support 2026-07-28 (server/discover lists supportedVersions'));
+    expect(skipped.length).toBeGreaterThan(50);
+    expect(statusOf(r.report, 'resources/read/unknown-uri')).toBe('skip');
   });
 });

@@ -1,3 +1,6 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/checks/suite.js';
 import { type RunOptions, runConformance } from '../../src/run/run.js';
@@ -10,6 +13,7 @@ async function run(target: string, options: Partial<RunOptions> = {}, faults?: s
   // Generous timeouts: a timeout is a verdict, and a busy CI machine must not turn into one.
   return runConformance({ plan, timeoutMs: 30_000, budgetMs: 120_000, strict: false, ...options });
 }
+type Call = { tool: string; arguments: Record<string, unknown> };
 const check = (report: Report, id: string) => report.checks.find((c) => c.id === id)!;
 const verdicts = (report: Report) => report.checks.map((c) => `${c.id} ${c.status}`);
 const PROPERTY_IDS = ['base/method-not-found', 'base/response/id-types', 'tools/call/valid-arguments', 'pagination/invalid-cursor'];
@@ -74,9 +78,9 @@ describe.concurrent('the generated checks (properties)', () => {
       cli([...only, '--tool-calls', 'none', REFERENCE]),
     ]);
     const message = (r: typeof safe) => r.report?.checks.find((c) => c.id === 'tools/call/valid-arguments')?.message;
-    expect(message(safe)).toContain('called: echo, add, search-docs, get-image, count-words; left out: write-note (not annotated readOnlyHint: true');
+    expect(message(safe)).toMatch(/calls per tool \(\d+ at boundary values\): echo \d+, add \d+, search-docs \d+, get-image \d+, count-words \d+; left out: write-note \(not annotated readOnlyHint: true/);
     expect(message(safe)).toContain('index-docs (it can only be called as a task)');
-    expect(message(allowed)).toContain('called: echo, add, search-docs, get-image, write-note, count-words');
+    expect(message(allowed)).toMatch(/: echo \d+, add \d+, search-docs \d+, get-image \d+, write-note \d+, count-words \d+;/);
     expect(statusOf(none.report, 'tools/call/valid-arguments')).toBe('skip');
     expect(statusOf(none.report, 'tools/call/invalid-arguments')).toBe('skip');
     expect(message(none)).toBe('no tool can be called with generated valid arguments; left out: echo, add, search-docs, get-image, write-note, count-words, index-docs (tool calls are off (--tool-calls none))');
@@ -95,5 +99,40 @@ describe.concurrent('the generated checks (properties)', () => {
     const again = await cli(line!.split(' ').slice(1));
     expect(again.report?.checks.map((c) => c.id)).toContain(id);
     expect(again.report?.checks.find((c) => c.id === id)?.actual).toEqual(failed?.actual);
+  }, SLOW);
+});
+
+describe.concurrent('generated tool calls: boundary values, per-tool shares, slow tools', () => {
+  it('find the b = 0 that breaks a read-only divide(a, b) at the default --runs, at every seed, and count the calls per tool', async () => {
+    for (const seed of [1, 2, 3]) {
+      const result = check(await run(FAULTY, { seed }, 'divide-by-zero'), 'tools/call/valid-arguments');
+      expect(result.status, result.message).toBe('warn');
+      expect(result.message).toContain('valid arguments were answered with error -32603');
+      expect((result.actual as { counterexample: Call }).counterexample).toMatchObject({ tool: 'divide', arguments: { b: 0 } });
+      expect(result.message).toMatch(/calls per tool \(\d+ at boundary values\): echo \d+, add \d+, search-docs \d+, get-image \d+, count-words \d+, divide \d+; left out: write-note/);
+    }
+  }, SLOW);
+
+  it('give every one of 300 tools its calls at the default --runs', async () => {
+    const result = check(await run(FAULTY, { seed: 1, suite: await loadSuite({ only: ['tools/call/valid-arguments'] }) }, 'many-tools'), 'tools/call/valid-arguments');
+    expect(result.status, result.message).toBe('pass');
+    const counts = [...result.message.matchAll(/many-(\d+) (\d+)/g)];
+    expect(counts).toHaveLength(300);
+    for (const [, , n] of counts) expect(Number(n)).toBeGreaterThanOrEqual(1);
+  }, SLOW);
+
+  it('leave a tool that timed out out of the rest of the run, and go on testing the others', async () => {
+    const log = join(await mkdtemp(join(tmpdir(), 'mcpc-slow-')), 'calls');
+    const plan = await resolveTarget({ target: FAULTY, env: { MCP_FAULTS: 'slow-tool,bad-structured-content', SLOW_TOOL_LOG: log } });
+    const report = await runConformance({ plan, timeoutMs: 3000, budgetMs: 120_000, strict: false, seed: 1, suite: await loadSuite({ only: ['tools/call/*'] }) });
+    const valid = check(report, 'tools/call/valid-arguments');
+    // The other tools were still called after slow-lookup timed out: add's bad structuredContent is found.
+    expect(valid.status, valid.message).toBe('fail');
+    expect(valid.message).toContain('structuredContent does not conform to the outputSchema');
+    const invalid = check(report, 'tools/call/invalid-arguments');
+    for (const message of [valid.message, invalid.message]) expect(message).toMatch(/slow-lookup/);
+    expect(`${valid.message}\n${invalid.message}`).toMatch(/no answer within 3000 ms from slow-lookup \(a slow tool\? --timeout raises the limit\): left out of generated calls for the rest of the run/);
+    // One call at most from each property (they run side by side), not its share of their runs.
+    expect((await readFile(log, 'utf8')).trim().split('\n').length).toBeLessThanOrEqual(2);
   }, SLOW);
 });

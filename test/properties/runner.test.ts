@@ -130,6 +130,40 @@ describe('a property run against the server', () => {
     expect(sent.length).toBeLessThanOrEqual(50 + 100);
   });
 
+  it('gives each stratum its own runs and examples first, and counts what each was sent', async () => {
+    const { ctx, sent } = context(1, { runs: 10 });
+    const stratum = (label: string, min: number, examples: number[]) => ({ label, arbitrary: fc.integer({ min, max: min + 99 }), examples, runs: 5 });
+    let counts: Map<string, number> | undefined;
+    const outcome = await checkProperty(ctx, { ...property(() => pass('fine')), strata: [stratum('low', 0, [0, 1]), stratum('high', 1000, [1000])], note: (c) => ((counts = c), 'noted') });
+    expect(outcome.message).toMatch(/\nnoted$/);
+    // Interleaved, examples first: each stratum has its turn from the start.
+    expect(sent.slice(0, 4)).toEqual([0, 1000, 1, expect.any(Number)]);
+    expect([...counts!]).toEqual([['low', sent.filter((n) => n < 1000).length], ['high', sent.filter((n) => n >= 1000).length]]);
+    expect(sent.length).toBeLessThanOrEqual(10);
+  });
+
+  it('leaves a part that timed out out of the rest of the property, and of the others given the same map, and goes on', async () => {
+    const { ctx, sent, attempts } = context(1, { runs: 40, hangs: (n) => n >= 1000 });
+    const left = new Map<string, string>();
+    const strata = [
+      { label: 'fast', arbitrary: fc.integer({ min: 0, max: 999 }), examples: [], runs: 20 },
+      { label: 'slow', arbitrary: fc.integer({ min: 1000, max: 1999 }), examples: [], runs: 20 },
+    ];
+    const slow = { of: (n: number) => (n >= 1000 ? 'slow' : 'fast'), left };
+    const outcome = await checkProperty(ctx, { ...property((n) => (n === 7 ? fail('seven') : pass('fine'))), strata: [...strata, { label: 'seven', arbitrary: fc.constant(7), examples: [], runs: 1 }], slow });
+    // The fast part was still judged after the slow one timed out: its failure is the verdict, with the slow part named.
+    expect(outcome.status).toBe('fail');
+    expect(outcome.message).toContain('no answer within 10000 ms from slow (a slow tool? --timeout raises the limit): left out of generated calls for the rest of the run');
+    expect(sent.filter((n) => n >= 1000)).toEqual([]);
+    expect(attempts() - sent.length).toBe(1); // one call of the slow part, then none
+    expect(left.get('slow')).toMatch(/^no answer within 10000 ms to a generated call in test\/property\/numbers/);
+    // Another property given the same map never calls it.
+    const again = context(2, { runs: 40, hangs: (n) => n >= 1000 });
+    const second = await checkProperty(again.ctx, { ...property(() => pass('fine')), strata, slow });
+    expect(second.status).toBe('pass');
+    expect(again.attempts()).toBe(again.sent.length);
+  });
+
   it('lets a harness error through, to be reported as an error and never blamed on the server', async () => {
     const { ctx } = context(1);
     await expect(checkProperty(ctx, property(() => { throw new TypeError('our bug'); }))).rejects.toThrow('our bug');

@@ -56,12 +56,13 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
  * Writes one run's reports and console text; returns its exit code. `alone` is false for one of several revisions,
  * whose combined report is the one GitHub gets.
  */
-async function reportRun({ report, options, baseline }: Conformed, args: CliArgs, signal?: AbortSignal, alone = true): Promise<number> {
+async function reportRun({ report, options, baseline, note }: Conformed, args: CliArgs, signal?: AbortSignal, alone = true): Promise<number> {
   const out = options.out ?? DEFAULTS.out;
   const written = await writeReports(report, out);
   const color = args.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   let text = renderConsole(report, { color, verbose: args.verbose, paths: Object.values(written) });
   if (report.seed !== undefined) text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
+  if (note) text += `eras        ${visible(note)}\n`;
   if (baseline) text += `\n${baselineAdvice(report, baseline, options.shard !== undefined)}`;
   // Server strings in the console text must not pose as workflow commands; our annotations follow it.
   if (inGitHubActions()) text = withoutCommands(text) + (alone ? await publish(report, out, written) : '');
