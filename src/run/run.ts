@@ -1,9 +1,11 @@
 import { CHECKS } from '../checks/index.js';
+import { timeoutVerdict } from '../checks/timeouts.js';
 import { type CheckContext, type CheckDef, type Outcome, skip, wrongRevision, wrongTransport } from '../checks/check.js';
 import { loadSuite, type Suite } from '../checks/suite.js';
 import { FrameMonitor } from '../checks/frame-monitor.js';
 import { discover, initialize, schemaRevision } from '../discovery/discover.js';
 import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
+import { noteLateAnswers } from './late-answers.js';
 import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
@@ -173,6 +175,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
   }
+  // After every session closed: an answer may come while the server shuts down.
+  noteLateAnswers(results, sessions);
   results.push(...monitor.results(shared.transport.kind));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
   // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
@@ -308,7 +312,11 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
     profile,
     timeoutMs,
     async request(method, params, opts) {
-      const reply = await shared.request(method, params, opts);
+      const reply = await shared.request(method, params, opts).catch((err: unknown) => {
+        // The request stays in the excerpt: an answer that comes after the timeout is noted on this check.
+        if (err instanceof RequestTimeout && err.exchange) excerpt.push(err.exchange.sent);
+        throw err;
+      });
       excerpt.push(reply.sent, reply.entry);
       return reply;
     },
@@ -349,7 +357,7 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
       clearTimeout(timer);
     }
   } catch (err) {
-    outcome = judgeThrown(err as Error, shared.session.transport.stderrTail());
+    outcome = judgeThrown(err as Error, shared.session.transport.stderrTail(), profile);
   } finally {
     await Promise.all(fresh.map((s) => s.close()));
   }
@@ -370,13 +378,18 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
   };
 }
 
-/** A server that does not answer or dies has failed the check; anything else thrown is the harness's fault. */
-function judgeThrown(err: Error, stderr: string): Outcome | { status: 'error'; message: string } {
+/** A server that dies has failed the check, one that does not answer as what was asked says; anything else thrown is the harness's fault. */
+function judgeThrown(err: Error, stderr: string, profile: ServerProfile): Outcome | { status: 'error'; message: string } {
   if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
   if (err instanceof Interrupted) return { status: 'error', message: 'run interrupted before this check finished' };
   // What the server last wrote to stderr often says why it hung or died: a lost session's own tail, since the
   // shared one may have been restarted.
   if (err instanceof SessionClosed && err.stderr !== undefined) stderr = err.stderr;
-  if (err instanceof RequestTimeout || err instanceof SessionClosed) return { status: 'fail', message: `${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}` };
+  const tail = stderr ? `\nserver stderr:\n${stderr}` : '';
+  if (err instanceof RequestTimeout) {
+    const verdict = timeoutVerdict(profile, err);
+    return { ...verdict, message: verdict.message + tail };
+  }
+  if (err instanceof SessionClosed) return { status: 'fail', message: err.message + tail };
   return { status: 'error', message: `harness error: ${err.stack ?? err.message}` };
 }

@@ -45,6 +45,9 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['wrong-version-answer', 'lifecycle/version/echo', 'fail'],
   ['ping-error', 'ping/respond', 'fail'],
   ['slow-ping', 'ping/respond', 'fail', { timeoutMs: 1000 }],
+  // Silence to what needs no slow work fails; a slow tool warns (its late answers: test/e2e/timeouts.test.ts).
+  ['silent-unknown-method', 'base/method-not-found', 'fail', { timeoutMs: 1000 }],
+  ['slow-tool', 'tools/call/valid-arguments', 'warn', { timeoutMs: 2000 }],
   ['method-not-found-code', 'base/method-not-found', 'fail'],
   ['crash-on-malformed', 'base/robustness/malformed-json', 'fail'],
   ['crash-on-invalid-request', 'base/robustness/invalid-request', 'fail'],
