@@ -52,6 +52,7 @@ const FAULTS: [fault: string, check: string, status: 'fail' | 'warn', options?: 
   ['crash-on-malformed', 'base/robustness/malformed-json', 'fail'],
   ['crash-on-invalid-request', 'base/robustness/invalid-request', 'fail'],
   ['silent-invalid-request', 'base/robustness/invalid-request', 'warn'],
+  ['silent-parse-error', 'base/robustness/malformed-json', 'warn'],
   ['bad-tool-name', 'tools/names/format', 'warn'],
   ['long-tool-name', 'tools/names/format', 'warn'],
   ['duplicate-tool-name', 'tools/names/unique', 'warn'],
