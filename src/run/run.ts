@@ -6,6 +6,7 @@ import { FrameMonitor } from '../checks/frame-monitor.js';
 import { discover, initialize, schemaRevision } from '../discovery/discover.js';
 import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
 import { noteLateAnswers } from './late-answers.js';
+import { noteCause } from './causes.js';
 import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
@@ -134,6 +135,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const takeFresh = () => pool.shift() ?? open();
   let profile: ServerProfile | undefined;
   const results: CheckResult[] = [];
+  const lostWaiting = new Set<string>();
   let interrupted = false;
   try {
     try {
@@ -145,7 +147,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
     if (profile) {
       const { checks } = suite;
-      const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation };
+      const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting };
       // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
       const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
@@ -177,6 +179,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   }
   // After every session closed: an answer may come while the server shuts down.
   noteLateAnswers(results, sessions);
+  noteCause(results, lostWaiting);
   results.push(...monitor.results(shared.transport.kind));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
   // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
@@ -256,6 +259,8 @@ interface RunState {
   deadline: number;
   interruption: Promise<never>;
   generation: Generation;
+  /** Checks whose request on the shared session was cut off by the loss of its server. */
+  lostWaiting: Set<string>;
 }
 
 /** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
@@ -315,6 +320,7 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
       const reply = await shared.request(method, params, opts).catch((err: unknown) => {
         // The request stays in the excerpt: an answer that comes after the timeout is noted on this check.
         if (err instanceof RequestTimeout && err.exchange) excerpt.push(err.exchange.sent);
+        if (err instanceof SessionClosed) state.lostWaiting.add(def.id);
         throw err;
       });
       excerpt.push(reply.sent, reply.entry);
