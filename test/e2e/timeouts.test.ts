@@ -29,16 +29,18 @@ describe.concurrent('timeouts and late answers', () => {
     expect(exitCode).toBe(1);
   });
 
-  // The long-running tool of server-everything takes about 10 s, the default timeout: at these seeds its answer comes
-  // just after the timeout (and a reference answer passed, so the scope keeps the generated tool calls).
-  for (const seed of [1078350009, 7]) {
+  // server-everything's long-running tool takes about 10 s, the default timeout, at these seeds: at 1078350009 its
+  // answer came just after the timeout and was called unsolicited; at 1078350015 it comes later still.
+  for (const seed of [1078350009, 1078350015]) {
     it(`server-everything at seed ${seed}: no failure, a late answer is the tool check's`, async () => {
       const { report } = await runCli(['--seed', String(seed), '--only', 'tools/call/valid-arguments', '--only', 'base/response/unsolicited', '--', EVERYTHING]);
       expect(report?.checks.filter((c) => c.status === 'fail' || c.status === 'error').map((c) => `${c.id}: ${c.message}`)).toEqual([]);
       expect(statusOf(report, 'base/response/unsolicited')).toBe('pass');
       const valid = report?.checks.find((c) => c.id === 'tools/call/valid-arguments');
-      // Whether the answer beat the timeout depends on the machine's load; when it did not, the check says so.
-      if (valid?.status === 'warn') expect(valid.message).toMatch(/no answer from tool trigger-long-running-operation/);
+      // Whether the answer beat the timeout depends on the machine's load; when it did not, the check says so (a late
+      // answer that came while the run still listened is named there too: the slow-tool fixture above pins that).
+      expect(['pass', 'warn']).toContain(valid?.status);
+      if (valid?.status === 'warn') expect(valid.message).toMatch(/no answer from tool trigger-long-running-operation \(tools\/call\) within 10\.0 s/);
     }, 60_000);
   }
 });
