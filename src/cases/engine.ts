@@ -231,5 +231,7 @@ function combine(outcomes: Outcome[], items: number, over?: string): Outcome {
   }
   const bad = outcomes.filter((o) => o.status === worst.status);
   const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
-  return { ...worst, message: worst.message + more };
+  // A failure for silence only when every failing step's is.
+  const silent = bad.every((o) => o.silent) ? bad.flatMap((o) => o.silent!) : undefined;
+  return { ...worst, message: worst.message + more, silent };
 }

@@ -1,6 +1,6 @@
 // The verdict on a request that went unanswered, decided by what was asked (README: timeouts and late answers).
 import type { ServerProfile } from '../discovery/profile.js';
-import { type RequestTimeout, seconds } from '../session/session.js';
+import { type Exchange, type RequestTimeout, seconds } from '../session/session.js';
 import { isObject } from '../json.js';
 
 /**
@@ -20,9 +20,9 @@ export function slowWork(profile: ServerProfile, method: string, params: unknown
 }
 
 /** A timeout's verdict: warn when the work asked for may be slow (naming it), fail otherwise; with the time waited. */
-export function timeoutVerdict(profile: ServerProfile, err: RequestTimeout): { status: 'fail' | 'warn'; message: string } {
+export function timeoutVerdict(profile: ServerProfile, err: RequestTimeout): { status: 'fail' | 'warn'; message: string; silent?: Exchange[] } {
   const waited = seconds(err.ms);
   const slow = slowWork(profile, err.method, err.exchange?.params);
   if (slow) return { status: 'warn', message: `no answer from ${slow} (${err.method}) within ${waited}: slow work may take longer (--timeout raises the limit)` };
-  return { status: 'fail', message: `no answer to ${err.method} within ${waited}: it needs no slow work, and every request MUST get a response` };
+  return { status: 'fail', message: `no answer to ${err.method} within ${waited}: it needs no slow work, and every request MUST get a response`, ...(err.exchange && { silent: [err.exchange] }) };
 }

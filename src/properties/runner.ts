@@ -130,7 +130,7 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     // A server that died failed; a timeout's verdict depends on what was asked (a slow tool may need a longer --timeout).
     if (run.lost instanceof RequestTimeout) {
       const verdict = timeoutVerdict(ctx.profile, run.lost);
-      return (verdict.status === 'fail' ? fail : warn)(`${verdict.message}, at the generated value below${note}${replay}`, detail);
+      return (verdict.status === 'fail' ? fail : warn)(`${verdict.message}, at the generated value below${note}${replay}`, { ...detail, silent: verdict.silent });
     }
     // The lost session's own tail: the shared server may have been restarted since.
     const exited = !session ? `\nserver stderr:\n${(run.lost as SessionClosed).stderr ?? ctx.stderrTail()}` : '';

@@ -14,7 +14,7 @@ import { DEFAULT_TOOL_CALL_MODE, type ToolCallMode } from '../properties/tool-po
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report, TranscriptEntry } from '../schema/generated/report.js';
 import { summarize } from '../report/summary.js';
-import { type InboundEvent, type Reply, RequestTimeout, Session, SessionClosed } from '../session/session.js';
+import { type Exchange, type InboundEvent, type Reply, RequestTimeout, Session, SessionClosed } from '../session/session.js';
 import { Transcript } from '../session/transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
@@ -136,6 +136,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   let profile: ServerProfile | undefined;
   const results: CheckResult[] = [];
   const lostWaiting = new Set<string>();
+  const silent = new Map<string, Exchange[]>();
   let interrupted = false;
   try {
     try {
@@ -147,7 +148,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
     if (profile) {
       const { checks } = suite;
-      const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting };
+      const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent };
       // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
       const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
@@ -178,7 +179,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     await connection.close();
   }
   // After every session closed: an answer may come while the server shuts down.
-  noteLateAnswers(results, sessions);
+  noteLateAnswers(results, sessions, silent);
   noteCause(results, lostWaiting);
   results.push(...monitor.results(shared.transport.kind));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
@@ -261,6 +262,8 @@ interface RunState {
   generation: Generation;
   /** Checks whose request on the shared session was cut off by the loss of its server. */
   lostWaiting: Set<string>;
+  /** Checks that failed for silence only, and the requests left unanswered (see Outcome.silent). */
+  silent: Map<string, Exchange[]>;
 }
 
 /** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
@@ -367,6 +370,9 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
   } finally {
     await Promise.all(fresh.map((s) => s.close()));
   }
+  // The last attempt's: a check that runs again alone keeps that verdict.
+  if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
+  else state.silent.delete(def.id);
   const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   return {

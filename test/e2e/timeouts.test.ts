@@ -29,6 +29,13 @@ describe.concurrent('timeouts and late answers', () => {
     expect(exitCode).toBe(1);
   });
 
+  it('an unknown method answered only after the timeout warns: the server was late, not silent', async () => {
+    const { report } = await runCli(['--timeout', '2', '--only', 'base/method-not-found', FAULTY], { MCP_FAULTS: 'slow-unknown-method,ignore-stdin-close' });
+    const check = report?.checks.find((c) => c.id === 'base/method-not-found');
+    expect(check?.status, check?.message).toBe('warn');
+    expect(check?.message).toMatch(/no answer to conformance\/does-not-exist within 2\.0 s[^]*late answer \(after the timeout\): conformance\/does-not-exist \(id \d+\) answered after [34]\.\d s\nanswered, but late: a request that needs no slow work should be answered within --timeout/);
+  });
+
   // server-everything's long-running tool takes about 10 s, the default timeout, at these seeds: at 1078350009 its
   // answer came just after the timeout and was called unsolicited; at 1078350015 it comes later still.
   for (const seed of [1078350009, 1078350015]) {
