@@ -9,6 +9,7 @@ import { match } from './matchers.js';
 import { profileView } from './profile-view.js';
 import { isObject } from '../json.js';
 import { callableTools } from '../properties/tool-policy.js';
+import { timeoutVerdict } from '../checks/timeouts.js';
 
 /** How long a server gets to show it is alive after bad input. */
 const ALIVE_MS = 5000;
@@ -140,7 +141,9 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     try {
       reply = await channel.request(s.request, s.params, { id: s.id, timeoutMs: s.timeoutMs });
     } catch (err) {
-      if (err instanceof RequestTimeout) return judge(s, c, undefined, `${s.request}: no response within ${err.ms} ms`, ctx);
+      // Silence is the case's to judge when it lists it; otherwise what was asked decides (README: timeouts).
+      if (err instanceof RequestTimeout && s.outcomes?.some((o) => o.silence)) return judge(s, c, undefined, `${s.request}: no response within ${err.ms} ms`, ctx);
+      if (err instanceof RequestTimeout) return { ...timeoutVerdict(ctx.profile, err), expected: s.expect ?? 'a response', actual: 'no response' };
       if (err instanceof SessionClosed) return fail(err.message);
       throw err;
     }
@@ -228,5 +231,7 @@ function combine(outcomes: Outcome[], items: number, over?: string): Outcome {
   }
   const bad = outcomes.filter((o) => o.status === worst.status);
   const more = bad.length > 1 ? ` (and ${bad.length - 1} more)` : '';
-  return { ...worst, message: worst.message + more };
+  // A failure for silence only when every failing step's is.
+  const silent = bad.every((o) => o.silent) ? bad.flatMap((o) => o.silent!) : undefined;
+  return { ...worst, message: worst.message + more, silent };
 }

@@ -2,7 +2,7 @@ import type { Level, Requirement, Status, TranscriptEntry } from '../schema/gene
 import type { ServerProfile } from '../discovery/profile.js';
 import type { ToolCallPolicy } from '../properties/tool-policy.js';
 import { REVISIONS } from '../schema/validators.js';
-import type { Reply, RequestId, Session } from '../session/session.js';
+import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
 import { isObject } from '../json.js';
 
@@ -14,6 +14,11 @@ export interface Outcome {
   actual?: unknown;
   /** The excerpt to report instead of every frame the check exchanged (a property reports its counterexample's). */
   transcript?: TranscriptEntry[];
+  /**
+   * The verdict is a failure for silence only: these requests, which need no slow work, were not answered in time.
+   * When every one of them is answered late after all, the run makes it a warning (the server did answer).
+   */
+  silent?: Exchange[];
 }
 
 /** The shared server was lost mid-run: it exited, or closed its stdout, before the client ended the session. */

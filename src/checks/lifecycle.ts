@@ -1,6 +1,9 @@
 import { REVISIONS, SCHEMA_REVISIONS, validate } from '../schema/validators.js';
 import { type CheckContext, type CheckDef, describeReply, fail, pass, requirement, resultOf, warn } from './check.js';
 
+/** The check that reports a shared server lost mid-run: the cause the checks it left unanswered name. */
+export const PROCESS_ALIVE = 'lifecycle/process/alive';
+
 /** Every published protocol version (and the pre-release one SDKs still list). */
 export const KNOWN_VERSIONS = ['2024-10-07', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const UNSUPPORTED = '1999-01-01';
@@ -96,7 +99,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     },
   },
   {
-    id: 'lifecycle/process/alive',
+    id: PROCESS_ALIVE,
     revisions: SCHEMA_REVISIONS,
     title: 'The server process keeps running until the client ends the session',
     requirement: requirement('stdio.alive-after-garbage', 'MUST', 'basic/transports#stdio', 'The server keeps serving until the client closes its stdin: it neither exits nor closes its stdout mid-session'),

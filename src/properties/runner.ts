@@ -3,6 +3,7 @@
 // counterexample. The values come from the run's seed, so the same seed and server give the same verdicts.
 import fc from 'fast-check';
 import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
+import { timeoutVerdict } from '../checks/timeouts.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { interleave } from '../generate/interleave.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
@@ -122,6 +123,8 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   let lostOne = false;
   // A part's first value goes alone: its others wait for its answer, so a slow part costs one timeout and one call.
   const firstOf = new Map<string, Promise<unknown>>();
+  /** Every request of the property that timed out (values in flight when the first did time out too). */
+  const unanswered: TranscriptEntry[] = [];
   const runOne = async (value: T): Promise<Run<T>> => {
     const part = slow?.of(value);
     if (part !== undefined) {
@@ -150,6 +153,11 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       run.verdict = await property.judge(value, request);
     } catch (e) {
       if (!(e instanceof RequestTimeout || e instanceof SessionClosed)) throw e;
+      // The request stays in the transcript: an answer that comes after the timeout is noted on this check.
+      if (e instanceof RequestTimeout && e.exchange) {
+        if (!sliced) transcript.push(e.exchange.sent);
+        unanswered.push(e.exchange.sent);
+      }
       if (part !== undefined && e instanceof RequestTimeout) {
         // Slow, not gone: the rest of the run leaves this part out, and goes on with the others.
         if (!slow!.left.has(part)) slow!.left.set(part, `no answer within ${e.ms} ms to a generated call in ${property.id}: not called again in this run`);
@@ -165,10 +173,13 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   };
 
   const lostOutcome = (run: Run<T>) => {
-    const detail = { expected: 'an answer to every request, and a server that keeps running', actual: { counterexample: describe(run.value) }, transcript: run.transcript };
-    // A server that died failed; one that is only slow (a long-running tool) may just need a longer --timeout.
+    // The other requests that timed out are in the transcript too: an answer one gets later is noted on this check.
+    const transcript = [...run.transcript, ...unanswered.filter((e) => !run.transcript.includes(e))];
+    const detail = { expected: 'an answer to every request, and a server that keeps running', actual: { counterexample: describe(run.value) }, transcript };
+    // A server that died failed; a timeout's verdict depends on what was asked (a slow tool may need a longer --timeout).
     if (run.lost instanceof RequestTimeout) {
-      return warn(`no answer within ${run.lost.ms} ms to the generated value below (a slow tool? --timeout raises the limit): ${run.lost.message}${note}${replay}`, detail);
+      const verdict = timeoutVerdict(ctx.profile, run.lost);
+      return (verdict.status === 'fail' ? fail : warn)(`${verdict.message}, at the generated value below${note}${replay}`, { ...detail, silent: verdict.silent });
     }
     // The lost session's own tail: the shared server may have been restarted since.
     const exited = !session ? `\nserver stderr:\n${(run.lost as SessionClosed).stderr ?? ctx.stderrTail()}` : '';

@@ -67,9 +67,18 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     }
   }
 
-  // Details: the triad for every failure, error and warning
+  // Details: the triad for every failure, error and warning. A check that failed after an earlier fault (its
+  // cause) is listed under that cause, one line each: fixing the cause first is what the reader should do.
+  const causes = new Set(report.checks.map((c) => c.id));
+  const followers = (cause: CheckResult) => report.checks.filter((c) => c.after === cause.id);
   for (const status of DETAILED) {
-    for (const check of report.checks.filter((c) => c.status === status)) out.push('', ...details(check));
+    for (const check of report.checks.filter((c) => c.status === status && !(c.after && causes.has(c.after)))) {
+      out.push('', ...details(check));
+      const after = followers(check);
+      if (after.length === 0) continue;
+      out.push(`  ${paint('dim', 'after it'.padEnd(11))} ${after.length} check(s) failed because of it:`);
+      for (const c of after) out.push(options.verbose ? details(c).map((line) => `    ${line}`).join('\n') : `    ${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}`);
+    }
   }
 
   // Totals and paths

@@ -1,9 +1,12 @@
 import { CHECKS } from '../checks/index.js';
+import { timeoutVerdict } from '../checks/timeouts.js';
 import { type CheckContext, type CheckDef, type Outcome, skip, wrongRevision, wrongTransport } from '../checks/check.js';
 import { loadSuite, type Suite } from '../checks/suite.js';
 import { FrameMonitor } from '../checks/frame-monitor.js';
 import { discover, initialize, schemaRevision, UnsupportedEra } from '../discovery/discover.js';
 import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
+import { noteLateAnswers } from './late-answers.js';
+import { noteCause } from './causes.js';
 import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
@@ -11,7 +14,7 @@ import { DEFAULT_TOOL_CALL_MODE, type ToolCallMode } from '../properties/tool-po
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report, TranscriptEntry } from '../schema/generated/report.js';
 import { summarize } from '../report/summary.js';
-import { type InboundEvent, type Reply, RequestTimeout, Session, SessionClosed } from '../session/session.js';
+import { type Exchange, type InboundEvent, type Reply, RequestTimeout, Session, SessionClosed } from '../session/session.js';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
@@ -135,6 +138,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const takeFresh = () => pool.shift() ?? open();
   let profile: ServerProfile | undefined;
   const results: CheckResult[] = [];
+  const lostWaiting = new Set<string>();
+  const silent = new Map<string, Exchange[]>();
   let interrupted = false;
   try {
     try {
@@ -148,7 +153,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     }
     if (profile) {
       const { checks } = suite;
-      const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation };
+      const state: RunState = { profile, shared: sharedServer, open: takeFresh, memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent };
       // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
       const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
@@ -178,6 +183,9 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
   }
+  // After every session closed: an answer may come while the server shuts down.
+  noteLateAnswers(results, sessions, silent);
+  noteCause(results, lostWaiting);
   results.push(...monitor.results(shared.transport.kind));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
   // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
@@ -269,6 +277,10 @@ interface RunState {
   deadline: number;
   interruption: Promise<never>;
   generation: Generation;
+  /** Checks whose request on the shared session was cut off by the loss of its server. */
+  lostWaiting: Set<string>;
+  /** Checks that failed for silence only, and the requests left unanswered (see Outcome.silent). */
+  silent: Map<string, Exchange[]>;
 }
 
 /** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
@@ -325,7 +337,12 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
     profile,
     timeoutMs,
     async request(method, params, opts) {
-      const reply = await shared.request(method, params, opts);
+      const reply = await shared.request(method, params, opts).catch((err: unknown) => {
+        // The request stays in the excerpt: an answer that comes after the timeout is noted on this check.
+        if (err instanceof RequestTimeout && err.exchange) excerpt.push(err.exchange.sent);
+        if (err instanceof SessionClosed) state.lostWaiting.add(def.id);
+        throw err;
+      });
       excerpt.push(reply.sent, reply.entry);
       return reply;
     },
@@ -366,10 +383,13 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
       clearTimeout(timer);
     }
   } catch (err) {
-    outcome = judgeThrown(err as Error, shared.session.transport.stderrTail());
+    outcome = judgeThrown(err as Error, shared.session.transport.stderrTail(), profile);
   } finally {
     await Promise.all(fresh.map((s) => s.close()));
   }
+  // The last attempt's: a check that runs again alone keeps that verdict.
+  if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
+  else state.silent.delete(def.id);
   const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   return {
@@ -387,13 +407,18 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
   };
 }
 
-/** A server that does not answer or dies has failed the check; anything else thrown is the harness's fault. */
-function judgeThrown(err: Error, stderr: string): Outcome | { status: 'error'; message: string } {
+/** A server that dies has failed the check, one that does not answer as what was asked says; anything else thrown is the harness's fault. */
+function judgeThrown(err: Error, stderr: string, profile: ServerProfile): Outcome | { status: 'error'; message: string } {
   if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
   if (err instanceof Interrupted) return { status: 'error', message: 'run interrupted before this check finished' };
   // What the server last wrote to stderr often says why it hung or died: a lost session's own tail, since the
   // shared one may have been restarted.
   if (err instanceof SessionClosed && err.stderr !== undefined) stderr = err.stderr;
-  if (err instanceof RequestTimeout || err instanceof SessionClosed) return { status: 'fail', message: `${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}` };
+  const tail = stderr ? `\nserver stderr:\n${stderr}` : '';
+  if (err instanceof RequestTimeout) {
+    const verdict = timeoutVerdict(profile, err);
+    return { ...verdict, message: verdict.message + tail };
+  }
+  if (err instanceof SessionClosed) return { status: 'fail', message: err.message + tail };
   return { status: 'error', message: `harness error: ${err.stack ?? err.message}` };
 }

@@ -13,6 +13,8 @@ export interface Exchange {
   method: string;
   params?: unknown;
   sent: TranscriptEntry;
+  /** Its answer came after it had timed out: when (ms after it was sent) and the frame. */
+  late?: { afterMs: number; entry: TranscriptEntry };
 }
 
 /** The server's answer to one request. */
@@ -45,7 +47,8 @@ export interface InboundEvent {
 }
 
 export class RequestTimeout extends Error {
-  constructor(readonly method: string, readonly ms: number) {
+  /** `exchange`: the request that went unanswered (its params say what was asked; a late answer is noted on it). */
+  constructor(readonly method: string, readonly ms: number, readonly exchange?: Exchange) {
     super(`no response to ${method} within ${ms} ms`);
   }
 }
@@ -66,6 +69,9 @@ interface Pending {
 
 const key = (id: unknown) => `${typeof id}:${String(id)}`;
 
+/** Milliseconds as seconds for messages: `10.3 s`. */
+export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
 /**
  * A JSON-RPC client over one transport: id correlation, per-request timeouts, many requests in
  * flight, answers to server→client requests, and a record of every frame.
@@ -83,6 +89,8 @@ export class Session {
   private readonly pending = new Map<string, Pending>();
   /** Requests that timed out, so a late answer is recognised rather than taken as unsolicited (bounded). */
   private readonly expired = new Map<string, Exchange>();
+  /** Requests answered after they had timed out, in the order the answers came. */
+  readonly lateAnswers: Exchange[] = [];
   private readonly listeners: ((e: InboundEvent) => void)[] = [];
   private readonly messageWaiters = new Set<(e: InboundEvent) => void>();
   private readonly lossListeners: ((why: string, pending: Exchange[]) => void)[] = [];
@@ -181,7 +189,7 @@ export class Session {
         this.expired.set(key(id), exchange);
         if (this.expired.size > 1000) this.expired.delete(this.expired.keys().next().value!);
         this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${ms} ms`);
-        reject(new RequestTimeout(method, ms));
+        reject(new RequestTimeout(method, ms, exchange));
       }), ms);
       this.pending.set(key(id), { exchange, resolve, reject, timer });
     });
@@ -262,26 +270,41 @@ export class Session {
       this.emit({ line, message, batch, kind: 'invalid' });
       return;
     }
-    // An HTTP error body without an id answers the request whose POST it came back on (requirements §4.5).
-    let pending = this.pending.get(key(message.id)) ?? (line.answers === undefined ? undefined : this.pending.get(key(line.answers)));
-    let looseId = false;
-    if (!pending && (typeof message.id === 'string' || typeof message.id === 'number')) {
-      // Same value, other JSON type: still resolve it so the run goes on, and let the id-echo check fail it.
-      for (const p of this.pending.values()) {
-        if (String(p.exchange.id) === String(message.id)) {
-          pending = p;
-          looseId = true;
-          break;
-        }
-      }
-    }
+    const found = this.match(this.pending, message.id, line.answers, (p) => p.exchange);
+    const pending = found?.value;
     if (pending) {
       clearTimeout(pending.timer);
       this.pending.delete(key(pending.exchange.id));
       this.negotiated(pending.exchange, message);
+      this.emit({ line, message, batch, kind: 'response', exchange: pending.exchange, looseId: found.looseId });
+      pending.resolve({ message, entry: line.entry, sent: pending.exchange.sent, looseId: found.looseId });
+      return;
     }
-    this.emit({ line, message, batch, kind: 'response', exchange: pending?.exchange, looseId });
-    pending?.resolve({ message, entry: line.entry, sent: pending.exchange.sent, looseId });
+    // The answer to a request that timed out: late, but it answers a request the client sent (judged like any other).
+    const expired = this.match(this.expired, message.id, line.answers, (e) => e);
+    if (expired) {
+      const exchange = expired.value;
+      this.expired.delete(key(exchange.id));
+      exchange.late = { afterMs: Math.round(line.entry.t - exchange.sent.t), entry: line.entry };
+      this.lateAnswers.push(exchange);
+      this.transcript.add('event', `late answer to ${exchange.method} (id ${JSON.stringify(exchange.id)}) after ${seconds(exchange.late.afterMs)}`);
+    }
+    this.emit({ line, message, batch, kind: 'response', exchange: expired?.value, late: expired !== undefined, looseId: expired?.looseId });
+  }
+
+  /**
+   * The request a response answers, in `requests` (pending or expired ones): by its id, or for an HTTP error body
+   * without one, the request whose POST it came back on (requirements §4.5); failing that, a request whose id has the
+   * same value as another JSON type (resolved so the run goes on; the id-echo check fails it).
+   */
+  private match<T>(requests: Map<string, T>, id: unknown, answers: RequestId | undefined, of: (value: T) => Exchange): { value: T; looseId: boolean } | undefined {
+    const exact = requests.get(key(id)) ?? (answers === undefined ? undefined : requests.get(key(answers)));
+    if (exact) return { value: exact, looseId: false };
+    if (typeof id !== 'string' && typeof id !== 'number') return undefined;
+    for (const value of requests.values()) {
+      if (String(of(value).id) === String(id)) return { value, looseId: true };
+    }
+    return undefined;
   }
 
   /** Tells the transport the version an initialize result names (HTTP sends it as a header from then on). */

@@ -72,6 +72,7 @@ describe.concurrent('--revision auto, the default', () => {
     const sdkWarnings = [
       'warn base/error/message-concise', // multi-line (zod) error messages: "SHOULD be limited to a concise single sentence"
       'warn base/robustness/invalid-request', // valid JSON that is no request goes unanswered instead of -32600
+      'warn base/robustness/malformed-json', // a line that is not JSON goes unanswered instead of -32700 (the same rule)
       'warn pagination/invalid-cursor', // an invalid cursor is ignored: "Invalid cursors SHOULD result in an error with code -32602"
       'warn resources/read/malformed-params', // resources/read without uri → -32603, not -32602
     ];

@@ -85,6 +85,10 @@ export interface CheckResult {
    */
   actual?: unknown;
   durationMs: number;
+  /**
+   * The id of the check that reports the earlier fault this result follows from (e.g. lifecycle/process/alive: the shared server was lost while this check waited on it); fix that one first
+   */
+  after?: string;
   transcript?: TranscriptEntry[];
   /**
    * The check is listed in the expected-failures file: a fail or warn is expected and does not fail the run; a pass makes the entry stale, which fails the run.
