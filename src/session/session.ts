@@ -96,6 +96,8 @@ export class Session {
   private readonly lossListeners: ((why: string, pending: Exchange[]) => void)[] = [];
   /** Why nothing more can arrive: the process exited, or closed its stdout. */
   private lostWhy?: string;
+  /** The server has sent a line (see track). */
+  private heard = false;
 
   constructor(
     readonly transport: Transport,
@@ -176,9 +178,12 @@ export class Session {
     return this.sentIds.has(key(id));
   }
 
-  private track(id: RequestId, method: string, params: unknown, ms: number, write: () => TranscriptEntry): Promise<Reply> {
+  private track(id: RequestId, method: string, params: unknown, limit: number, write: () => TranscriptEntry): Promise<Reply> {
     if (!this.alive) return Promise.reject(new SessionClosed(method, this.lostWhy ?? 'process already exited', this.transport.stderrTail()));
     this.sentIds.add(key(id));
+    // A stdio server that has not said anything yet may still be starting (slowly, on a loaded machine): requests sent
+    // before its first line get one more --timeout, so its start-up is not taken for silence to what was asked.
+    const ms = limit + (this.heard || this.transport.kind !== 'stdio' ? 0 : this.timeoutMs);
     return new Promise<Reply>((resolve, reject) => {
       const exchange: Exchange = { id, method, params, sent: write() };
       // After a long synchronous stretch, timers fire before the pipe is read: give input that already
@@ -240,6 +245,7 @@ export class Session {
   }
 
   private receive(line: InboundLine): void {
+    this.heard = true;
     const json = line.json;
     // A line with a framing problem that still parsed (CRLF) is dispatched; the frame checks see the problem.
     if (json === undefined) {

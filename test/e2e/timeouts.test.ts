@@ -21,6 +21,14 @@ describe.concurrent('timeouts and late answers', () => {
     expect(unsolicited?.status, unsolicited?.message).toBe('pass');
   });
 
+  it('a server slow to start is not taken for silent: requests sent before its first line get one more --timeout', async () => {
+    // Every process of the run (the shared one, the version probes, the uninitialized cases) answers only after 3 s.
+    const { report } = await runCli(['--timeout', '2', '--only', 'lifecycle/**', FAULTY], { MCP_FAULTS: 'slow-start' });
+    const bad = (report?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
+    expect(bad).toEqual([]);
+    expect(report?.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(3);
+  });
+
   it('silence to an unknown method fails: it needs no work, and every request gets a response', async () => {
     const { report, exitCode } = await runCli(['--timeout', '1', '--only', 'base/method-not-found', FAULTY], { MCP_FAULTS: 'silent-unknown-method' });
     const check = report?.checks.find((c) => c.id === 'base/method-not-found');
