@@ -216,7 +216,8 @@ function serverOf(p: ServerProfile): NonNullable<Report['server']> {
     title: str(p.serverInfo.title),
     protocolVersion: p.protocolVersion,
     capabilities: p.capabilities,
-    instructions: p.instructions,
+    // The report keeps evidence, not a server's multi-megabyte payloads.
+    instructions: p.instructions === undefined ? undefined : (bounded(p.instructions) as string),
     counts: { tools: p.tools.length, resources: p.resources.length, resourceTemplates: p.resourceTemplates.length, prompts: p.prompts.length },
   };
 }
