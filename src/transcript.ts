@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { TranscriptEntry } from './schema/generated/report.js';
+import { prefixCopy } from './json.js';
 
 /** Frames longer than this are kept as a prefix plus their byte count and hash. */
 export const FRAME_TEXT_CAP = 4096;
@@ -11,7 +12,7 @@ export const HEAD_ENTRIES = 250;
 export const TAIL_ENTRIES = 250;
 
 /** The first 16 hex digits of a SHA-256: enough to tell two large frames apart. */
-const shortHash = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
+export const shortHash = (data: string | Buffer) => createHash('sha256').update(data).digest('hex').slice(0, 16);
 
 /** Every frame of one session, in order: what was sent, received, written to stderr, and process events. */
 export class Transcript {
@@ -33,8 +34,7 @@ export class Transcript {
       dir,
       t: Math.round((performance.now() - this.start) * 10) / 10,
       bytes,
-      // A copy, not a slice: V8 slices keep the whole (maybe huge) frame alive.
-      text: cut ? Buffer.from(text.slice(0, FRAME_TEXT_CAP)).toString() : text,
+      text: cut ? prefixCopy(text, FRAME_TEXT_CAP) : text,
     };
     if (cut || sha256) {
       entry.truncated = true;

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,6 +8,7 @@ import { HEAD_ENTRIES, TAIL_ENTRIES, Transcript } from '../src/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';
 import type { LaunchPlan } from '../src/target/launch-plan.js';
 import { isAlive } from '../src/transport/process-tree.js';
+import { ASSEMBLING } from '../src/transport/line-budget.js';
 import { startStdio, killAllServers, type StdioOptions, type StdioTransport } from '../src/transport/stdio.js';
 import type { InboundLine } from '../src/transport/transport.js';
 
@@ -136,6 +138,21 @@ describe('stdout framing', () => {
     expect(lines[0]!.entry.text.length).toBeLessThanOrEqual(4096);
     expect(lines[1]).toMatchObject({ json: { ok: 1 } });
   });
+
+  it('several sessions receiving large lines at once get them whole, in turn, and the shared budget ends empty', async () => {
+    const size = 13 * 1024 * 1024; // three at once pass the 32 MiB budget
+    const big = server('big', `process.stdout.write(JSON.stringify({ big: 'x'.repeat(${size}) }) + '\\n{"after":1}\\n'); process.stdin.resume();`);
+    const runs = await Promise.all([1, 2, 3].map(() => start(big)));
+    for (const { lines } of runs) await waitFor(() => lines.length >= 2, 60_000);
+    const frame = Buffer.from(JSON.stringify({ big: 'x'.repeat(size) }));
+    for (const { lines } of runs) {
+      expect(lines[0]!.problem).toBeUndefined();
+      expect((lines[0]!.json as { big: string }).big.length).toBe(size);
+      expect(lines[0]!.entry).toMatchObject({ bytes: frame.length, truncated: true, sha256: createHash('sha256').update(frame).digest('hex').slice(0, 16) });
+      expect(lines[1]!.json).toEqual({ after: 1 });
+    }
+    expect(ASSEMBLING.total).toBe(0);
+  }, 90_000);
 
   it('delivers lines written before the first listener was attached', async () => {
     const transcript = new Transcript();

@@ -4,7 +4,7 @@ import type { ToolCallPolicy } from '../properties/tool-policy.js';
 import { REVISIONS } from '../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
-import { isObject } from '../json.js';
+import { bounded, isObject } from '../json.js';
 
 /** What a check concluded. `error` is never returned by a check: the runner gives it to a check that threw. */
 export interface Outcome {
@@ -136,8 +136,8 @@ export function resultOf(reply: Reply): Record<string, unknown> | undefined {
   return isObject(r) ? r : undefined;
 }
 
-/** A short description of a reply for `actual`: the error, or the result. */
+/** A short description of a reply for `actual`: the error, or the result, with long strings cut (checks memoise these). */
 export function describeReply(reply: Reply): unknown {
   const e = errorOf(reply);
-  return e ? { error: e } : { result: reply.message.result };
+  return bounded(e ? { error: e } : { result: reply.message.result });
 }

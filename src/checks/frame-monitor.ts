@@ -4,6 +4,7 @@ import type { TransportKind } from '../transport/transport.js';
 import { wrongTransport } from './check.js';
 import type { Finding, FrameContext, FrameRule } from './frame-rule.js';
 import { FRAME_RULES } from './frame-rules.js';
+import { bounded } from '../json.js';
 
 /** Findings kept per rule; the rest are only counted, so a flood cannot grow memory. */
 const KEEP = 20;
@@ -37,7 +38,8 @@ export class FrameMonitor {
       const tally = this.tallies.get(rule.id)!;
       tally.inspected++;
       for (const f of found) {
-        if (tally.findings.length < KEEP) tally.findings.push({ ...f, entry: e.line.entry });
+        // Kept to the end of the run: the evidence, not the frame's multi-megabyte payloads.
+        if (tally.findings.length < KEEP) tally.findings.push({ ...f, expected: bounded(f.expected), actual: bounded(f.actual), entry: e.line.entry });
         else tally.dropped++;
       }
     }

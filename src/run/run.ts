@@ -22,6 +22,7 @@ import { redact, redactUrl, secretsOf } from '../transport/secrets.js';
 import { quoteArg } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
 import { TOOL } from '../version.js';
+import { bounded } from '../json.js';
 
 export interface RunOptions {
   plan: LaunchPlan;
@@ -232,7 +233,8 @@ function serverOf(p: ServerProfile): NonNullable<Report['server']> {
     title: str(p.serverInfo.title),
     protocolVersion: p.protocolVersion,
     capabilities: p.capabilities,
-    instructions: p.instructions,
+    // The report keeps evidence, not a server's multi-megabyte payloads.
+    instructions: p.instructions === undefined ? undefined : (bounded(p.instructions) as string),
     counts: { tools: p.tools.length, resources: p.resources.length, resourceTemplates: p.resourceTemplates.length, prompts: p.prompts.length },
   };
 }
@@ -400,8 +402,9 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
     level: def.requirement.level,
     requirement: def.requirement,
     message: outcome.message,
-    ...('expected' in outcome && outcome.expected !== undefined && { expected: outcome.expected }),
-    ...('actual' in outcome && outcome.actual !== undefined && { actual: outcome.actual }),
+    // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.
+    ...('expected' in outcome && outcome.expected !== undefined && { expected: bounded(outcome.expected) }),
+    ...('actual' in outcome && outcome.actual !== undefined && { actual: bounded(outcome.actual) }),
     durationMs: Math.round(performance.now() - t),
     ...(entries.length > 0 && { transcript: entries }),
   };

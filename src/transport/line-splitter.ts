@@ -1,6 +1,6 @@
 import { createHash, type Hash } from 'node:crypto';
 
-/** One line cut from a byte stream. `data` is the whole line, or only its prefix when `overflow`. */
+/** One line cut from a byte stream. `data` is the whole line, or only its prefix when `overflow`; the receiver owns it (and may drop it once decoded). */
 export interface RawLine {
   data: Buffer;
   /** Bytes in the line, without the newline. */
@@ -37,6 +37,11 @@ export class LineSplitter {
       this.flush(false);
       start = nl + 1;
     }
+  }
+
+  /** Bytes kept of the line in progress (0 between lines). */
+  get pending(): number {
+    return this.kept;
   }
 
   /** End of stream: a pending partial line is emitted. */

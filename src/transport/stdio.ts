@@ -1,8 +1,9 @@
 import type { Readable, Writable } from 'node:stream';
 import type { TranscriptEntry } from '../schema/generated/report.js';
-import { FRAME_TEXT_CAP, type Transcript } from '../transcript.js';
+import { FRAME_TEXT_CAP, shortHash, type Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { Feed, Once } from './emitter.js';
+import { ASSEMBLING } from './line-budget.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
@@ -55,9 +56,15 @@ export class StdioTransport implements Transport {
     });
 
     const out = new LineSplitter(this.maxLineBytes, PREFIX_BYTES, (line) => this.onStdoutLine(line));
-    this.stdout.on('data', (chunk: Buffer) => out.push(chunk));
+    this.stdout.on('data', (chunk: Buffer) => {
+      out.push(chunk);
+      ASSEMBLING.hold(this.stdout, out.pending);
+    });
+    // A stream that is gone holds nothing, or the lines of other sessions would wait on it.
+    this.stdout.once('close', () => ASSEMBLING.hold(this.stdout, 0));
     this.stdout.once('end', () => {
       out.end();
+      ASSEMBLING.hold(this.stdout, 0);
       // A crashing server closes stdout as it exits, and its exit says why; one that lives on without stdout is deaf.
       void server.waitRawExit(STDOUT_EOF_GRACE_MS).then((exited) => {
         if (exited || !server.running) return;
@@ -128,22 +135,11 @@ export class StdioTransport implements Transport {
       if (raw.partial) problems.push('partial line at end of stream');
       entry = this.transcript.add('recv', lenientUtf8.decode(raw.data), raw.bytes, raw.sha256);
     } else {
-      let data = raw.data;
-      if (data.length > 0 && data[data.length - 1] === 0x0d) {
-        data = data.subarray(0, data.length - 1);
-        problems.push('CRLF line ending');
-      }
-      let text: string;
-      let utf8 = true;
-      try {
-        text = strictUtf8.decode(data);
-      } catch {
-        utf8 = false;
-        text = lenientUtf8.decode(data);
-        problems.push('not UTF-8');
-      }
+      const { text, utf8, sha256 } = decodeLine(raw, problems);
+      // The bytes are not needed once decoded: a huge line is not held twice while it is parsed.
+      raw.data = EMPTY;
       if (raw.partial) problems.push('partial line at end of stream');
-      entry = this.transcript.add('recv', text, raw.bytes);
+      entry = this.transcript.add('recv', text, raw.bytes, sha256);
       if (text.trim() === '') {
         problems.push('blank line');
       } else if (utf8) {
@@ -161,6 +157,28 @@ export class StdioTransport implements Transport {
     if (problems.length > 0) line.problem = problems.join('; ');
     this.lines.emit(line);
   }
+}
+
+const EMPTY = Buffer.alloc(0);
+
+/** A line's text (CR of a CRLF ending stripped), and the hash of its bytes when the transcript keeps only a prefix of it. */
+function decodeLine(raw: RawLine, problems: string[]): { text: string; utf8: boolean; sha256?: string } {
+  let data = raw.data;
+  if (data.length > 0 && data[data.length - 1] === 0x0d) {
+    data = data.subarray(0, data.length - 1);
+    problems.push('CRLF line ending');
+  }
+  let text: string;
+  let utf8 = true;
+  try {
+    text = strictUtf8.decode(data);
+  } catch {
+    utf8 = false;
+    text = lenientUtf8.decode(data);
+    problems.push('not UTF-8');
+  }
+  // Hashed from the bytes at hand, rather than encoding the decoded text back into another copy of the line.
+  return text.length > FRAME_TEXT_CAP ? { text, utf8, sha256: shortHash(data) } : { text, utf8 };
 }
 
 /**
