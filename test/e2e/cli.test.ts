@@ -7,6 +7,8 @@ import { isAlive } from '../../src/transport/process-tree.js';
 import { FAULTY, REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
 
 const bin = (name: string) => join(ROOT, 'node_modules/.bin', name);
+/** Fewer generated values, from a fixed seed, for the faulty server: these runs are about the CLI, not the values. */
+const QUICK = ['--seed', '1', '--runs', '10'];
 
 describe.concurrent('the CLI', () => {
   it('passes the reference server: exit 0, no failure, no warning, both reports written', async () => {
@@ -26,7 +28,7 @@ describe.concurrent('the CLI', () => {
     ['null-input-schema', 'tools/input-schema/valid'],
   ]) {
     it(`exits 1 with ${check} failing on a server with fault ${fault}`, async () => {
-      const r = await runCli(['--env', `MCP_FAULTS=${fault}`, FAULTY]);
+      const r = await runCli([...QUICK, '--env', `MCP_FAULTS=${fault}`, FAULTY]);
       expect(r.exitCode).toBe(1);
       expect(statusOf(r.report, check)).toBe('fail');
       expect(r.stdout).toContain(check);
@@ -40,7 +42,7 @@ describe.concurrent('the CLI', () => {
   });
 
   it('turns warnings into failures with --strict', async () => {
-    const r = await runCli(['--strict', '--env', 'MCP_FAULTS=bad-tool-name', FAULTY]);
+    const r = await runCli([...QUICK, '--strict', '--env', 'MCP_FAULTS=bad-tool-name', FAULTY]);
     expect(r.exitCode).toBe(1);
     expect(statusOf(r.report, 'tools/names/format')).toBe('fail');
   });
@@ -71,7 +73,7 @@ describe.concurrent('the CLI', () => {
 
   it('leaves no process behind, grandchildren included', async () => {
     const pidFile = join(await mkdtemp(join(tmpdir(), 'mcpc-pid-')), 'pid');
-    const r = await runCli(['--env', 'MCP_FAULTS=grandchild', '--env', `GRANDCHILD_PID_FILE=${pidFile}`, FAULTY]);
+    const r = await runCli([...QUICK, '--env', 'MCP_FAULTS=grandchild', '--env', `GRANDCHILD_PID_FILE=${pidFile}`, FAULTY]);
     expect(r.report).toBeDefined();
     // Every server of the run left a grandchild; those that got to write their pid are listed (one a line).
     const pids = (await readFile(pidFile, 'utf8')).split('\n').filter(Boolean).map(Number);
@@ -81,7 +83,7 @@ describe.concurrent('the CLI', () => {
   });
 
   it('stops a server that ignores stdin close and SIGTERM', async () => {
-    const r = await runCli(['--env', 'MCP_FAULTS=ignore-sigterm', FAULTY]);
+    const r = await runCli([...QUICK, '--env', 'MCP_FAULTS=ignore-sigterm', FAULTY]);
     const shutdown = r.report?.checks.find((c) => c.id === 'lifecycle/shutdown/stdin-close');
     expect(shutdown?.status).toBe('warn');
     expect(shutdown?.message).toContain('SIGKILL');
