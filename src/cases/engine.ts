@@ -2,7 +2,7 @@ import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
 import { fail, pass, skip } from '../checks/check.js';
 import type { Case, RawStep, RequestStep, Step } from '../schema/generated/case.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
-import { RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../session/session.js';
+import { type Exchange, RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../session/session.js';
 import { MissingReference, interpolate, lookup } from './interpolate.js';
 import type { LoadedCase } from './load.js';
 import { match } from './matchers.js';
@@ -12,7 +12,6 @@ import { callableTools } from '../properties/tool-policy.js';
 import { timeoutVerdict } from '../checks/timeouts.js';
 
 /** How long a server gets to show it is alive after bad input. */
-const ALIVE_MS = 5000;
 
 type Judged = RequestStep | RawStep;
 
@@ -156,7 +155,7 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
   }
   if ('raw' in s) {
     const { answers, alive } = await sendRaw(session, s, channel.takeStrays!);
-    if (!alive) return fail('the server stopped answering after this line', { expected: 'a ping answer after the line', actual: s.raw });
+    if (alive !== true) return fail('the server stopped answering after this line', { expected: 'a ping answer after the line', actual: s.raw, silent: alive.silent });
     const judged = answers.map((a) => judge(s, c, a, 'the line', ctx));
     return judged.reduce((w, o) => (ORDER[o.status] > ORDER[w.status] ? o : w));
   }
@@ -166,7 +165,8 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     if (stray.length > 0) return fail(`${stray.length} unexpected response(s)`, { expected: 'no response', actual: stray });
     return pass(`no response within ${s.noResponse.ms} ms`);
   }
-  return (await isAlive(session)) ? pass('the server still answers ping') : fail('the server no longer answers ping', { expected: { result: {} }, actual: 'no answer' });
+  const alive = await isAlive(session);
+  return alive === true ? pass('the server still answers ping') : fail('the server no longer answers ping', { expected: { result: {} }, actual: 'no answer', silent: alive.silent });
 }
 
 /**
@@ -175,12 +175,16 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
  */
 const settle = (ms: number) => new Promise((resolve) => setTimeout(() => setImmediate(resolve), ms));
 
-async function isAlive(session: Session): Promise<boolean> {
+/**
+ * Pings within --timeout, like any request that needs no work. A ping that timed out is returned as `silent`: when it
+ * is answered later in the run after all, the server was late (loaded, or busy), not dead, and the failure warns.
+ */
+async function isAlive(session: Session): Promise<true | { silent?: Exchange[] }> {
   try {
-    await session.request('ping', undefined, { timeoutMs: ALIVE_MS });
+    await session.request('ping');
     return true;
-  } catch {
-    return false;
+  } catch (err) {
+    return { silent: err instanceof RequestTimeout && err.exchange ? [err.exchange] : undefined };
   }
 }
 
@@ -188,14 +192,14 @@ async function isAlive(session: Session): Promise<boolean> {
  * Sends a raw line; its answer is the response to its id (when it has one) or any error response that
  * answers nothing else. Silence means no answer by the time a following ping was answered.
  */
-async function sendRaw(session: Session, s: RawStep, takeStrays: () => Message[]): Promise<{ answers: (Message | undefined)[]; alive: boolean }> {
+async function sendRaw(session: Session, s: RawStep, takeStrays: () => Message[]): Promise<{ answers: (Message | undefined)[]; alive: true | { silent?: Exchange[] } }> {
   takeStrays(); // earlier strays are not answers to this line
   const ids = s.id === undefined ? [] : Array.isArray(s.id) ? s.id : [s.id];
   const answered: (Reply | undefined)[] = [];
   if (ids.length === 0) session.sendRaw(s.raw + '\n');
-  session.requestRaw(s.raw, ids, '(raw line)', ALIVE_MS).forEach((p, i) => p.then((r) => (answered[i] = r), () => undefined));
+  session.requestRaw(s.raw, ids, '(raw line)').forEach((p, i) => p.then((r) => (answered[i] = r), () => undefined));
   const alive = await isAlive(session);
-  if (alive) await settle(100); // an answer may trail the ping's
+  if (alive === true) await settle(100); // an answer may trail the ping's
   const stray = takeStrays().find((m) => 'error' in m);
   const answers = ids.length === 0 ? [stray] : ids.map((_, i) => answered[i]?.message ?? stray);
   return { answers, alive };

@@ -373,7 +373,7 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
     stderrTail: () => shared.session.transport.stderrTail(),
     serverLosses: () => shared.losses,
   };
-  let outcome: Outcome | { status: 'error'; message: string };
+  let outcome: Outcome | { status: 'error'; message: string } | undefined;
   try {
     const left = deadline - performance.now();
     if (left <= 0) throw new BudgetSpent();
@@ -387,6 +387,10 @@ async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<S
   } catch (err) {
     outcome = judgeThrown(err as Error, shared.session.transport.stderrTail(), profile);
   } finally {
+    // A check that failed for silence on a session of its own (fresh or scratch): one more --timeout, at most, for the
+    // late answers, so that a late server is told from a silent one before its session closes or serves the next check.
+    const silent = outcome?.status === 'fail' && 'silent' in outcome ? outcome.silent : undefined;
+    if (silent) await Promise.all([...fresh, ...(scratched ? [scratched.session] : [])].map((s) => s.lateGrace(silent, timeoutMs)));
     await Promise.all(fresh.map((s) => s.close()));
   }
   // The last attempt's: a check that runs again alone keeps that verdict.

@@ -91,6 +91,8 @@ export class Session {
   private readonly expired = new Map<string, Exchange>();
   /** Requests answered after they had timed out, in the order the answers came. */
   readonly lateAnswers: Exchange[] = [];
+  /** Told when a late answer comes (see lateGrace). */
+  private readonly lateWaiters = new Set<() => void>();
   private readonly listeners: ((e: InboundEvent) => void)[] = [];
   private readonly messageWaiters = new Set<(e: InboundEvent) => void>();
   private readonly lossListeners: ((why: string, pending: Exchange[]) => void)[] = [];
@@ -130,6 +132,28 @@ export class Session {
 
   get alive(): boolean {
     return this.lostWhy === undefined && this.transport.exited === undefined;
+  }
+
+  /**
+   * Waits, at most `ms`, until each of `exchanges` (requests of this session that timed out) is answered late, or the
+   * session is lost: before a session is closed, so that a late answer is seen rather than taken for silence.
+   */
+  lateGrace(exchanges: Exchange[], ms: number): Promise<void> {
+    const waiting = () => this.alive && exchanges.some((e) => !e.late && this.expired.get(key(e.id)) === e);
+    if (!waiting()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const check = () => {
+        if (waiting()) return;
+        clearTimeout(timer);
+        this.lateWaiters.delete(check);
+        resolve();
+      };
+      const timer = setTimeout(() => {
+        this.lateWaiters.delete(check);
+        resolve();
+      }, ms);
+      this.lateWaiters.add(check);
+    });
   }
 
   /** Hears when the server is lost without the client asking (it crashed, or closed its stdout), with the requests it left unanswered. */
@@ -294,6 +318,7 @@ export class Session {
       exchange.late = { afterMs: Math.round(line.entry.t - exchange.sent.t), entry: line.entry };
       this.lateAnswers.push(exchange);
       this.transcript.add('event', `late answer to ${exchange.method} (id ${JSON.stringify(exchange.id)}) after ${seconds(exchange.late.afterMs)}`);
+      for (const w of [...this.lateWaiters]) w();
     }
     this.emit({ line, message, batch, kind: 'response', exchange: expired?.value, late: expired !== undefined, looseId: expired?.looseId });
   }

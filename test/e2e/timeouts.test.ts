@@ -29,6 +29,14 @@ describe.concurrent('timeouts and late answers', () => {
     expect(report?.checks.filter((c) => c.status === 'pass').length).toBeGreaterThan(3);
   });
 
+  it('a ping after a bad line answered only after the timeout warns: the server was late, not dead', async () => {
+    // The ping is answered after 3 s, past the 2 s timeout, on a session of the check's own: it is kept open for it.
+    const { report } = await runCli(['--timeout', '2', '--only', 'base/robustness/malformed-json', FAULTY], { MCP_FAULTS: 'slow-ping' });
+    const check = report?.checks.find((c) => c.id === 'base/robustness/malformed-json');
+    expect(check?.status, check?.message).toBe('warn');
+    expect(check?.message).toMatch(/the server stopped answering after this line[^]*late answer \(after the timeout\): ping \(id \d+\) answered after [23]\.\d s\nanswered, but late/);
+  });
+
   it('silence to an unknown method fails: it needs no work, and every request gets a response', async () => {
     const { report, exitCode } = await runCli(['--timeout', '1', '--only', 'base/method-not-found', FAULTY], { MCP_FAULTS: 'silent-unknown-method' });
     const check = report?.checks.find((c) => c.id === 'base/method-not-found');
