@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { expectCode } from '../src/checks/base.js';
 import { RequestTimeout, Session, SessionClosed, type InboundEvent } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';
@@ -137,6 +138,15 @@ describe('Streamable HTTP transport', () => {
     // Only the server's own frame is judged, and it answers its request (id null is lenient, requirements §4.5).
     expect(inbound).toHaveLength(1);
     expect(inbound[0]).toMatchObject({ kind: 'response', exchange: { method: 'with-body' }, line: { answers: 1 } });
+  });
+
+  it('a check names what came when the error was made up: the status, not a code the server never sent', async () => {
+    const { url } = await serve((_req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end('JSON RPC not handled'));
+    const { s } = session(url);
+    const reply = await s.request('conformance/does-not-exist');
+    expect(reply.synthetic).toBe(true);
+    const outcome = expectCode(reply, -32601, 'an unknown method', 'fail');
+    expect(outcome).toMatchObject({ status: 'fail', message: 'an unknown method → HTTP 400 without a JSON-RPC response, expected -32601' });
   });
 
   it('sends a request only after the notification before it was accepted', async () => {

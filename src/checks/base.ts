@@ -7,7 +7,9 @@ export function expectCode(reply: Reply, code: number, what: string, other: 'fai
   if (!err) return fail(`${what} succeeded`, { expected: { error: { code } }, actual: describeReply(reply) });
   if (err.code === code) return pass(`${what} → ${code}`);
   const verdict = other === 'fail' ? fail : warn;
-  return verdict(`${what} → ${JSON.stringify(err.code)}, expected ${code}`, { expected: { error: { code } }, actual: describeReply(reply) });
+  // No code came when the transport made the error up: say what did (e.g. "HTTP 400 without a JSON-RPC response").
+  const got = reply.synthetic ? String(err.message).split(':')[0] : JSON.stringify(err.code);
+  return verdict(`${what} → ${got}, expected ${code}`, { expected: { error: { code } }, actual: describeReply(reply) });
 }
 
 export const BASE_CHECKS: CheckDef[] = [

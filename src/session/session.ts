@@ -25,6 +25,8 @@ export interface Reply {
   sent: TranscriptEntry;
   /** The response id matched the request only after converting types (e.g. 1 answered as "1"). */
   looseId?: boolean;
+  /** Made up by the transport (an HTTP error status without a JSON-RPC body): its error message says what came. */
+  synthetic?: boolean;
 }
 
 /** What the session learned about one inbound frame, for the passive frame checks. */
@@ -307,7 +309,7 @@ export class Session {
       this.pending.delete(key(pending.exchange.id));
       this.negotiated(pending.exchange, message);
       this.emit({ line, message, batch, kind: 'response', exchange: pending.exchange, looseId: found.looseId });
-      pending.resolve({ message, entry: line.entry, sent: pending.exchange.sent, looseId: found.looseId });
+      pending.resolve({ message, entry: line.entry, sent: pending.exchange.sent, looseId: found.looseId, ...(line.synthetic && { synthetic: true }) });
       return;
     }
     // The answer to a request that timed out: late, but it answers a request the client sent (judged like any other).
