@@ -7,7 +7,7 @@ import { timeoutVerdict } from '../checks/timeouts.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { interleave } from '../generate/interleave.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
-import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
+import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed, seconds } from '../session/session.js';
 
 /** Generated values per property unless --runs says otherwise. */
 export const DEFAULT_RUNS = DEFAULTS.runs;
@@ -106,8 +106,10 @@ function brief(v: unknown): unknown {
 
 /** The parts that timed out, each with the time it was given: named in the verdict, left out of the rest of the run. */
 function slowParts(timedOut: Run<unknown>[]): string {
-  const parts = new Map(timedOut.map((r) => [r.slow!.part, r.slow!.timeout!.ms]));
-  return `no answer within ${[...parts].map(([part, ms]) => `${ms} ms from ${part}`).join(', ')} (a slow tool? --timeout raises the limit): left out of generated calls for the rest of the run`;
+  const parts = new Map(timedOut.map((r) => [r.slow!.part, r.slow!.timeout!]));
+  // Worded as timeoutVerdict words slow work, so a slow tool reads the same whichever check met it.
+  const which = [...parts].map(([part, t]) => `tool ${part} (${t.method}) within ${seconds(t.ms)}`).join(', ');
+  return `no answer from ${which}: slow work may take longer (--timeout raises the limit); left out of generated calls for the rest of the run`;
 }
 
 /** Runs `property` for ctx.runs values (or each stratum's runs) and turns the verdicts into one outcome. */

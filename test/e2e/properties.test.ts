@@ -131,7 +131,7 @@ describe.concurrent('generated tool calls: boundary values, per-tool shares, slo
     expect(valid.message).toContain('structuredContent does not conform to the outputSchema');
     const invalid = check(report, 'tools/call/invalid-arguments');
     for (const message of [valid.message, invalid.message]) expect(message).toMatch(/slow-lookup/);
-    expect(`${valid.message}\n${invalid.message}`).toMatch(/no answer within 3000 ms from slow-lookup \(a slow tool\? --timeout raises the limit\): left out of generated calls for the rest of the run/);
+    expect(`${valid.message}\n${invalid.message}`).toMatch(/no answer from tool slow-lookup \(tools\/call\) within 3\.0 s: slow work may take longer \(--timeout raises the limit\); left out of generated calls for the rest of the run/);
     // One call at most from each property (they run side by side), not its share of their runs.
     expect((await readFile(log, 'utf8')).trim().split('\n').length).toBeLessThanOrEqual(2);
   }, SLOW);

@@ -154,7 +154,7 @@ describe('a property run against the server', () => {
     const outcome = await checkProperty(ctx, { ...property((n) => (n === 7 ? fail('seven') : pass('fine'))), strata: [...strata, { label: 'seven', arbitrary: fc.constant(7), examples: [], runs: 1 }], slow });
     // The fast part was still judged after the slow one timed out: its failure is the verdict, with the slow part named.
     expect(outcome.status).toBe('fail');
-    expect(outcome.message).toContain('no answer within 10000 ms from slow (a slow tool? --timeout raises the limit): left out of generated calls for the rest of the run');
+    expect(outcome.message).toContain('no answer from tool slow (test/echo) within 10.0 s: slow work may take longer (--timeout raises the limit); left out of generated calls for the rest of the run');
     expect(sent.filter((n) => n >= 1000)).toEqual([]);
     expect(attempts() - sent.length).toBe(1); // one call of the slow part, then none
     expect(left.get('slow')).toMatch(/^no answer within 10000 ms to a generated call in test\/property\/numbers/);
