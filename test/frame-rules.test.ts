@@ -15,6 +15,10 @@ describe('an invalid request answered with its own invalid id echoed back (mcp-g
   it('fails schema/errors: the id of an answer to an invalid request MUST be null', () => {
     expect(rule('schema/errors').inspect(frame, {})?.map((f) => f.severity)).toEqual(['fail']);
   });
+  it('nor is a result echoing an invalid id (mcp-go serves `"id": []`): malformed-frames judges that', () => {
+    const served = response({ jsonrpc: '2.0', id: [], result: {} });
+    expect(rule('base/response/unsolicited').inspect(served, {})).toEqual([]);
+  });
   it('a response with a valid id that answers nothing is still unsolicited', () => {
     const stray = response({ jsonrpc: '2.0', id: 987654, result: {} });
     expect(rule('base/response/unsolicited').inspect(stray, {})?.map((f) => f.severity)).toEqual(['fail']);

@@ -304,9 +304,10 @@ const CORE_RULES: FrameRule[] = [
     inspect(e) {
       const m = messageOf(e);
       if (e.kind !== 'response' || !m) return undefined;
-      // An id no request can have (another JSON type, echoed from an invalid request) answers input the client did send:
-      // schema/errors judges that id (it MUST be null), not this rule.
-      const invalidId = isObject(m.error) && (m.error.code === -32700 || m.error.code === -32600) && typeof m.id !== 'string' && typeof m.id !== 'number';
+      // An id no request can have (another JSON type, echoed from an invalid request the client did send, e.g. "id": [])
+      // is not unsolicited: schema/errors (an error's id MUST then be null) and malformed-frames (an invalid line served)
+      // judge it.
+      const invalidId = 'id' in m && m.id !== null && typeof m.id !== 'string' && typeof m.id !== 'number';
       if (e.exchange || answersUnreadable(m) || invalidId) return [];
       return failing(`response with id ${JSON.stringify(m.id)} answers no request the client sent`, { expected: 'an id of a pending request', actual: m });
     },
