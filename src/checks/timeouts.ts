@@ -23,6 +23,9 @@ export function slowWork(profile: ServerProfile, method: string, params: unknown
 export function timeoutVerdict(profile: ServerProfile, err: RequestTimeout): { status: 'fail' | 'warn'; message: string; silent?: Exchange[] } {
   const waited = seconds(err.ms);
   const slow = slowWork(profile, err.method, err.exchange?.params);
-  if (slow) return { status: 'warn', message: `no answer from ${slow} (${err.method}) within ${waited}: slow work may take longer (--timeout raises the limit)` };
+  if (slow) return { status: 'warn', message: slowMessage([`${slow} (${err.method}) within ${waited}`]) };
   return { status: 'fail', message: `no answer to ${err.method} within ${waited}: it needs no slow work, and every request MUST get a response`, ...(err.exchange && { silent: [err.exchange] }) };
 }
+
+/** How slow work that went unanswered is worded, whichever check met it: `parts` are `tool x (tools/call) within 10.0 s`. */
+export const slowMessage = (parts: string[]) => `no answer from ${parts.join(', ')}: slow work may take longer (--timeout raises the limit)`;

@@ -3,7 +3,7 @@
 // counterexample. The values come from the run's seed, so the same seed and server give the same verdicts.
 import fc from 'fast-check';
 import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
-import { timeoutVerdict } from '../checks/timeouts.js';
+import { slowMessage, timeoutVerdict } from '../checks/timeouts.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { interleave } from '../generate/interleave.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
@@ -107,9 +107,7 @@ function brief(v: unknown): unknown {
 /** The parts that timed out, each with the time it was given: named in the verdict, left out of the rest of the run. */
 function slowParts(timedOut: Run<unknown>[]): string {
   const parts = new Map(timedOut.map((r) => [r.slow!.part, r.slow!.timeout!]));
-  // Worded as timeoutVerdict words slow work, so a slow tool reads the same whichever check met it.
-  const which = [...parts].map(([part, t]) => `tool ${part} (${t.method}) within ${seconds(t.ms)}`).join(', ');
-  return `no answer from ${which}: slow work may take longer (--timeout raises the limit); left out of generated calls for the rest of the run`;
+  return `${slowMessage([...parts].map(([part, t]) => `tool ${part} (${t.method}) within ${seconds(t.ms)}`))}; left out of generated calls for the rest of the run`;
 }
 
 /** Runs `property` for ctx.runs values (or each stratum's runs) and turns the verdicts into one outcome. */
