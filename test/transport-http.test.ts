@@ -1,4 +1,5 @@
 import http from 'node:http';
+import net from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { expectCode } from '../src/checks/base.js';
 import { RequestTimeout, Session, SessionClosed, type InboundEvent } from '../src/session/session.js';
@@ -268,6 +269,29 @@ describe('starting an HTTP server', () => {
     const connection = connect(plan('setInterval(() => {}, 1000)'), { timeoutMs: 1000, readyMs: 600, probeVersion: REVISIONS[0] });
     await expect(connection.open(transcript)).rejects.toThrow(/did not answer at http:\/\/127\.0\.0\.1:9\/mcp within 1 s \(the server wrote nothing\)/);
     expect(isAlive(pidOf(transcript))).toBe(false);
+  });
+
+  it('a URL that drops every connection is polled further and further apart, up to the same overall limit', async () => {
+    const polls: number[] = [];
+    const dropper = net.createServer((socket) => {
+      polls.push(performance.now());
+      socket.destroy();
+    });
+    await new Promise<void>((resolve) => dropper.listen(0, '127.0.0.1', resolve));
+    const { port } = dropper.address() as net.AddressInfo;
+    try {
+      const started = performance.now();
+      const connection = connect({ ...plan('setInterval(() => {}, 1000)'), url: `http://127.0.0.1:${port}/mcp` }, { timeoutMs: 1000, readyMs: 2000, probeVersion: REVISIONS[0] });
+      await expect(connection.open(new Transcript())).rejects.toThrow(/did not answer at .* within 2 s/);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
+      // Every 20 ms, 2 s would be about 100 polls; doubling from 20 ms up to 250 ms makes them about 12.
+      expect(polls.length).toBeGreaterThan(3);
+      expect(polls.length).toBeLessThanOrEqual(15);
+      const gaps = polls.slice(1).map((t, i) => t - polls[i]!);
+      expect(Math.max(...gaps)).toBeGreaterThanOrEqual(200);
+    } finally {
+      dropper.close();
+    }
   });
 });
 

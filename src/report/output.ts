@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, open, readFile, rename, rm, stat, unlink, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { backoff } from '../backoff.js';
 
 /** A path the run is to write cannot be written: the user's to fix, reported in one line. */
 export class OutputError extends Error {}
@@ -9,6 +10,8 @@ export class OutputError extends Error {}
 const TRANSIENT = new Set(['EAGAIN', 'EBUSY', 'EINTR', 'EMFILE', 'ENFILE']);
 const RETRIES = 4;
 const FIRST_BACKOFF_MS = 25;
+/** The fourth retry's pause. */
+const MAX_WRITE_BACKOFF_MS = 200;
 /** How long a run waits for another run's lock on the same folder before it takes it as left behind. */
 const LOCK_WAIT_MS = 10_000;
 const LOCK_FILE = '.mcp-conformance.lock';
@@ -31,7 +34,7 @@ async function withRetries<T>(op: () => Promise<T>): Promise<T> {
       return await op();
     } catch (err) {
       if (attempt >= RETRIES || !TRANSIENT.has((err as NodeJS.ErrnoException).code ?? '')) throw err;
-      await sleep(FIRST_BACKOFF_MS * 2 ** attempt);
+      await sleep(backoff(attempt, FIRST_BACKOFF_MS, MAX_WRITE_BACKOFF_MS));
     }
   }
 }
@@ -84,7 +87,7 @@ export async function checkAppendable(file: string, what: string): Promise<void>
 async function withFolderLock<T>(outDir: string, work: () => Promise<T>): Promise<T> {
   const lock = join(outDir, LOCK_FILE);
   const deadline = performance.now() + LOCK_WAIT_MS;
-  for (let attempt = 0, pause = FIRST_BACKOFF_MS; ; attempt++, pause = Math.min(pause * 2, MAX_BACKOFF_MS)) {
+  for (let attempt = 0; ; attempt++) {
     try {
       await writeFile(lock, String(process.pid), { flag: 'wx' });
       break;
@@ -94,7 +97,7 @@ async function withFolderLock<T>(outDir: string, work: () => Promise<T>): Promis
       if (attempt >= LOCK_ATTEMPTS) throw Object.assign(new Error(`EBUSY: ${LOCK_FILE} stays taken`), { code: 'EBUSY' });
       const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
       if (performance.now() > deadline || (holder > 0 && !alive(holder))) await rm(lock, { force: true });
-      else await sleep(pause);
+      else await sleep(backoff(attempt, FIRST_BACKOFF_MS, MAX_BACKOFF_MS));
     }
   }
   try {

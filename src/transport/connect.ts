@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { backoff } from '../backoff.js';
 import type { Transcript } from '../transcript.js';
 import { LaunchError } from '../target/launch-error.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
@@ -31,8 +32,12 @@ export interface ConnectOptions {
 }
 
 const DEFAULT_READY_MS = 30_000;
-/** A refused connection costs next to nothing, and the run waits out each poll period in full: poll often. */
-const POLL_MS = 20;
+/**
+ * A refused connection costs next to nothing, and the run waits out each pause in full: the first polls come soon (a
+ * quick server starts the run at once), then further apart, up to POLL_MAX_MS (a slow one is not polled 50 times a second).
+ */
+const POLL_FIRST_MS = 20;
+const POLL_MAX_MS = 250;
 /** Lines of the server's output quoted when it never answered. */
 const TAIL_LINES = 10;
 
@@ -81,7 +86,7 @@ async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: Laun
   const agent = sessionAgent(target.url);
   const shown = redactUrl(String(target.url));
   try {
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       if (server.ended) {
         const exit = await new Promise<ExitInfo>((resolve) => server.onExit(resolve));
         throw launchFailure(plan, server, `exited (code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'}) before answering at ${shown}`);
@@ -98,8 +103,9 @@ async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: Laun
           return;
         }
       }
-      if (performance.now() > deadline) throw launchFailure(plan, server, `did not answer at ${shown} within ${Math.round(readyMs / 1000)} s`);
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+      const left = deadline - performance.now();
+      if (left <= 0) throw launchFailure(plan, server, `did not answer at ${shown} within ${Math.round(readyMs / 1000)} s`);
+      await new Promise((resolve) => setTimeout(resolve, Math.min(backoff(attempt, POLL_FIRST_MS, POLL_MAX_MS), left)));
     }
   } finally {
     agent.destroy();
