@@ -2,7 +2,8 @@
  * The programmatic API: `runConformance(options)` runs the suite against a server, as the CLI does, and returns the
  * report model that every report is rendered from.
  */
-import type { ConformanceOptions } from './config/options.js';
+import { type ConformanceOptions, resolveOptions } from './config/options.js';
+import { checkFolder } from './report/output.js';
 import { withRunId, writeReports } from './report/write.js';
 import { combined, conformEach } from './run/conform.js';
 import type { Report } from './schema/generated/report.js';
@@ -13,9 +14,12 @@ import type { Report } from './schema/generated/report.js';
  * When the revision stands for several (`auto`, the default, on a server that speaks both eras, or `all`), the suite
  * runs once per revision and the report holds every run side by side, check ids prefixed with the revision.
  * Mistakes in the options, the config file, the baseline or the target reject with a ConfigError, TargetError or
- * LaunchError whose message is one line; everything the server does is in the report.
+ * LaunchError whose message is one line, and an `out` folder that cannot be written with an OutputError, before any
+ * server starts; everything the server does is in the report.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
+  const { out } = await resolveOptions(options);
+  if (out !== undefined) await checkFolder(out, `option out ${out}`);
   const runs = await conformEach(options);
   const report = withRunId(combined(runs));
   if (runs[0].options.out !== undefined) await writeReports(report, runs[0].options.out);
@@ -28,5 +32,6 @@ export type { CheckResult, Level, Report, Requirement, Status, Summary, Transcri
 export { ConfigError } from './config/yaml-file.js';
 export { TargetError } from './target/resolve.js';
 export { LaunchError } from './target/launch-error.js';
+export { OutputError } from './report/output.js';
 export { failsTheRun, isExpectedFailure, isStale } from './baseline/status.js';
 export { verdict } from './report/summary.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, TargetError, runConformance, verdict } from '../src/index.js';
+import { ConfigError, OutputError, TargetError, runConformance, verdict } from '../src/index.js';
 import { FAULTY, REFERENCE, ROOT } from './helpers.js';
 
 describe.concurrent('runConformance', () => {
@@ -50,6 +50,18 @@ describe.concurrent('runConformance', () => {
     await expect(runConformance({ target: REFERENCE, expectedFailures: '/no/such.yaml' })).rejects.toBeInstanceOf(ConfigError);
     await expect(runConformance({ target: join(ROOT, 'no-such-server.js') })).rejects.toBeInstanceOf(TargetError);
     await expect(runConformance({})).rejects.toBeInstanceOf(TargetError);
+  });
+
+  it('rejects an out folder it cannot write before any server starts, in one line naming the folder', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'mcpc-api-out-'));
+    const file = join(dir, 'a-file');
+    await writeFile(file, '');
+    const started = join(dir, 'server-started');
+    const target = [process.execPath, '-e', `require('node:fs').writeFileSync(${JSON.stringify(started)}, '')`];
+    const err = (await runConformance({ target, out: join(file, 'reports') }).catch((e: unknown) => e)) as Error;
+    expect(err).toBeInstanceOf(OutputError);
+    expect(err.message).toBe(`option out ${join(file, 'reports')}: cannot write reports into this folder (ENOTDIR: not a directory)`);
+    expect(existsSync(started)).toBe(false);
   });
 });
 
