@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { handshake } from '../src/discovery/discover.js';
-import { MAX_RESTARTS, SharedServer } from '../src/run/shared-server.js';
+import { MAX_RESTARTS, RESTART_BACKOFF_MS, SharedServer } from '../src/run/shared-server.js';
 import { Session, SessionClosed } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { isAlive } from '../src/transport/process-tree.js';
@@ -14,8 +14,12 @@ afterEach(async () => {
   await Promise.all(sessions.splice(0).map((s) => s.close()));
 });
 
+/** When each server of crashAfter was started (performance.now()). */
+const spawned: number[] = [];
+
 /** A zoo server that answers initialize and dies on the request after the `n`th. */
 const crashAfter = (n: number) => async () => {
+  spawned.push(performance.now());
   const transcript = new Transcript();
   const plan = { description: 'crash-after', command: process.execPath, args: [ZOO_SERVER], cwd: ROOT, env: { ZOO_MODE: 'crash-after', ZOO_N: String(n) } };
   const session = new Session(await startStdio(plan, transcript), transcript, 600_000);
@@ -44,16 +48,24 @@ describe('the shared server of a run', () => {
     expect(shared.session.transcript.entries.find((e) => e.dir === 'send')?.text).toMatch(/"method":"initialize"/);
   });
 
-  it(`is restarted at most ${MAX_RESTARTS} times: after that, requests fail at once with the last loss`, async () => {
+  it(`is restarted at most ${MAX_RESTARTS} times, at growing intervals: after that, requests fail at once with the last loss`, async () => {
+    spawned.length = 0;
     const open = crashAfter(1);
     const first = await open();
     await handshake(first, '2025-11-25');
     const shared = new SharedServer(first, open, '2025-11-25');
     const errors: string[] = [];
-    for (let i = 0; i < MAX_RESTARTS + 3; i++) errors.push(await shared.request('ping').then(() => 'answered', (e: Error) => e.message));
+    const failed: number[] = [];
+    for (let i = 0; i < MAX_RESTARTS + 3; i++) {
+      errors.push(await shared.request('ping').then(() => 'answered', (e: Error) => e.message));
+      failed.push(performance.now());
+    }
     expect(errors).toEqual(Array(MAX_RESTARTS + 3).fill('server closed the connection before answering ping: process exited (code 139, signal null)'));
     expect(shared.losses).toHaveLength(1 + MAX_RESTARTS);
     expect(sessions).toHaveLength(1 + MAX_RESTARTS);
+    // From a loss to the next start: the first restart comes at once; the second after RESTART_BACKOFF_MS, the third after twice that.
+    expect(spawned[2]! - failed[1]!).toBeGreaterThanOrEqual(RESTART_BACKOFF_MS);
+    expect(spawned[3]! - failed[2]!).toBeGreaterThanOrEqual(2 * RESTART_BACKOFF_MS);
     // Closing on purpose after the last loss neither restarts nor counts as a loss.
     const { exit } = await shared.close();
     expect(exit.how).toBe('crashed');

@@ -1,3 +1,5 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import { backoff } from '../backoff.js';
 import type { ServerLoss } from '../checks/check.js';
 import { handshake } from '../discovery/discover.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
@@ -6,6 +8,9 @@ import type { ExitInfo } from '../transport/transport.js';
 
 /** Restarts of a lost shared server per run: one that dies on every request is not restarted for ever. */
 export const MAX_RESTARTS = 3;
+/** The pause before the second restart, doubled before each after it (the first comes at once: one crash is no pattern). */
+export const RESTART_BACKOFF_MS = 250;
+const MAX_RESTART_BACKOFF_MS = 2000;
 
 /** The process's own story in a session's transcript (spawn, stderr, signals, exit): its first entry and last 19. */
 export function processStory(session: Session): TranscriptEntry[] {
@@ -70,6 +75,9 @@ export class SharedServer {
   }
 
   private async restart(): Promise<Session> {
+    if (this.restarts > 0) await sleep(backoff(this.restarts - 1, RESTART_BACKOFF_MS, MAX_RESTART_BACKOFF_MS));
+    // The run ended during the pause: no server is started that nothing would stop.
+    if (this.closing) throw new Error('the run is ending');
     this.restarts++;
     const session = await (this.spawning = this.open());
     this.watch(session);
