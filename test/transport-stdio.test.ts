@@ -403,3 +403,41 @@ describe('launch errors', () => {
     expect((err as LaunchError).message).toMatch(/working directory not found/);
   });
 });
+
+describe('an answer on its way', () => {
+  // Answers "whole" at once; any other request with a line whose first part comes at once and whose end comes `END_MS`
+  // later (never when 0).
+  const slowLine = () => server(
+    'slow-line',
+    `let buf = '';
+process.stdin.on('data', (d) => {
+  buf += d;
+  for (let nl; (nl = buf.indexOf('\\n')) >= 0; buf = buf.slice(nl + 1)) {
+    const { id, method } = JSON.parse(buf.slice(0, nl));
+    if (method === 'whole') {
+      process.stdout.write('{"jsonrpc":"2.0","id":' + id + ',"result":{}}\\n');
+      continue;
+    }
+    process.stdout.write('{"jsonrpc":"2.0","id":' + id + ',"result":{"pad":"' + 'x'.repeat(100000));
+    if (Number(process.env.END_MS) > 0) setTimeout(() => process.stdout.write('"}}\\n'), Number(process.env.END_MS));
+  }
+});
+process.stdin.on('end', () => process.exit(0));
+`,
+  );
+
+  it('waits one more --timeout for a line whose first bytes came before the timeout', async () => {
+    const { t, transcript } = await start({ ...slowLine(), env: { END_MS: '1500' } });
+    const session = new Session(t, transcript, 1000);
+    await session.request('whole', {}, { timeoutMs: 30_000 }); // heard from: no start-up allowance
+    const reply = await session.request('ping', {}, { timeoutMs: 1000 });
+    expect(reply.message.result).toEqual({ pad: 'x'.repeat(100000) });
+  });
+
+  it('then times out all the same when the line never ends, naming the time it waited', async () => {
+    const { t, transcript } = await start({ ...slowLine(), env: { END_MS: '0' } });
+    const session = new Session(t, transcript, 500);
+    await session.request('whole', {}, { timeoutMs: 30_000 });
+    await expect(session.request('ping', {}, { timeoutMs: 500 })).rejects.toThrow('no response to ping within 1000 ms');
+  });
+});

@@ -214,15 +214,22 @@ export class Session {
       const exchange: Exchange = { id, method, params, sent: write() };
       // After a long synchronous stretch, timers fire before the pipe is read: give input that already
       // arrived one turn of the event loop (setImmediate runs after I/O polling) before declaring a timeout.
-      const timer = setTimeout(() => setImmediate(() => {
-        if (this.pending.get(key(id))?.exchange !== exchange) return;
+      const expire = (waited: number, extended: boolean) => setImmediate(() => {
+        const pending = this.pending.get(key(id));
+        if (pending?.exchange !== exchange) return;
+        // A line is on its way (its first bytes came): it may be the answer, slowed by its size or held back by the
+        // tool's own line budget, so it gets one more --timeout; a server that is sending is not silent.
+        if (!extended && this.transport.receiving?.()) {
+          pending.timer = setTimeout(() => expire(waited + this.timeoutMs, true), this.timeoutMs);
+          return;
+        }
         this.pending.delete(key(id));
         this.expired.set(key(id), exchange);
         if (this.expired.size > 1000) this.expired.delete(this.expired.keys().next().value!);
-        this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${ms} ms`);
-        reject(new RequestTimeout(method, ms, exchange));
-      }), ms);
-      this.pending.set(key(id), { exchange, resolve, reject, timer });
+        this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${waited} ms`);
+        reject(new RequestTimeout(method, waited, exchange));
+      });
+      this.pending.set(key(id), { exchange, resolve, reject, timer: setTimeout(() => expire(ms, false), ms) });
     });
   }
 

@@ -36,6 +36,7 @@ export class StdioTransport implements Transport {
   private readonly lines = new Feed<InboundLine>();
   private readonly deaf = new Once<string>();
   private stdinErrorSeen = false;
+  private readonly splitter: LineSplitter;
 
   /** @internal use {@link startStdio} */
   constructor(
@@ -56,6 +57,7 @@ export class StdioTransport implements Transport {
     });
 
     const out = new LineSplitter(this.maxLineBytes, PREFIX_BYTES, (line) => this.onStdoutLine(line));
+    this.splitter = out;
     this.stdout.on('data', (chunk: Buffer) => {
       out.push(chunk);
       ASSEMBLING.hold(this.stdout, out.pending);
@@ -93,6 +95,10 @@ export class StdioTransport implements Transport {
 
   onDeaf(listener: (why: string) => void): void {
     this.deaf.on(listener);
+  }
+
+  receiving(): boolean {
+    return this.splitter.pending > 0;
   }
 
   get exited(): ExitInfo | undefined {

@@ -44,6 +44,8 @@ export interface Transport {
   onExit(listener: (exit: ExitInfo) => void): void;
   /** stdio: the server closed its stdout but its process runs on, so nothing more can arrive; `why` says so. */
   onDeaf?(listener: (why: string) => void): void;
+  /** stdio: part of a line has come and its end not yet (a large answer on its way, maybe held back by the line budget). */
+  receiving?(): boolean;
   /** Set once the server process ended, or (HTTP) the session was closed or its server process ended. */
   readonly exited: ExitInfo | undefined;
   /** Last lines of stderr, for error messages ('' for a server this run did not start). */
