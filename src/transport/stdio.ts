@@ -3,7 +3,8 @@ import type { TranscriptEntry } from '../schema/generated/report.js';
 import { FRAME_TEXT_CAP, shortHash, type Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { Feed, Once } from './emitter.js';
-import { ASSEMBLING } from './line-budget.js';
+import { LARGE_LINES } from './collect.js';
+import { ASSEMBLING, SMALL_LINE_BYTES } from './line-budget.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
@@ -162,6 +163,8 @@ export class StdioTransport implements Transport {
     if (parsed) line.json = json;
     if (problems.length > 0) line.problem = problems.join('; ');
     this.lines.emit(line);
+    // An over-long line was never kept whole; a large one leaves copies of itself for the garbage collector.
+    if (!raw.overflow && raw.bytes > SMALL_LINE_BYTES) LARGE_LINES.handedOn(raw.bytes);
   }
 }
 
