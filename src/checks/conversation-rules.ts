@@ -71,7 +71,7 @@ export const CONVERSATION_RULES: FrameRule[] = [
       const level = params(e).level;
       if (!belowLevel(level, set.level)) return [];
       if (ctx.transport !== 'stdio' && e.line.entry.t - set.t < HTTP_CROSSING_MS) return [];
-      return [{ severity: 'warn', message: `a ${String(level)} message came after logging/setLevel ${set.level}`, expected: `levels from ${set.level} up`, actual: e.message.params }];
+      return [{ severity: 'warn', message: `a log message at level ${String(level)} came after logging/setLevel ${set.level}`, expected: `levels from ${set.level} up`, actual: e.message.params }];
     },
   },
   {
