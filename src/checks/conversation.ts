@@ -172,14 +172,19 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     async run(ctx) {
       // The probe's session may belong to the progress check, closed when it ends: the cancellation gets one of its own.
       const { traces, leftOut } = await progressProbe(ctx);
-      // A tool that answered, slowly enough to be cancelled after it started (longest first); else one still working at the timeout that had reported progress.
+      // A tool that answered slowly enough to be cancelled after it started, longest first: one that reported progress
+      // on the way, else one far slower than the probe's other calls (all of which were sent at once, so each waited
+      // for the others a while); failing those, one still working at the timeout that had reported progress.
       const calls = traces.filter((t) => t.method === 'tools/call');
-      const answered = calls.filter((t) => t.reply && t.tookMs! >= MIN_SLOW_MS).sort((a, b) => b.tookMs! - a.tookMs!);
+      const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)] ?? 0;
+      const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (t.progress.length > 0 || t.tookMs! >= 3 * median);
+      const answered = calls.filter(slow).sort((a, b) => Number(b.progress.length > 0) - Number(a.progress.length > 0) || b.tookMs! - a.tookMs!);
       const working = calls.filter((t) => !t.reply && t.failed?.startsWith('no response') && t.progress.length > 0);
       const target = answered[0] ?? working[0];
       if (!target) {
         const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
-        const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms` : 'no tool was called';
+        const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
         return skip(`no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`);
       }
       const session = await ctx.ownSession();
@@ -191,8 +196,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       const stop = session.onInbound((e) => {
         if (e.message?.method === 'notifications/progress' && isObject(e.message.params) && e.message.params.progressToken === token) started();
       });
-      // Waits for the answer a server that ignores the cancellation would send: its whole run again, and the grace.
-      const wait = Math.min(2 * took + CANCEL_GRACE_MS, 2 * ctx.timeoutMs);
+      // Waits for the answer a server that ignores the cancellation would send: its probe's time again, and the grace.
+      const wait = Math.min(took + CANCEL_GRACE_MS, 2 * ctx.timeoutMs);
       const t0 = performance.now();
       let answeredAt: number | undefined;
       const reply = session.request('tools/call', { ...target.params, _meta: { progressToken: token } }, { id, timeoutMs: wait }).then(
