@@ -256,10 +256,12 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         return set;
       };
       try {
+        // Not answered or refused: logging/set-level/each-level judges setLevel itself.
+        const unset = (level: string, r: Reply | string) => skip(`logging/setLevel ${level} ${typeof r === 'string' ? `got no answer (${r})` : 'was refused'}: logging/set-level/each-level judges that`);
         const debug = await at('debug');
-        if (typeof debug === 'string' || errorOf(debug)) return skip('logging/setLevel debug was refused (logging/set-level/each-level judges that)');
+        if (typeof debug === 'string' || errorOf(debug)) return unset('debug', debug);
         const error = await at('error');
-        if (typeof error === 'string' || errorOf(error)) return skip('logging/setLevel error was refused (logging/set-level/each-level judges that)');
+        if (typeof error === 'string' || errorOf(error)) return unset('error', error);
         const shown = seen.filter((m) => m.phase === 1 && belowLevel(m.level, 'error'));
         const below = seen.filter((m) => m.phase === 2 && belowLevel(m.level, 'error'));
         const transcript = [debug.sent, error.sent, ...seen.map((m) => m.entry)].sort((a, b) => a.seq - b.seq);
