@@ -170,7 +170,10 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     title: 'A cancelled request gets no response, and the server keeps serving',
     requirement: requirement('cancel.no-response', 'SHOULD', 'basic/utilities/cancellation#behavior-requirements', 'Receivers of a cancellation SHOULD stop processing the request and not send a response for it'),
     async run(ctx) {
-      // The probe's session may belong to the progress check, closed when it ends: the cancellation gets one of its own.
+      // The probe's session may belong to the progress check, closed when it ends: the cancellation gets one of its own,
+      // started while the probe runs.
+      const own = ctx.profile.capabilities.tools === undefined ? undefined : ctx.ownSession();
+      own?.catch(() => {}); // a failed start is reported where it is awaited
       const { traces, leftOut } = await progressProbe(ctx);
       // A tool that answered slowly enough to be cancelled after it started, longest first: one that reported progress
       // on the way, else one far slower than the probe's other calls (all of which were sent at once, so each waited
@@ -187,7 +190,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
         return skip(`no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`);
       }
-      const session = await ctx.ownSession();
+      const session = await own!;
       const took = target.tookMs ?? ctx.timeoutMs;
       const token = nextToken();
       const id = `mcp-conformance-cancel-${token}`;
