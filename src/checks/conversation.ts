@@ -2,13 +2,14 @@
 import fc from 'fast-check';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Reply, Session } from '../session/session.js';
-import { seconds } from '../session/session.js';
+import { RequestTimeout, seconds } from '../session/session.js';
 import { REVISIONS, SCHEMA_REVISIONS } from '../schema/validators.js';
 import { schemaArbitraries } from '../properties/schema-arbitrary.js';
 import { callableTools } from '../properties/tool-policy.js';
 import { isObject } from '../json.js';
 import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, requires, skip, warn } from './check.js';
 import { worst } from './features.js';
+import { slowMessage } from './timeouts.js';
 import { LOG_LEVELS, belowLevel } from './conversation-rules.js';
 
 /** A response that crosses a cancellation on the wire is no fault; one that comes later than this after it is. */
@@ -35,6 +36,7 @@ interface Traced {
   tookMs?: number;
   /** Why there is no reply (a timeout, a lost server). */
   failed?: string;
+  timedOut?: boolean;
   progress: Progress[];
 }
 
@@ -55,6 +57,11 @@ function toolCalls(ctx: CheckContext): { calls: { label: string; method: string;
   const calls = [];
   for (const tool of callable) {
     const name = String(tool.name);
+    const slow = ctx.slowTools.get(name);
+    if (slow) {
+      leftOut.push(`${name} (${slow})`);
+      continue;
+    }
     const valid = schemaArbitraries(tool.inputSchema).valid;
     if (!valid.ok) {
       leftOut.push(`${name} (${valid.reason})`);
@@ -98,6 +105,7 @@ async function trace(session: Session, requests: { label: string; method: string
         t.tookMs = Math.round(performance.now() - t.sentAt);
       } catch (err) {
         t.failed = (err as Error).message;
+        t.timedOut = err instanceof RequestTimeout;
       }
     }),
   );
@@ -111,7 +119,13 @@ function progressProbe(ctx: CheckContext): Promise<Probe> {
   return ctx.memo(PROGRESS_KEY, async () => {
     const session = await ctx.ownSession();
     const tools = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
-    return { session, traces: await trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs), leftOut: tools.leftOut };
+    const traces = await trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs);
+    // A tool left unanswered is slow: the run calls it no more (ARCHITECTURE.md, timeouts).
+    for (const t of traces) {
+      const name = String(t.params.name);
+      if (t.timedOut && t.method === 'tools/call' && !ctx.slowTools.has(name)) ctx.slowTools.set(name, slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]));
+    }
+    return { session, traces, leftOut: tools.leftOut };
   });
 }
 
@@ -152,7 +166,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     covers: ['prog.stop-after'],
     async run(ctx) {
       const { session, traces, leftOut } = await progressProbe(ctx);
-      const left = leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : '';
+      const unanswered = traces.filter((t) => t.timedOut).map((t) => t.label);
+      const left = `${unanswered.length > 0 ? `; unanswered within --timeout (slow work): ${unanswered.join(', ')}` : ''}${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
       if (traces.length === 0) return skip(`no request to send with a progressToken: no list capability and no tool the run may call${left}`);
       const reported = traces.filter((t) => t.progress.length > 0);
       if (reported.length === 0) return skip(`no progress came for the ${traces.length} request(s) sent with a progressToken (a server may send none): ${traces.map((t) => t.label).join(', ')}${left}`);
@@ -183,7 +198,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       const median = times[Math.floor(times.length / 2)] ?? 0;
       const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (t.progress.length > 0 || t.tookMs! >= 3 * median);
       const answered = calls.filter(slow).sort((a, b) => Number(b.progress.length > 0) - Number(a.progress.length > 0) || b.tookMs! - a.tookMs!);
-      const working = calls.filter((t) => !t.reply && t.failed?.startsWith('no response') && t.progress.length > 0);
+      const working = calls.filter((t) => t.timedOut && t.progress.length > 0);
       const target = answered[0] ?? working[0];
       if (!target) {
         const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
