@@ -29,6 +29,9 @@ export const PAGE_SIZE = 2;
 export const TASKS_VERSION = '2025-11-25';
 // Long enough that a client cancelling at once always meets the task working, even on a loaded machine.
 const TASK_WORK_MS = 30_000;
+/** count-slowly: its steps and their length (long enough that a client can cancel it after its first progress). */
+const SLOW_STEPS = 5;
+const SLOW_STEP_MS = 400;
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
@@ -277,6 +280,14 @@ function defaultTools() {
       stateless: true,
       run: (args, _server, _rev, params) => askName(args, params),
     },
+    {
+      name: 'count-slowly',
+      title: 'Count Slowly',
+      description: `Counts to ${SLOW_STEPS}; a request with a progressToken gets progress for each step, one every ${SLOW_STEP_MS} ms, and a cancelled one stops without an answer.`,
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      annotations: { readOnlyHint: true, openWorldHint: false },
+      run: (_args, server, _rev, params, id) => server.countSlowly(params, id),
+    },
   ];
 }
 
@@ -458,7 +469,7 @@ export const handlers = {
       protocolVersion: rev,
       capabilities: capabilitiesView(server.capabilities, rev),
       serverInfo: serverInfo(rev),
-      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image, write-note, count-words and index-docs; docs under ref://docs/.',
+      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image, write-note, count-words, index-docs and count-slowly; docs under ref://docs/.',
     };
   },
 
@@ -468,7 +479,7 @@ export const handlers = {
     return {
       supportedVersions: [STATELESS_VERSION],
       capabilities: capabilitiesView(server.capabilities, STATELESS_VERSION),
-      instructions: 'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image, write-note, ask-name, count-words and index-docs.',
+      instructions: 'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image, write-note, ask-name, count-words, index-docs and count-slowly.',
     };
   },
 
@@ -483,7 +494,7 @@ export const handlers = {
     return paginate(server.visibleTools().map((t) => toolView(t, rev)), params, 'tools', 'tools');
   },
 
-  'tools/call'(params, server) {
+  'tools/call'(params, server, id) {
     checkParams(params, { name: 'string', arguments: '?object' }, 'tools/call');
     const tool = server.visibleTools().find((t) => t.name === params.name);
     if (!tool) throw invalidParams(`Unknown tool: ${JSON.stringify(params.name)}`);
@@ -495,7 +506,7 @@ export const handlers = {
     const problem = schemaProblem(tool.inputSchema, args);
     if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
     server.log('info', `tool ${tool.name} called`);
-    const run = () => tool.run(args, server, server.revision, params);
+    const run = () => tool.run(args, server, server.revision, params, id);
     return support !== undefined && params.task !== undefined ? { task: server.createTask(params.task, run) } : run();
   },
 
@@ -547,6 +558,8 @@ export const handlers = {
     checkParams(params, { uri: 'string' }, 'resources/subscribe');
     readResource(server, params.uri); // throws -32002 for unknown URIs
     server.subscriptions.add(params.uri);
+    // The new subscriber hears at once that the resource may have changed since it last read it (unless it has left).
+    setImmediate(() => server.subscriptions.has(params.uri) && server.notify('notifications/resources/updated', { uri: params.uri }));
     return {};
   },
 
@@ -626,13 +639,16 @@ export const notificationHandlers = {
   'notifications/initialized'(_params, server) {
     if (server.state.initialized) return;
     server.state.initialized = true;
-    // Once per session, show the client both kinds of server-initiated traffic: a log message and a ping.
+    // Once per session, show the client both kinds of server-initiated traffic: a log message and a ping; and, as it
+    // declares listChanged, that its tool list may change.
     server.log('info', 'session initialized');
+    if (server.capabilities.tools?.listChanged) server.notify('notifications/tools/list_changed');
     server.send({ jsonrpc: '2.0', id: `${SERVER_NAME}-ping-${++server.state.requestCounter}`, method: 'ping' });
   },
   // Every request but subscriptions/listen is answered synchronously; cancelling a listen request closes its stream.
   'notifications/cancelled'(params, server) {
     server.listens.delete(JSON.stringify(params.requestId));
+    server.stopWork(params.requestId);
   },
   'notifications/roots/list_changed'() {},
 };
@@ -725,6 +741,10 @@ export function createServer({ revision } = {}) {
     listens: new Map(),
     /** Tasks by id: { task, run, result, timer }. */
     tasks: new Map(),
+    /** Set by a transport that can answer a request later (stdio); without it, slow work is done at once. */
+    canDefer: false,
+    /** Slow calls still working, by request id (JSON): a notifications/cancelled stops them. */
+    working: new Map(),
     handlers: { ...handlers },
     notificationHandlers: { ...notificationHandlers },
 
@@ -769,6 +789,34 @@ export function createServer({ revision } = {}) {
       clearTimeout(entry.timer);
       entry.result = entry.run();
       Object.assign(entry.task, { status: entry.result.isError ? 'failed' : 'completed', lastUpdatedAt: new Date().toISOString() });
+    },
+
+    /** count-slowly: progress for each step when the request carries a progressToken, then the answer (later, where the transport allows). */
+    countSlowly(params, id) {
+      const token = params._meta?.progressToken;
+      const progress = (n) => token !== undefined && this.notify('notifications/progress', { progressToken: token, progress: n, total: SLOW_STEPS, message: `step ${n} of ${SLOW_STEPS}` });
+      const result = { content: [text(`Counted to ${SLOW_STEPS}.`)] };
+      progress(0);
+      // Only a caller that follows the progress waits for it (generated calls stay quick).
+      if (!this.canDefer || token === undefined) {
+        for (let n = 1; n <= SLOW_STEPS; n++) progress(n);
+        return result;
+      }
+      const stateless = this.statelessRequest;
+      let n = 0;
+      const timer = setInterval(() => {
+        progress(++n);
+        if (n < SLOW_STEPS) return;
+        this.stopWork(id);
+        this.send({ jsonrpc: '2.0', id, result: stateless ? statelessResult('tools/call', result) : result });
+      }, SLOW_STEP_MS);
+      this.working.set(JSON.stringify(id), timer);
+      return PENDING;
+    },
+
+    stopWork(id) {
+      clearInterval(this.working.get(JSON.stringify(id)));
+      this.working.delete(JSON.stringify(id));
     },
 
     /** Writes one outgoing message; replaced by the transport. */
@@ -870,6 +918,7 @@ export function exitAfterFlush(output = process.stdout, code = 0) {
 export function runStdio(server, { input = process.stdin, output = process.stdout } = {}) {
   const write = (message) => output.write(JSON.stringify(message) + '\n');
   server.send = write;
+  server.canDefer = true;
   output.on('error', () => process.exit(0)); // the client went away
   process.stderr.write(`${SERVER_NAME} ${SERVER_VERSION}: serving MCP on stdio (pid ${process.pid})\n`);
   readLines(

@@ -14,6 +14,8 @@ export interface Finding {
 /** What a rule may know besides the frame. */
 export interface FrameContext {
   capabilities?: Record<string, unknown>;
+  /** The run's transport: over HTTP, frames on different streams arrive in no set order. */
+  transport?: TransportKind;
 }
 
 /**

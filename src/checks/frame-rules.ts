@@ -12,6 +12,7 @@ import type { Exchange, InboundEvent, Message } from '../session/session.js';
 import { requirement } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 import { CONTENT_RULES } from './content-rules.js';
+import { CONVERSATION_RULES } from './conversation-rules.js';
 import { STATELESS_RULES } from './stateless.js';
 import { isObject } from '../json.js';
 
@@ -451,4 +452,4 @@ const CORE_RULES: FrameRule[] = [
   },
 ];
 
-export const FRAME_RULES: FrameRule[] = [...CORE_RULES, ...PROTOCOL_RULES, ...CONTENT_RULES, ...STATELESS_RULES];
+export const FRAME_RULES: FrameRule[] = [...CORE_RULES, ...PROTOCOL_RULES, ...CONTENT_RULES, ...STATELESS_RULES, ...CONVERSATION_RULES];

@@ -146,6 +146,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     try {
       profile = await Promise.race([discover(shared, options.protocolVersion, handover?.initialized), interruption]);
       monitor.context.capabilities = profile.capabilities;
+      monitor.context.transport = shared.transport.kind;
     } catch (err) {
       if (err instanceof Interrupted) interrupted = true;
       else results.push(handshakeFailure(err as Error, shared, options.protocolVersion));

@@ -1,6 +1,7 @@
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundLine, Transport } from '../transport/transport.js';
 import type { Transcript } from '../transcript.js';
+import { isObject } from '../json.js';
 
 export type RequestId = string | number;
 
@@ -46,6 +47,10 @@ export interface InboundEvent {
   revision?: string;
   /** Which session of the run the frame came from, for rules that keep state per session. */
   session: number;
+  /** notifications/progress: whether a request of this session carried its progressToken. */
+  progressTokenSent?: boolean;
+  /** The requests of this session not yet answered when the frame came (for rules about what may cross on the wire). */
+  inFlight?: () => Exchange[];
 }
 
 export class RequestTimeout extends Error {
@@ -95,7 +100,9 @@ export class Session {
   readonly lateAnswers: Exchange[] = [];
   /** Told when a late answer comes (see lateGrace). */
   private readonly lateWaiters = new Set<() => void>();
-  private readonly listeners: ((e: InboundEvent) => void)[] = [];
+  private readonly listeners = new Set<(e: InboundEvent) => void>();
+  /** The progress tokens this session's requests carried (bounded), so a notification naming another is known for what it is. */
+  private readonly progressTokens = new Set<string>();
   private readonly messageWaiters = new Set<(e: InboundEvent) => void>();
   private readonly lossListeners: ((why: string, pending: Exchange[]) => void)[] = [];
   /** Why nothing more can arrive: the process exited, or closed its stdout. */
@@ -177,13 +184,19 @@ export class Session {
     }
   }
 
-  /** Frames from the server, as they arrive (used by the frame checks). */
-  onInbound(listener: (e: InboundEvent) => void): void {
-    this.listeners.push(listener);
+  /** Frames from the server, as they arrive (used by the frame checks); returns a function that stops listening. */
+  onInbound(listener: (e: InboundEvent) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   request(method: string, params?: unknown, opts: { id?: RequestId; timeoutMs?: number } = {}): Promise<Reply> {
     const id = opts.id ?? this.autoId();
+    const token = (params as { _meta?: { progressToken?: unknown } } | undefined)?._meta?.progressToken;
+    if (typeof token === 'string' || typeof token === 'number') {
+      this.progressTokens.add(key(token));
+      if (this.progressTokens.size > 1000) this.progressTokens.delete(this.progressTokens.values().next().value!);
+    }
     if (this.requestMeta) {
       const own = (params as { _meta?: Record<string, unknown> } | undefined)?._meta;
       params = { ...(params as object), _meta: { ...this.requestMeta, ...own } };
@@ -301,7 +314,8 @@ export class Session {
     const message = item as Message;
     if (typeof message.method === 'string') {
       const kind = 'id' in message ? 'request' : 'notification';
-      this.emit({ line, message, batch, kind });
+      const progress = message.method === 'notifications/progress' && isObject(message.params) ? { progressTokenSent: this.progressTokens.has(key(message.params.progressToken)) } : {};
+      this.emit({ line, message, batch, kind, ...progress, inFlight: () => [...this.pending.values()].map((p) => p.exchange) });
       if (kind === 'request') this.answerServerRequest(message);
       return;
     }

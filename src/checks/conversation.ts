@@ -1,0 +1,298 @@
+// What a real client does besides asking: it follows progress, cancels what it no longer needs, sets a log level.
+import fc from 'fast-check';
+import type { TranscriptEntry } from '../schema/generated/report.js';
+import type { InboundEvent, Reply, Session } from '../session/session.js';
+import { RequestTimeout, seconds } from '../session/session.js';
+import { REVISIONS, SCHEMA_REVISIONS } from '../schema/validators.js';
+import { schemaArbitraries } from '../properties/schema-arbitrary.js';
+import { callableTools } from '../properties/tool-policy.js';
+import { isObject } from '../json.js';
+import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, requires, skip, warn } from './check.js';
+import { worst } from './features.js';
+import { slowMessage } from './timeouts.js';
+import { LOG_LEVELS, belowLevel } from './conversation-rules.js';
+
+/** A response that crosses a cancellation on the wire is no fault; one that comes later than this after it is. */
+export const CANCEL_GRACE_MS = 1000;
+/** How long after the last answer a probe still listens (for progress that should have stopped, logs on their way). */
+const LINGER_MS = 300;
+/** A call that answered sooner than this cannot be cancelled reliably after it started. */
+const MIN_SLOW_MS = 300;
+
+interface Progress {
+  params: Record<string, unknown>;
+  entry: TranscriptEntry;
+}
+
+/** One request sent with a progressToken, and what came for it. */
+interface Traced {
+  label: string;
+  method: string;
+  params: Record<string, unknown>;
+  token: string | number;
+  sentAt: number;
+  reply?: Reply;
+  /** Milliseconds to the answer. */
+  tookMs?: number;
+  /** Why there is no reply (a timeout, a lost server). */
+  failed?: string;
+  timedOut?: boolean;
+  progress: Progress[];
+}
+
+interface Probe {
+  session: Session;
+  traces: Traced[];
+  /** Tools the policy (or their input schema) leaves out, with why. */
+  leftOut: string[];
+}
+
+const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+const PROGRESS_KEY = 'conversation/progress-probe';
+
+/** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed; the rest with why. */
+function toolCalls(ctx: CheckContext): { calls: { label: string; method: string; params: Record<string, unknown> }[]; leftOut: string[] } {
+  const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
+  const leftOut = skipped.map((s) => `${s.tool} (${s.reason})`);
+  const calls = [];
+  for (const tool of callable) {
+    const name = String(tool.name);
+    const slow = ctx.slowTools.get(name);
+    if (slow) {
+      leftOut.push(`${name} (${slow})`);
+      continue;
+    }
+    const valid = schemaArbitraries(tool.inputSchema).valid;
+    if (!valid.ok) {
+      leftOut.push(`${name} (${valid.reason})`);
+      continue;
+    }
+    const args = fc.sample(valid.arbitrary, { seed: ctx.seed, numRuns: 1 })[0];
+    calls.push({ label: `tools/call ${name}`, method: 'tools/call', params: { name, arguments: args } });
+  }
+  return { calls, leftOut };
+}
+
+/** The list requests of the declared capabilities, which a server may report progress for as well. */
+function listCalls(ctx: CheckContext) {
+  const lists = [
+    ['tools', 'tools/list'],
+    ['resources', 'resources/list'],
+    ['prompts', 'prompts/list'],
+  ].filter(([capability]) => ctx.profile.capabilities[capability] !== undefined);
+  return lists.map(([, method]) => ({ label: method, method, params: {} }));
+}
+
+let tokens = 0;
+/** Unique tokens of both JSON types the spec allows: strings and integers. */
+const nextToken = (): string | number => (++tokens % 2 === 0 ? 4242 + tokens : `mcp-conformance-progress-${tokens}`);
+
+/** Sends each request with a progressToken of its own, at once, and records the progress that names it until the answers (and a little after). */
+async function trace(session: Session, requests: { label: string; method: string; params: Record<string, unknown> }[], timeoutMs: number): Promise<Traced[]> {
+  const traces: Traced[] = requests.map((r) => ({ ...r, token: nextToken(), sentAt: 0, progress: [] }));
+  const byToken = new Map(traces.map((t) => [JSON.stringify(t.token), t]));
+  const stop = session.onInbound((e: InboundEvent) => {
+    const params = e.message?.method === 'notifications/progress' && isObject(e.message.params) ? e.message.params : undefined;
+    const t = params && byToken.get(JSON.stringify(params.progressToken));
+    if (t) t.progress.push({ params: params!, entry: e.line.entry });
+  });
+  await Promise.all(
+    traces.map(async (t) => {
+      t.sentAt = performance.now();
+      const params = { ...t.params, _meta: { progressToken: t.token } };
+      try {
+        t.reply = await session.request(t.method, params, { timeoutMs });
+        t.tookMs = Math.round(performance.now() - t.sentAt);
+      } catch (err) {
+        t.failed = (err as Error).message;
+        t.timedOut = err instanceof RequestTimeout;
+      }
+    }),
+  );
+  await delay(LINGER_MS);
+  stop();
+  return traces;
+}
+
+/** The run's one progress probe: list requests and one call of each callable tool, each with a progressToken, on a session of its own. */
+function progressProbe(ctx: CheckContext): Promise<Probe> {
+  return ctx.memo(PROGRESS_KEY, async () => {
+    const session = await ctx.ownSession();
+    const tools = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
+    const traces = await trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs);
+    // A tool left unanswered is slow: the run calls it no more (ARCHITECTURE.md, timeouts).
+    for (const t of traces) {
+      const name = String(t.params.name);
+      if (t.timedOut && t.method === 'tools/call' && !ctx.slowTools.has(name)) ctx.slowTools.set(name, slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]));
+    }
+    return { session, traces, leftOut: tools.leftOut };
+  });
+}
+
+/** What is wrong with the progress one request got: after its answer (stdio only: one ordered stream), not increasing, past its total. */
+function judgeProgress(t: Traced, ordered: boolean): Outcome[] {
+  const outcomes: Outcome[] = [];
+  // In the order the frames came (the answer resolves the request a turn after its frame is read).
+  const after = t.reply ? t.progress.filter((p) => p.entry.seq > t.reply!.entry.seq) : [];
+  if (ordered && after.length > 0) {
+    outcomes.push(fail(`${t.label}: ${after.length} progress notification(s) came after its response`, { expected: 'no progress once the request is answered', actual: after.map((p) => p.params) }));
+  }
+  const values = t.progress.map((p) => p.params.progress).filter((v): v is number => typeof v === 'number');
+  for (let i = 1; i < values.length; i++) {
+    if (values[i] < values[i - 1]) {
+      outcomes.push(fail(`${t.label}: progress went from ${values[i - 1]} back to ${values[i]}`, { expected: 'each progress value larger than the one before', actual: values }));
+      break;
+    }
+    if (values[i] === values[i - 1]) {
+      // Equal values do not increase, but nothing went backwards either (requirements §5.11).
+      outcomes.push(warn(`${t.label}: progress stayed at ${values[i]}`, { expected: 'each progress value larger than the one before', actual: values }));
+      break;
+    }
+  }
+  const past = t.progress.find((p) => typeof p.params.total === 'number' && typeof p.params.progress === 'number' && p.params.progress > p.params.total);
+  if (past) outcomes.push(warn(`${t.label}: progress ${String(past.params.progress)} is past its total ${String(past.params.total)}`, { expected: 'progress ≤ total', actual: past.params }));
+  return outcomes;
+}
+
+const excerpt = (traces: Traced[]) => traces.flatMap((t) => [...(t.reply ? [t.reply.sent, t.reply.entry] : []), ...t.progress.map((p) => p.entry)]).sort((a, b) => a.seq - b.seq);
+
+export const CONVERSATION_CHECKS: CheckDef[] = [
+  {
+    id: 'progress/requests/notifications',
+    revisions: SCHEMA_REVISIONS,
+    fresh: true,
+    title: 'Progress for a request with a progressToken increases and stops with the response',
+    requirement: requirement('prog.increasing', 'MUST', 'basic/utilities/progress#progress-flow', 'The progress value MUST increase with each notification; progress notifications MUST stop after completion'),
+    covers: ['prog.stop-after'],
+    async run(ctx) {
+      const { session, traces, leftOut } = await progressProbe(ctx);
+      const unanswered = traces.filter((t) => t.timedOut).map((t) => t.label);
+      const left = `${unanswered.length > 0 ? `; unanswered within --timeout (slow work): ${unanswered.join(', ')}` : ''}${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
+      if (traces.length === 0) return skip(`no request to send with a progressToken: no list capability and no tool the run may call${left}`);
+      const reported = traces.filter((t) => t.progress.length > 0);
+      if (reported.length === 0) return skip(`no progress came for the ${traces.length} request(s) sent with a progressToken (a server may send none): ${traces.map((t) => t.label).join(', ')}${left}`);
+      const ordered = session.transport.kind === 'stdio';
+      const outcome = worst(reported.flatMap((t) => judgeProgress(t, ordered)));
+      const count = reported.reduce((n, t) => n + t.progress.length, 0);
+      const summary = `${count} progress notification(s) for ${reported.map((t) => t.label).join(', ')} (of ${traces.length} request(s) with a token)`;
+      return { ...outcome, message: outcome.status === 'pass' ? `${summary}: increasing, none after the response${ordered ? '' : ' seen on the same stream'}${left}` : outcome.message, transcript: excerpt(reported) };
+    },
+  },
+  {
+    id: 'cancellation/request/no-response',
+    revisions: REVISIONS,
+    fresh: true,
+    title: 'A cancelled request gets no response, and the server keeps serving',
+    requirement: requirement('cancel.no-response', 'SHOULD', 'basic/utilities/cancellation#behavior-requirements', 'Receivers of a cancellation SHOULD stop processing the request and not send a response for it'),
+    async run(ctx) {
+      // The probe's session may belong to the progress check, closed when it ends: the cancellation gets one of its own,
+      // started while the probe runs.
+      const own = ctx.profile.capabilities.tools === undefined ? undefined : ctx.ownSession();
+      own?.catch(() => {}); // a failed start is reported where it is awaited
+      const { traces, leftOut } = await progressProbe(ctx);
+      // A tool that answered slowly enough to be cancelled after it started, longest first: one that reported progress
+      // on the way, else one far slower than the probe's other calls (all of which were sent at once, so each waited
+      // for the others a while); failing those, one still working at the timeout that had reported progress.
+      const calls = traces.filter((t) => t.method === 'tools/call');
+      const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
+      const median = times[Math.floor(times.length / 2)] ?? 0;
+      const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (t.progress.length > 0 || t.tookMs! >= 3 * median);
+      const answered = calls.filter(slow).sort((a, b) => Number(b.progress.length > 0) - Number(a.progress.length > 0) || b.tookMs! - a.tookMs!);
+      const working = calls.filter((t) => t.timedOut && t.progress.length > 0);
+      const target = answered[0] ?? working[0];
+      if (!target) {
+        const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
+        const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
+        return skip(`no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`);
+      }
+      const session = await own!;
+      const took = target.tookMs ?? ctx.timeoutMs;
+      const token = nextToken();
+      const id = `mcp-conformance-cancel-${token}`;
+      let started: () => void;
+      const begun = new Promise<void>((resolve) => (started = resolve));
+      const stop = session.onInbound((e) => {
+        if (e.message?.method === 'notifications/progress' && isObject(e.message.params) && e.message.params.progressToken === token) started();
+      });
+      // Waits for the answer a server that ignores the cancellation would send: its probe's time again, and the grace.
+      const wait = Math.min(took + CANCEL_GRACE_MS, 2 * ctx.timeoutMs);
+      const t0 = performance.now();
+      let answeredAt: number | undefined;
+      const reply = session.request('tools/call', { ...target.params, _meta: { progressToken: token } }, { id, timeoutMs: wait }).then(
+        (r) => ((answeredAt = performance.now()), r),
+        () => undefined,
+      );
+      // Cancelled once it has started: at its first progress, or a quarter of its probe's time in.
+      await Promise.race([begun, delay(took / 4), reply]);
+      stop();
+      if (answeredAt !== undefined) return skip(`${target.label} answered in ${Math.round(answeredAt - t0)} ms, before it could be cancelled`);
+      const cancelAt = performance.now();
+      const cancel = session.notify('notifications/cancelled', { requestId: id, reason: 'mcp-conformance: cancellation probe' });
+      const answer = await reply;
+      const alive = await session.request('ping', {}).then(
+        () => true,
+        () => false,
+      );
+      const notServing = alive ? [] : [warn('the server did not answer ping after the cancellation: it stopped serving', { expected: 'ping answered', actual: 'no answer' })];
+      // Read before the cancellation went out (the answer resolves its request a turn after its frame is read).
+      if (answer && answer.entry.seq < cancel.seq) return skip(`${target.label} answered before it could be cancelled`);
+      if (answer && answeredAt !== undefined) {
+        const after = Math.round(answeredAt - cancelAt);
+        // One that crossed the cancellation on the wire was sent before the server read it (CANCEL › race conditions).
+        if (after > CANCEL_GRACE_MS) {
+          return worst([warn(`${target.label} was answered ${seconds(after)} after it was cancelled`, { expected: `no response after notifications/cancelled (one within ${seconds(CANCEL_GRACE_MS)} may have crossed it)`, actual: answer.message }), ...notServing]);
+        }
+        return skip(`${target.label}'s response crossed the cancellation (${after} ms after it, tolerated): nothing showed whether the server honours cancellations`);
+      }
+      return worst([pass(`${target.label} was cancelled ${Math.round(cancelAt - t0)} ms in and got no response within ${seconds(wait)}; the server kept serving`), ...notServing]);
+    },
+  },
+  {
+    id: 'logging/set-level/threshold',
+    revisions: REVISIONS,
+    fresh: true,
+    title: 'After logging/setLevel error, no log message below error',
+    requirement: requirement('log.threshold', 'SHOULD', 'server/utilities/logging#setting-log-level', 'After logging/setLevel, the server should send log messages at that level and higher only'),
+    async run(ctx) {
+      const none = requires(ctx, 'logging');
+      if (none) return none;
+      const session = await ctx.ownSession();
+      const seen: { level: unknown; entry: TranscriptEntry; phase: number }[] = [];
+      let phase = 0;
+      const stop = session.onInbound((e) => {
+        if (e.message?.method === 'notifications/message' && isObject(e.message.params)) seen.push({ level: e.message.params.level, entry: e.line.entry, phase });
+      });
+      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
+      // The same calls at level debug, then at error: what they log at debug shows what error must hold back.
+      const at = async (level: string): Promise<Reply | string> => {
+        const set = await session.request('logging/setLevel', { level }).catch((err: Error) => err.message);
+        if (typeof set === 'string' || errorOf(set)) return set;
+        phase++;
+        await Promise.all(calls.map((c) => session.request(c.method, c.params).catch(() => undefined)));
+        await delay(LINGER_MS);
+        return set;
+      };
+      try {
+        // Not answered or refused: logging/set-level/each-level judges setLevel itself.
+        const unset = (level: string, r: Reply | string) => skip(`logging/setLevel ${level} ${typeof r === 'string' ? `got no answer (${r})` : 'was refused'}: logging/set-level/each-level judges that`);
+        const debug = await at('debug');
+        if (typeof debug === 'string' || errorOf(debug)) return unset('debug', debug);
+        const error = await at('error');
+        if (typeof error === 'string' || errorOf(error)) return unset('error', error);
+        const shown = seen.filter((m) => m.phase === 1 && belowLevel(m.level, 'error'));
+        const below = seen.filter((m) => m.phase === 2 && belowLevel(m.level, 'error'));
+        const transcript = [debug.sent, error.sent, ...seen.map((m) => m.entry)].sort((a, b) => a.seq - b.seq);
+        const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
+        if (below.length > 0) {
+          return warn(`${below.length} log message(s) below error came after logging/setLevel error`, { expected: `levels ${LOG_LEVELS.slice(LOG_LEVELS.indexOf('error')).join(', ')}`, actual: below.map((m) => m.level), transcript });
+        }
+        if (shown.length === 0) return skip(`no log message below error came at level debug (${what}): nothing showed what level error holds back`);
+        return pass(`at debug, ${shown.length} message(s) below error; after setLevel error, none (${what})`, { transcript });
+      } finally {
+        stop();
+        // From here on the shared session logs at error too: logging/messages/threshold watches the rest of the run.
+        await ctx.request('logging/setLevel', { level: 'error' }).catch(() => undefined);
+      }
+    },
+  },
+];
