@@ -99,6 +99,7 @@ const USAGE = [
 
 /** `mcp-conformance report <report.json…> [--out DIR]` */
 export async function reportCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--matrix')) return (await import('./matrix.js')).mergeMatrixCommand(argv);
   const loaded = await loadForRerender(argv, USAGE);
   if (!loaded) return 0;
   const written = await writeReports(loaded.report, loaded.out);
