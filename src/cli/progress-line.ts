@@ -50,8 +50,10 @@ export class LiveLines {
     this.pending = undefined;
     this.last = performance.now();
     const width = Math.max(20, (this.stream.columns || 80) - 1);
+    const lines = this.render().map((line) => clip(visible(line), width));
+    if (lines.length === this.drawn && lines.every((line, i) => line === this.lines[i])) return;
     this.erase();
-    this.lines = this.render().map((line) => clip(visible(line), width));
+    this.lines = lines;
     if (this.lines.length > 0) this.stream.write(this.lines.join('\n'));
     this.drawn = this.lines.length;
   }
