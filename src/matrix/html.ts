@@ -1,4 +1,4 @@
-import { html, raw, safeHref, scriptJson, type Html } from '../report/html/markup.js';
+import { html, pageHead, raw, safeHref, scriptJson, type Html } from '../report/html/markup.js';
 import { STATUSES } from '../report/summary.js';
 import { duration } from '../report/text.js';
 import type { Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../schema/generated/matrix.js';
@@ -30,16 +30,7 @@ export function renderMatrixHtml(matrix: Matrix): string {
     })),
   };
   const failing = matrix.servers.filter((s) => s.verdict !== 'pass').length;
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>MCP conformance matrix · ${matrix.servers.length} servers</title>
-<style>${raw(STYLE)}</style>
-</head>
+  return html`${pageHead(CSP, STYLE, `MCP conformance matrix · ${matrix.servers.length} servers`)}
 <body>
 <header>
 <h1>MCP conformance matrix</h1>
