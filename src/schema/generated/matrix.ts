@@ -64,7 +64,7 @@ export interface MatrixColumn {
    */
   server: number;
   /**
-   * The revision this run stood for; - when there is no report.
+   * The revision this run stood for (its folder, when the server ran in several), else the one the server negotiated; - when there is no report.
    */
   revision: string;
   /**
