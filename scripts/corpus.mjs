@@ -32,7 +32,8 @@ for (const spec of new Set(servers.map((s) => s.labels.package))) {
   const [name, version] = split(spec);
   const prefix = join(DIR, 'pkgs', slug(name));
   const manifest = join(prefix, 'node_modules', name, 'package.json');
-  if (existsSync(manifest) && JSON.parse(readFileSync(manifest, 'utf8')).version === version) continue;
+  // Some packages spell their version with a leading v in their package.json.
+  if (existsSync(manifest) && String(JSON.parse(readFileSync(manifest, 'utf8')).version).replace(/^v/, '') === version) continue;
   process.stdout.write(`install ${spec}\n`);
   mkdirSync(prefix, { recursive: true });
   const npm = spawnSync('npm', ['install', '--prefix', prefix, `${name}@${version}`, '--save-exact', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { stdio: 'inherit' });
