@@ -109,8 +109,26 @@ const table = [
   '| server | implementation | transport | revision(s) | verdict | pass/fail/warn/skip/error | time |',
   '|---|---|---|---|---|---|---|',
   ...results.servers.map(row),
+  '',
+  'Each failure, with the requirement behind it (catalogue id, level and text) and the runs that fail it (`@2026`: the',
+  '2026-07-28 run of a dual-era server); warnings and messages are in results.json and the matrix.',
+  '',
+  ...failures(matrix),
   '<!-- /corpus-table -->',
 ].join('\n');
+/** One line per failing check: its requirement and the runs that fail it. */
+function failures(m) {
+  const byCheck = new Map();
+  m.rows.forEach((row) => row.cells.forEach((cell, i) => {
+    if (cell?.status !== 'fail') return;
+    const column = m.columns[i];
+    const entry = byCheck.get(row.id) ?? { requirement: cell.requirement, runs: [] };
+    entry.runs.push(`${m.servers[column.server].name}${column.revision === '2026-07-28' ? '@2026' : ''}`);
+    byCheck.set(row.id, entry);
+  }));
+  return [...byCheck].map(([id, { requirement: r, runs }]) => `- \`${id}\` (${r.level} [${r.id}](${r.spec})): ${r.text} — ${runs.join(', ')}`);
+}
+
 const readme = join(ROOT, 'corpus/README.md');
 const old = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
 writeFileSync(readme, /<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/.test(old) ? old.replace(/<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/, table) : `${old}\n${table}\n`);
