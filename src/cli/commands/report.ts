@@ -89,6 +89,7 @@ export function printWritten(report: Report, paths: readonly string[]): void {
 
 const USAGE = [
   'Usage: mcp-conformance report <report.json>... [--out DIR]',
+  '       mcp-conformance report --matrix <DIR>... [--out DIR]   (matrix.json and matrix.html of server report folders)',
   '',
   'Renders report.json, junit.xml, index.html, badge.svg and badge.json again from saved report.json files.',
   'Several files are merged: shards of one run are united by check id; reports of different servers are',
