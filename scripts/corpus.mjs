@@ -131,7 +131,7 @@ function failures(m) {
 
 const readme = join(ROOT, 'corpus/README.md');
 const old = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
-writeFileSync(readme, /<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/.test(old) ? old.replace(/<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/, table) : `${old}\n${table}\n`);
+writeFileSync(readme, /<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/.test(old) ? old.replace(/<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/, () => table) : `${old}\n${table}\n`);
 process.stdout.write(`corpus: ${reported}/${results.servers.length} servers reported, ${implementations.size} implementations; corpus/results.json and corpus/README.md written\n`);
 // The servers' own verdicts are the results, not a failure of this script.
 process.exit(left.length > 0 || reported < results.servers.length ? 1 : 0);
