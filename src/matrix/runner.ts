@@ -25,6 +25,8 @@ const CONSOLE_FILE = 'console.txt';
 const MAX_CONSOLE_BYTES = 256 * 1024;
 /** After the budget: SIGTERM, which makes a run end its checks and write its partial reports; SIGKILL this much later. */
 const STOP_GRACE_MS = 10_000;
+/** After a run exits, how long its output may take to arrive. */
+const DRAIN_MS = 2000;
 
 export interface MatrixRunOptions {
   out: string;
@@ -156,10 +158,13 @@ async function runServer(server: PlannedServer, options: MatrixRunOptions, runni
     stop(child, 'SIGTERM');
     killer = setTimeout(() => stop(child, 'SIGKILL'), STOP_GRACE_MS);
   }, budgetMs);
+  const closed = new Promise((resolve) => child.once('close', resolve));
   const ended = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, error }));
-    child.once('close', (code, signal) => resolve({ code: code ?? (signal ? 128 + (signal === 'SIGKILL' ? 9 : 15) : null) }));
+    child.once('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 + (signal === 'SIGKILL' ? 9 : 15) : null) }));
   });
+  // The rest of what it printed; a process it left holding its output does not keep the matrix waiting.
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
   clearTimeout(overrun);
   clearTimeout(killer);
   running.delete(child);
