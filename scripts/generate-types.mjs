@@ -11,6 +11,8 @@ const targets = [
   ['schema/report.schema.json', 'report.ts'],
   ['schema/config.schema.json', 'config.ts'],
   ['schema/case.schema.json', 'case.ts'],
+  ['schema/matrix-servers.schema.json', 'matrix-servers.ts'],
+  ['schema/matrix.schema.json', 'matrix.ts'],
   // The MCP schema's root only holds $defs: emit every definition.
   ['schema/mcp/2025-11-25.schema.json', 'mcp-2025-11-25.ts', { unreachableDefinitions: true }],
 ];

@@ -3,28 +3,31 @@ import { killAllServers } from '../transport/server-process.js';
 import { usageOrHarness } from './exit-codes.js';
 
 /** Subcommands, each loaded only when it runs; anything else is a target for the main job. */
-const COMMANDS: Record<string, (argv: string[]) => Promise<number>> = {
+const COMMANDS: Record<string, (argv: string[], signal: AbortSignal) => Promise<number>> = {
   list: async (argv) => (await import('./commands/list.js')).listCommand(argv),
   report: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
   badge: async (argv) => (await import('./commands/badge.js')).badgeCommand(argv),
+  matrix: async (argv, signal) => (await import('./commands/matrix.js')).matrixCommand(argv, signal),
 };
 
 const [first, ...rest] = process.argv.slice(2);
 const subcommand = first !== undefined && Object.hasOwn(COMMANDS, first);
+/** A run, or the matrix's runs, end their checks at the first signal and still write their reports. */
+const graceful = !subcommand || first === 'matrix';
 const interrupt = new AbortController();
 
 // Servers run in their own process group, so a Ctrl-C does not reach them: stop them here. The first Ctrl-C (or
 // SIGTERM, as CI runners and `timeout` send) of a run only ends its checks, so the partial reports are still written
 // and the run exits 128 + the signal's number; a second signal does not wait.
 const stop = (exitCode: number) => () => {
-  if (!subcommand && !interrupt.signal.aborted) return interrupt.abort(exitCode);
+  if (graceful && !interrupt.signal.aborted) return interrupt.abort(exitCode);
   killAllServers();
   process.exit(exitCode);
 };
 process.on('SIGINT', stop(130));
 process.on('SIGTERM', stop(143));
 
-const command = subcommand ? COMMANDS[first](rest) : import('./commands/run.js').then(({ runCommand }) => runCommand(process.argv.slice(2), interrupt.signal));
+const command = subcommand ? COMMANDS[first](rest, interrupt.signal) : import('./commands/run.js').then(({ runCommand }) => runCommand(process.argv.slice(2), interrupt.signal));
 command.then(
   (code) => process.exit(code),
   (err: Error) => {

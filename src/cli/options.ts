@@ -89,7 +89,7 @@ export const OPTIONS = {
   'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULT_TOOL_CALL_MODE, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
   'allow-tool': { type: 'string', multiple: true, arg: 'NAME', option: 'allowTools', help: 'Let generated calls reach this tool in safe mode too (repeatable)' },
   shard: { type: 'string', arg: 'I/N', option: 'shard', help: 'Run only shard I of N of the checks (for a CI matrix); merge the shards\' reports with the report command' },
-  verbose: { type: 'boolean', help: 'Also list passing and skipped checks; show whole transcripts' },
+  verbose: { type: 'boolean', help: 'Also list passing and skipped checks; show whole transcripts; print a line per area as it ends' },
   color: { type: 'boolean', help: 'Force colours on (--no-color: off); default: on for a terminal unless NO_COLOR is set' },
   help: { type: 'boolean', short: 'h', help: 'Show this help' },
   version: { type: 'boolean', help: 'Show the version' },

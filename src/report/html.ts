@@ -2,7 +2,7 @@ import { isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { CSP, SCRIPT, STYLE } from './html/assets.js';
 import { jsonDiff } from './html/json-diff.js';
-import { html, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
+import { html, pageHead, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
 import { writeReportFile } from './output.js';
 import { STATUSES, areaOf, groupByArea, summarize, verdict } from './summary.js';
 import { bounded, duration, toJson } from './text.js';
@@ -39,16 +39,8 @@ export function renderHtml(report: Report): string {
   const result = verdict(report);
   const name = report.server?.title || report.server?.name || report.target.description;
 
-  return html`<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${CSP}">
-<meta name="referrer" content="no-referrer">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-${report.runId ? html`<meta name="mcp-conformance-run-id" content="${report.runId}">\n` : ''}<title>${VERDICT[result]} · ${name} · MCP conformance</title>
-<style>${raw(STYLE)}</style>
-</head>
+  const runId = report.runId ? html`<meta name="mcp-conformance-run-id" content="${report.runId}">\n` : '';
+  return html`${pageHead(CSP, STYLE, html`${VERDICT[result]} · ${name} · MCP conformance`, runId)}
 <body>
 <header>
 <h1>${name} <span class="verdict s-${result}">${VERDICT[result]}</span></h1>

@@ -93,7 +93,7 @@ function identity(r: Report): string {
 }
 
 /** Id-safe slugs (`[a-z0-9-]+`); a name used twice gets `-2`, `-3`… */
-function uniqueSlugs(names: readonly string[]): string[] {
+export function uniqueSlugs(names: readonly string[]): string[] {
   const taken = new Set<string>();
   return names.map((name) => {
     const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'server';

@@ -16,6 +16,7 @@ import { connect } from '../transport/connect.js';
 import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
 import { shardSuite } from './shard.js';
+import type { OnProgress } from './progress.js';
 
 export interface Conformed {
   report: Report;
@@ -54,6 +55,7 @@ async function runOne(
   { baseline, suite }: { baseline?: Baseline; suite: Suite },
   signal?: AbortSignal,
   start?: { plan: LaunchPlan; handover?: Handover; eraLeftOut?: { revision: string; reason: string } },
+  onProgress?: OnProgress,
 ): Promise<Conformed> {
   const plan = start?.plan ?? (await planOf(options));
   // The stateless wire is not defined over the legacy HTTP+SSE transport (deprecated before it).
@@ -75,6 +77,7 @@ async function runOne(
     signal,
     handover: start?.handover,
     eraLeftOut: start?.eraLeftOut,
+    onProgress,
   });
   const note = start?.eraLeftOut?.reason;
   if (!baseline) return { report, options, note };
@@ -94,13 +97,13 @@ const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, trans
  * One run per revision that `all` (every revision the project knows) or `auto` (the default: every era the server
  * speaks) stands for, one after the other, each with its own report and verdict; any other revision is one run.
  */
-export async function conformEach(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed[]> {
+export async function conformEach(input: ConformanceOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
   const options = await resolveOptions(input);
   const revision = options.revision ?? DEFAULTS.revision;
   // A mistake in the user's files ends the run with no server started; with none, the checks load while the auto
   // probe's server starts (built-in cases are checked at build time).
   const early = hasUserFiles(options) ? await loadFiles(options) : undefined;
-  if (!isSeveral(revision)) return [await runOne({ ...options, revision }, early ?? (await loadFiles(options)), signal)];
+  if (!isSeveral(revision)) return [await runOne({ ...options, revision }, early ?? (await loadFiles(options)), signal, undefined, onProgress)];
   const plan = await planOf(options);
   // The stateless wire has no legacy HTTP+SSE transport (see conform).
   const stateless = plan.transport !== 'sse';
@@ -116,7 +119,8 @@ export async function conformEach(input: ConformanceOptions, signal?: AbortSigna
   for (const revision of all) {
     if (signal?.aborted && runs.length > 0) break; // the first run still reports the interruption
     const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
-    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: runs.length === 0 ? spoken?.handover : undefined, eraLeftOut }));
+    const told = onProgress && ((p: Parameters<OnProgress>[0]) => onProgress({ ...p, revision }));
+    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: runs.length === 0 ? spoken?.handover : undefined, eraLeftOut }, told));
   }
   return runs;
 }

@@ -23,6 +23,7 @@ import { quoteArg } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
 import { TOOL } from '../version.js';
 import { bounded } from '../json.js';
+import { type OnProgress, progressTracker } from './progress.js';
 
 export interface RunOptions {
   plan: LaunchPlan;
@@ -50,6 +51,8 @@ export interface RunOptions {
   handover?: Handover;
   /** An era the auto probe left out, because the server said it does not speak it: that era's checks skip with the reason. */
   eraLeftOut?: { revision: string; reason: string };
+  /** Told as each check starts and ends (a live progress line). */
+  onProgress?: OnProgress;
 }
 
 /** A session and its connection passed on to a run, which then owns them. */
@@ -159,7 +162,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
       const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
-      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision, options.eraLeftOut), state);
+      const progress = progressTracker(checks.map((c) => c.id), options.onProgress);
+      const runOne = (def: CheckDef) => progress.track(def.id, runCheck(applicable(def, shared.transport.kind, profile!.revision, options.eraLeftOut), state));
       // All at once, those that open sessions of their own first: their servers start while the others start. Each
       // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
       // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch

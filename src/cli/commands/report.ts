@@ -89,6 +89,7 @@ export function printWritten(report: Report, paths: readonly string[]): void {
 
 const USAGE = [
   'Usage: mcp-conformance report <report.json>... [--out DIR]',
+  '       mcp-conformance report --matrix <DIR>... [--out DIR]   (matrix.json and matrix.html of server report folders)',
   '',
   'Renders report.json, junit.xml, index.html, badge.svg and badge.json again from saved report.json files.',
   'Several files are merged: shards of one run are united by check id; reports of different servers are',
@@ -99,6 +100,7 @@ const USAGE = [
 
 /** `mcp-conformance report <report.json…> [--out DIR]` */
 export async function reportCommand(argv: string[]): Promise<number> {
+  if (argv.includes('--matrix')) return (await import('./matrix.js')).mergeMatrixCommand(argv);
   const loaded = await loadForRerender(argv, USAGE);
   if (!loaded) return 0;
   const written = await writeReports(loaded.report, loaded.out);

@@ -14,6 +14,7 @@ import type { Report } from '../../schema/generated/report.js';
 import { TOOL } from '../../version.js';
 import { exitCodeFor } from '../exit-codes.js';
 import { type CliArgs, flagOf, helpText, parseCli } from '../options.js';
+import { progressSink } from '../progress-line.js';
 
 /**
  * The main job: `mcp-conformance [options] <target>` or `… -- <command>`, with a config file filling in what the flags leave out.
@@ -38,7 +39,8 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   if (inGitHubActions()) await checkGitHubFiles();
   // The run's machinery (checks, properties, transports) is loaded once there is a run to do.
   const { combined, conformEach, revisionOf } = await import('../../run/conform.js');
-  const runs = await conformEach(options, signal);
+  const progress = progressSink(process.stdout, args.verbose);
+  const runs = await conformEach(options, signal, progress.onProgress).finally(() => progress.stop());
   if (runs.length === 1) return reportRun(runs[0], args, signal);
   // Several revisions (a dual-era server, or --revision all): each run's reports and badge in <out>/<revision>/, then
   // all of them side by side in <out>/, where CI finds report.json and junit.xml as after a one-revision run.

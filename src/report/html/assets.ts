@@ -124,10 +124,7 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
  * Nothing loads from anywhere; only the two static blocks above may run or style the page (by hash, so markup
  * injected by a rendering bug would still be inert). Inline `style` attributes and handlers are refused.
  */
-export const CSP = [
-  "default-src 'none'",
-  `style-src ${sha256(STYLE)}`,
-  `script-src ${sha256(SCRIPT)}`,
-  "base-uri 'none'",
-  "form-action 'none'",
-].join('; ');
+export const cspFor = (style: string, script: string): string =>
+  ["default-src 'none'", `style-src ${sha256(style)}`, `script-src ${sha256(script)}`, "base-uri 'none'", "form-action 'none'"].join('; ');
+
+export const CSP = cspFor(STYLE, SCRIPT);

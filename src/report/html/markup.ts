@@ -53,3 +53,20 @@ export function safeHref(url: string): string | undefined {
 export function scriptJson(value: unknown): Html {
   return new Html(JSON.stringify(value).replace(/</g, '\\u003c'));
 }
+
+/**
+ * A self-contained page's start, up to its body: only the given stylesheet (and the script the CSP names) may style or
+ * run, nothing loads from anywhere, and no referrer leaves. `meta` goes before the title.
+ */
+export function pageHead(csp: string, style: string, title: Fragment, meta: Fragment = ''): Html {
+  return html`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${csp}">
+<meta name="referrer" content="no-referrer">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+${meta}<title>${title}</title>
+<style>${raw(style)}</style>
+</head>`;
+}

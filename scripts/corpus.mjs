@@ -1,0 +1,137 @@
+#!/usr/bin/env node
+// `npm run corpus`: judges the suite on real servers nobody here wrote. Installs each package of corpus/servers.yaml
+// pinned into a cache folder outside the project (MCP_CONFORMANCE_CORPUS_DIR, default ~/.cache/mcp-conformance-corpus),
+// makes the sandbox the servers are pointed at afresh, runs `mcp-conformance matrix` on them, and writes
+// corpus/results.json and the table in corpus/README.md. Arguments are passed to the matrix (default: --seed 7 --jobs 2).
+// Not part of `npm test`: it takes minutes and installs a gigabyte.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const YAML = createRequire(import.meta.url)('yaml');
+const DIR = process.env.MCP_CONFORMANCE_CORPUS_DIR ?? join(homedir(), '.cache', 'mcp-conformance-corpus');
+const SANDBOX = join(DIR, 'sandbox');
+const OUT = join(DIR, 'out');
+const args = process.argv.slice(2);
+const given = (flag) => args.includes(flag);
+const matrixArgs = [...(given('--seed') ? [] : ['--seed', '7']), ...(given('--jobs') ? [] : ['--jobs', '2']), ...args];
+
+const slug = (name) => name.replace(/^@/, '').replace(/[^a-zA-Z0-9.-]+/g, '-');
+/** `@scope/name@1.2.3` → [`@scope/name`, `1.2.3`] */
+const split = (spec) => [spec.slice(0, spec.lastIndexOf('@')), spec.slice(spec.lastIndexOf('@') + 1)];
+
+const text = readFileSync(join(ROOT, 'corpus/servers.yaml'), 'utf8');
+const { servers } = YAML.parse(text);
+
+// 1. Pinned installs, each package in a folder of its own (their dependencies differ); one installed already is kept.
+for (const spec of new Set(servers.map((s) => s.labels.package))) {
+  const [name, version] = split(spec);
+  const prefix = join(DIR, 'pkgs', slug(name));
+  const manifest = join(prefix, 'node_modules', name, 'package.json');
+  // Some packages spell their version with a leading v in their package.json.
+  if (existsSync(manifest) && String(JSON.parse(readFileSync(manifest, 'utf8')).version).replace(/^v/, '') === version) continue;
+  process.stdout.write(`install ${spec}\n`);
+  mkdirSync(prefix, { recursive: true });
+  const npm = spawnSync('npm', ['install', '--prefix', prefix, `${name}@${version}`, '--save-exact', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { stdio: 'inherit' });
+  if (npm.status !== 0) {
+    process.stderr.write(`corpus: installing ${spec} failed (exit ${npm.status})\n`);
+    process.exit(2);
+  }
+}
+
+// 2. The sandbox, afresh: what a server writes (a memory file, a database) must not carry over into the next run.
+rmSync(SANDBOX, { recursive: true, force: true });
+for (const dir of ['fs', 'memory', 'libsql', 'cron', 'kube', 'vault', 'vault-out', 'cortex', 'onshape', 'leanspec']) mkdirSync(join(SANDBOX, dir), { recursive: true });
+writeFileSync(join(SANDBOX, 'fs/hello.txt'), 'hi\n');
+writeFileSync(join(SANDBOX, 'vault/a.txt'), 'hello\n');
+// A cluster that is never there: a closed port on loopback.
+writeFileSync(join(SANDBOX, 'kube/config'), YAML.stringify({
+  apiVersion: 'v1', kind: 'Config',
+  clusters: [{ name: 'offline', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } }],
+  contexts: [{ name: 'offline', context: { cluster: 'offline', user: 'offline', namespace: 'default' } }],
+  'current-context': 'offline',
+  users: [{ name: 'offline', user: { token: 'offline-fake' } }],
+}));
+
+// 3. The matrix, on the servers file with {corpus} filled in.
+const file = join(DIR, 'servers.yaml');
+writeFileSync(file, text.replaceAll('{corpus}', DIR));
+rmSync(OUT, { recursive: true, force: true });
+const t0 = Date.now();
+const run = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'matrix', file, '--out', OUT, ...matrixArgs], { stdio: 'inherit' });
+const wallMs = Date.now() - t0;
+
+// 4. No process of the corpus may be left running.
+const left = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).filter((p) => {
+  try {
+    return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(DIR);
+  } catch {
+    return false;
+  }
+});
+if (left.length > 0) process.stderr.write(`corpus: processes left running: ${left.join(', ')}\n`);
+
+// 5. results.json and the README table.
+const matrix = JSON.parse(readFileSync(join(OUT, 'matrix.json'), 'utf8'));
+const seed = matrixArgs[matrixArgs.indexOf('--seed') + 1];
+const results = {
+  seed: Number(seed),
+  tool: matrix.tool,
+  wallMs,
+  processesLeft: left.length,
+  servers: matrix.servers.map((s, i) => {
+    const columns = matrix.columns.filter((c) => c.server === i);
+    const ids = (c, status) => matrix.rows.filter((r) => r.cells[matrix.columns.indexOf(c)]?.status === status).map((r) => r.id);
+    return {
+      name: s.name,
+      ...s.labels,
+      verdict: s.verdict,
+      summary: s.summary,
+      durationMs: s.durationMs,
+      exitCode: s.exitCode,
+      ...(s.reason && { reason: s.reason }),
+      revisions: columns.map((c) => ({ revision: c.revision, verdict: c.verdict, summary: c.summary, fail: ids(c, 'fail'), warn: ids(c, 'warn'), error: ids(c, 'error') })),
+    };
+  }),
+};
+writeFileSync(join(ROOT, 'corpus/results.json'), `${JSON.stringify(results, null, 2)}\n`);
+const implementations = new Set(results.servers.map((s) => s.implementation));
+const reported = results.servers.filter((s) => s.verdict !== 'no-report').length;
+const row = (s) => `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${((s.durationMs ?? 0) / 1000).toFixed(1)} s |`;
+const table = [
+  '<!-- corpus-table: written by scripts/corpus.mjs -->',
+  `Seed ${seed}, ${results.servers.length} servers (${reported} with a report) across ${implementations.size} implementations, ${(wallMs / 1000).toFixed(0)} s in all; processes left: ${left.length}.`,
+  '',
+  '| server | implementation | transport | revision(s) | verdict | pass/fail/warn/skip/error | time |',
+  '|---|---|---|---|---|---|---|',
+  ...results.servers.map(row),
+  '',
+  'Each failure, with the requirement behind it (catalogue id, level and text) and the runs that fail it (`@2026`: the',
+  '2026-07-28 run of a dual-era server); warnings and messages are in results.json and the matrix.',
+  '',
+  ...failures(matrix),
+  '<!-- /corpus-table -->',
+].join('\n');
+/** One line per failing check: its requirement and the runs that fail it. */
+function failures(m) {
+  const byCheck = new Map();
+  m.rows.forEach((row) => row.cells.forEach((cell, i) => {
+    if (cell?.status !== 'fail') return;
+    const column = m.columns[i];
+    const entry = byCheck.get(row.id) ?? { requirement: cell.requirement, runs: [] };
+    entry.runs.push(`${m.servers[column.server].name}${column.revision === '2026-07-28' ? '@2026' : ''}`);
+    byCheck.set(row.id, entry);
+  }));
+  return [...byCheck].map(([id, { requirement: r, runs }]) => `- \`${id}\` (${r.level} [${r.id}](${r.spec})): ${r.text} — ${runs.join(', ')}`);
+}
+
+const readme = join(ROOT, 'corpus/README.md');
+const old = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
+writeFileSync(readme, /<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/.test(old) ? old.replace(/<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/, () => table) : `${old}\n${table}\n`);
+process.stdout.write(`corpus: ${reported}/${results.servers.length} servers reported, ${implementations.size} implementations; corpus/results.json and corpus/README.md written\n`);
+// The servers' own verdicts are the results, not a failure of this script.
+process.exit(left.length > 0 || reported < results.servers.length ? 1 : 0);

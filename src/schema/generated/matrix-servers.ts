@@ -1,0 +1,82 @@
+/* Generated from schema/ by `npm run generate`. Do not edit. */
+
+/**
+ * The servers file of `mcp-conformance matrix`: the servers to test, each run as its own mcp-conformance run. Relative paths are relative to the file's folder.
+ */
+export interface MatrixServers {
+  /**
+   * The schema this file follows, for editors.
+   */
+  $schema?: string;
+  /**
+   * @minItems 1
+   */
+  servers: [MatrixServer, ...MatrixServer[]];
+}
+/**
+ * One server. Give a target or a command; with url, the command starts an HTTP server that answers there.
+ */
+export interface MatrixServer {
+  /**
+   * Names the server in the matrix, and (as a slug) its folder in the output.
+   */
+  name: string;
+  /**
+   * A file, a project folder or the URL of a running server, as `mcp-conformance <target>` takes it.
+   */
+  target?: string;
+  /**
+   * The command that starts the server, with its arguments (like `-- <command>`). May contain {port}.
+   *
+   * @minItems 1
+   */
+  command?: [string, ...string[]];
+  /**
+   * Working directory of the server.
+   */
+  cwd?: string;
+  /**
+   * Added to the server's environment. A value holding {port} gets the run's port.
+   */
+  env?: {
+    [k: string]: string | number | boolean;
+  };
+  /**
+   * As --transport.
+   */
+  transport?: 'stdio' | 'http' | 'sse';
+  /**
+   * Where the server the command starts answers over HTTP (as --http-url); {port} there takes a free port (--port auto).
+   */
+  url?: string;
+  /**
+   * As --revision (default auto): each revision run is a column of the matrix.
+   */
+  revision?: '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | 'all' | 'auto';
+  /**
+   * As --tool-calls.
+   */
+  toolCalls?: 'safe' | 'all' | 'none';
+  /**
+   * As --allow-tool.
+   */
+  allowTools?: string[];
+  /**
+   * As --expected-failures: a YAML list of checks expected to fail.
+   */
+  expectedFailures?: string;
+  /**
+   * Seconds to wait for each response (as --timeout).
+   */
+  timeout?: number;
+  /**
+   * Seconds this server may take in all (default: the matrix's --budget); past it the run is ended and its partial reports kept.
+   */
+  budget?: number;
+  /**
+   * Facts shown with the server in the matrix, e.g. implementation: go-sdk.
+   */
+  labels?: {
+    [k: string]: string;
+  };
+}
