@@ -1,10 +1,46 @@
+import { relative } from 'node:path';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
+
+/**
+ * The files that take longest, longest first: each of the two workers takes the next file when it is free, so these
+ * start first and the short ones fill in around them. Vitest orders by the durations it cached last time, which a
+ * fresh clone does not have (it would start with the largest files, not the slowest).
+ */
+const SLOWEST = [
+  'test/e2e/faults.test.ts',
+  'test/e2e/zoo.test.ts',
+  'test/e2e/http.test.ts',
+  'test/e2e/cli.test.ts',
+  'test/e2e/dual-era.test.ts',
+  'test/e2e/properties.test.ts',
+  'test/e2e/http-stateless.test.ts',
+  'test/e2e/timeouts.test.ts',
+];
+
+class SlowestFirst extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const rank = (f: TestSpecification) => {
+      const i = SLOWEST.indexOf(relative(import.meta.dirname, f.moduleId).replaceAll('\\', '/'));
+      return i < 0 ? SLOWEST.length : i;
+    };
+    return (await super.sort(files)).sort((a, b) => rank(a) - rank(b));
+  }
+}
 
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    testTimeout: 60_000,
-    hookTimeout: 60_000,
+    // A bound for a hang only: each run a test starts is bounded by its own limits (and runCli's 120 s), and two
+    // files at a time may make a run take twice as long as alone.
+    testTimeout: 180_000,
+    hookTimeout: 180_000,
     pool: 'forks',
+    // Two files at a time on a 2-core machine: most e2e tests wait on servers and timeouts, not on the CPU.
+    maxWorkers: 2,
+    // Tests side by side within a file (describe.concurrent): each starts a CLI and its servers, so three per worker
+    // keep both cores busy without starving a run of the CPU its limits assume.
+    maxConcurrency: 3,
+    sequence: { sequencer: SlowestFirst },
   },
 });

@@ -58,7 +58,9 @@ class Client {
     this.send(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
   }
 
-  waitFor(predicate: (m: Json) => boolean, timeoutMs = 2000): Promise<Json> {
+  // Every wait here expects its message: the limit only ends a test whose server went silent, so it leaves a loaded
+  // machine's slow start room.
+  waitFor(predicate: (m: Json) => boolean, timeoutMs = 20_000): Promise<Json> {
     return new Promise((resolve, reject) => {
       const check = () => {
         const found = this.messages.find(predicate);

@@ -50,8 +50,13 @@ describe.concurrent('--revision auto, the default', () => {
   });
 
   it('reports a server of one era directly in OUT, as a run of that revision does', async () => {
-    for (const [args, era] of [[[SERVER], '2025-11-25'], [[SERVER, '--revision', '2026-07-28'], '2026-07-28']] as const) {
-      const r = await runCli(['--seed', '1', '--', process.execPath, ...args]);
+    // The layout is what is tested here: a few checks make it (the reference server passes the whole suite in each
+    // revision in test/e2e/faults.test.ts).
+    const only = ['--only', 'lifecycle/**', '--only', 'base/jsonrpc/version'];
+    const eras = [[[SERVER], '2025-11-25'], [[SERVER, '--revision', '2026-07-28'], '2026-07-28']] as const;
+    const runs = await Promise.all(eras.map(([args]) => runCli(['--seed', '1', ...only, '--', process.execPath, ...args])));
+    for (const [i, [, era]] of eras.entries()) {
+      const r = runs[i];
       expect(r.exitCode, r.stdout + r.stderr).toBe(0);
       expect((await readdir(r.out)).sort()).toEqual(FILES);
       expect(r.report?.server?.protocolVersion).toBe(era);

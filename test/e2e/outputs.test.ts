@@ -13,8 +13,9 @@ const SERVER = join(REFERENCE, 'server.mjs');
 // Far above what a healthy exit takes on a loaded machine, far below a hang (the tool once spun for minutes).
 const NO_HANG_MS = 40_000;
 
+// No SIGKILL of execa's own 5 s after a test's signal: how the tool stops is what those tests look at.
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  execa(process.execPath, [CLI, ...args], { reject: false, env: { GITHUB_ACTIONS: '', NO_COLOR: '1', ...env }, timeout: NO_HANG_MS, killSignal: 'SIGKILL' });
+  execa(process.execPath, [CLI, ...args], { reject: false, env: { GITHUB_ACTIONS: '', NO_COLOR: '1', ...env }, timeout: NO_HANG_MS, killSignal: 'SIGKILL', forceKillAfterDelay: false });
 
 /** A server command that first leaves a file behind, so a test can tell whether any server started. */
 async function markingServer(): Promise<{ marker: string; command: string[] }> {

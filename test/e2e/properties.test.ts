@@ -47,13 +47,14 @@ describe.concurrent('the generated checks (properties)', () => {
   }, SLOW);
 
   it('judge -32602 for invalid arguments by revision: a warning since 2025-11-25 (SEP-1303), right before', async () => {
-    const [newest, older] = await Promise.all([run(FAULTY, {}, 'invalid-arguments-32602'), run(FAULTY, { protocolVersion: '2025-06-18' }, 'invalid-arguments-32602')]);
+    const suite = await loadSuite({ only: ['tools/call/invalid-arguments'] });
+    const [newest, older] = await Promise.all([run(FAULTY, { suite }, 'invalid-arguments-32602'), run(FAULTY, { suite, protocolVersion: '2025-06-18' }, 'invalid-arguments-32602')]);
     expect(check(newest, 'tools/call/invalid-arguments').status).toBe('warn');
     expect(check(older, 'tools/call/invalid-arguments').status).toBe('pass');
   }, SLOW);
 
   it('name the arguments that crashed the server', async () => {
-    const result = check(await run(FAULTY, {}, 'crash-on-non-string'), 'tools/call/invalid-arguments');
+    const result = check(await run(FAULTY, { suite: await loadSuite({ only: ['tools/call/invalid-arguments'] }) }, 'crash-on-non-string'), 'tools/call/invalid-arguments');
     expect(result.status).toBe('fail');
     expect(result.message).toContain('TypeError: arguments.');
     const { counterexample } = result.actual as { counterexample: { invalid: string[] } };
@@ -104,8 +105,10 @@ describe.concurrent('the generated checks (properties)', () => {
 
 describe.concurrent('generated tool calls: boundary values, per-tool shares, slow tools', () => {
   it('find the b = 0 that breaks a read-only divide(a, b) at the default --runs, at every seed, and count the calls per tool', async () => {
-    for (const seed of [1, 2, 3]) {
-      const result = check(await run(FAULTY, { seed }, 'divide-by-zero'), 'tools/call/valid-arguments');
+    const suite = await loadSuite({ only: ['tools/call/valid-arguments'] });
+    const reports = await Promise.all([1, 2, 3].map((seed) => run(FAULTY, { seed, suite }, 'divide-by-zero')));
+    for (const report of reports) {
+      const result = check(report, 'tools/call/valid-arguments');
       expect(result.status, result.message).toBe('warn');
       expect(result.message).toContain('valid arguments were answered with error -32603');
       expect((result.actual as { counterexample: Call }).counterexample).toMatchObject({ tool: 'divide', arguments: { b: 0 } });
