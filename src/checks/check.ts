@@ -89,6 +89,8 @@ export interface CheckDef {
   scratch?: boolean;
   /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
   transport?: TransportKind;
+  /** The skip reason on stdio, when it says more than the transport's name. */
+  offTransport?: string;
   /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
   revisions?: readonly string[];
   run(ctx: CheckContext): Promise<Outcome>;
@@ -97,8 +99,9 @@ export interface CheckDef {
 const TRANSPORT_NAMES: Record<TransportKind, string> = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'legacy HTTP+SSE' };
 
 /** The skip reason for a check or frame rule made for another transport than the run's; undefined when it applies. */
-export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind): string | undefined {
+export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind, onStdio?: string): string | undefined {
   if (needs === undefined || needs === actual) return undefined;
+  if (onStdio !== undefined && actual === 'stdio') return onStdio;
   return `applies to the ${TRANSPORT_NAMES[needs]} transport only; this run uses ${TRANSPORT_NAMES[actual]}`;
 }
 

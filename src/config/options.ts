@@ -43,6 +43,10 @@ export interface ResolvedOptions {
   runs?: number;
   toolCalls?: Config['toolCalls'];
   allowTools?: string[];
+  /** The environment variable holding the bearer token. */
+  tokenEnv?: string;
+  authServer: boolean;
+  authServerPort?: number;
 }
 
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -93,5 +97,8 @@ export async function resolveOptions(options: ConformanceOptions, nameOf = (key:
     runs: merged.runs,
     toolCalls: merged.toolCalls,
     allowTools: merged.allowTools,
+    tokenEnv: merged.tokenEnv,
+    authServer: merged.authServer ?? false,
+    authServerPort: merged.authServerPort,
   };
 }

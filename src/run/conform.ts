@@ -85,10 +85,18 @@ async function runOne(
 
 const isSeveral = (revision: string | undefined) => revision === 'all' || revision === 'auto';
 
-const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, transport, secrets }: ResolvedOptions): Promise<LaunchPlan> => ({
-  ...(await resolveTarget({ target, command, cwd, env, headers, httpUrl, port, transport })),
-  secretNames: secrets,
+const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, transport, secrets, tokenEnv }: ResolvedOptions): Promise<LaunchPlan> => ({
+  ...(await resolveTarget({ target, command, cwd, env, headers: { ...headers, ...bearerFrom(tokenEnv, env) }, httpUrl, port, transport })),
+  secretNames: [...secrets, ...(tokenEnv === undefined ? [] : [tokenEnv])],
 });
+
+/** The Authorization header --token-env NAME stands for; an unset or empty variable is the user's to fix. */
+function bearerFrom(name: string | undefined, env: Record<string, string>): Record<string, string> {
+  if (name === undefined) return {};
+  const token = (env[name] ?? process.env[name] ?? '').trim();
+  if (token === '') throw new ConfigError(`--token-env ${name}: the environment variable ${name} is not set or empty`);
+  return { Authorization: `Bearer ${token}` };
+}
 
 /**
  * One run per revision that `all` (every revision the project knows) or `auto` (the default: every era the server

@@ -7,6 +7,7 @@ import { discover, initialize, schemaRevision, UnsupportedEra } from '../discove
 import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
 import { noteLateAnswers } from './late-answers.js';
 import { noteCause } from './causes.js';
+import { lockedOut, lockedProfile } from './locked.js';
 import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
@@ -142,12 +143,16 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const lostWaiting = new Set<string>();
   const silent = new Map<string, Exchange[]>();
   let interrupted = false;
+  /** Set when the server wants a token the run lacks: only the authorization area runs. */
+  let locked: string | undefined;
   try {
     try {
       profile = await Promise.race([discover(shared, options.protocolVersion, handover?.initialized), interruption]);
       monitor.context.capabilities = profile.capabilities;
     } catch (err) {
+      locked = err instanceof Interrupted ? undefined : await lockedOut(shared);
       if (err instanceof Interrupted) interrupted = true;
+      else if (locked) profile = lockedProfile(options.protocolVersion ?? REVISIONS[0]);
       else results.push(handshakeFailure(err as Error, shared, options.protocolVersion));
       // A revision the server says it does not speak: one failure names the cause, and each check skips with it.
       if (err instanceof UnsupportedEra) results.push(...suite.checks.filter((c) => c.id !== results[0].id).map((c) => notRun(c, `not run: the server does not support ${options.protocolVersion} (${err.message})`)));
@@ -158,7 +163,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
       const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
-      const runOne = (def: CheckDef) => runCheck(applicable(def, shared.transport.kind, profile!.revision, options.eraLeftOut), state);
+      const runOne = async (def: CheckDef) =>
+        locked && !def.id.startsWith('auth/') ? notRun(def, locked) : runCheck(applicable(def, shared.transport.kind, profile!.revision, options.eraLeftOut), state);
       // All at once, those that open sessions of their own first: their servers start while the others start. Each
       // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
       // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
@@ -187,7 +193,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   // After every session closed: an answer may come while the server shuts down.
   noteLateAnswers(results, sessions, silent);
   noteCause(results, lostWaiting);
-  results.push(...monitor.results(shared.transport.kind));
+  // Without a token nothing was exchanged at the MCP level: the frames were HTTP refusals.
+  results.push(...monitor.results(shared.transport.kind).map((r) => (locked ? { ...r, status: 'skip' as const, message: locked, transcript: undefined } : r)));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
   // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
   return redact({
@@ -223,7 +230,7 @@ function applicable(def: CheckDef, kind: TransportKind, revision: string, leftOu
 }
 
 /** Why a check does not apply to a run of this transport and revision; undefined when it does. */
-const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind) ?? wrongRevision(def.revisions, revision);
+const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind, def.offTransport) ?? wrongRevision(def.revisions, revision);
 
 function serverOf(p: ServerProfile): NonNullable<Report['server']> {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);

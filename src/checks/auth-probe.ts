@@ -1,0 +1,124 @@
+import { statelessMeta } from '../discovery/discover.js';
+import { STATELESS_REVISION } from '../schema/revisions.js';
+import type { HttpOutcome } from '../transport/http-base.js';
+import { StreamableHttpTransport } from '../transport/http.js';
+import { TOOL } from '../version.js';
+import { isObject } from '../json.js';
+import { type Challenge, bearerOf, wellKnownUrls } from './auth-challenge.js';
+import { bearerToken } from './auth-tokens.js';
+import type { CheckContext } from './check.js';
+import { httpOf, is2xx, parsed, said } from './http.js';
+
+/**
+ * What the authorization checks share, probed once per run: how the server answers the first request of the wire
+ * without a token, its challenge, its metadata document, and whether the user's token is served.
+ */
+export interface AuthGate {
+  endpoint: URL;
+  /** Set when there is nothing to judge: authorization is off (the server serves without a token). */
+  off?: string;
+  /** The answer to the first request of the wire sent without a token. */
+  first: HttpOutcome;
+  challenge?: Challenge;
+  /** The user's `Authorization` value (--header or --token-env), if any. */
+  user?: string;
+}
+
+export interface Metadata {
+  /** Where it was found; undefined when nowhere. */
+  url?: URL;
+  from?: 'challenge' | 'path-suffixed well-known URI' | 'root well-known URI';
+  outcome?: HttpOutcome;
+  json?: Record<string, unknown>;
+  /** Why it was not fetched or not found. */
+  why?: string;
+}
+
+export const OFF = 'authorization is off: the server serves requests without a token';
+export const AUTHORIZATION = 'Authorization';
+
+/** The body of the first request of the wire: initialize, or server/discover on the stateless wire. */
+export function firstRequest(ctx: CheckContext, id: string): { method: string; body: string } {
+  const version = ctx.profile.requestedVersion;
+  if (version === STATELESS_REVISION) return { method: 'server/discover', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: statelessMeta(version) } }) };
+  return { method: 'initialize', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL } }) };
+}
+
+/** The user's Authorization header value of a transport. */
+export function userAuthorization(http: StreamableHttpTransport): string | undefined {
+  return Object.entries(http.userHeaders).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+}
+
+/** A probe of the first request with `authorization` (undefined: none); a session it opened is ended again. */
+export async function sendFirst(ctx: CheckContext, http: StreamableHttpTransport, label: string, authorization: string | undefined): Promise<HttpOutcome> {
+  const { body } = firstRequest(ctx, `mcp-conformance-auth-${label.replace(/\W+/g, '-')}`);
+  const overrides = withAuthorization(http, authorization);
+  const o = await http.probe('POST', label, overrides, body);
+  const sid = o.headers['mcp-session-id'];
+  if (typeof sid === 'string') await http.probe('DELETE', `end the session ${label} opened`, { ...overrides, 'Mcp-Session-Id': sid });
+  return o;
+}
+
+/** Header overrides that send `authorization` in place of the user's header (undefined removes it). */
+export function withAuthorization(http: StreamableHttpTransport, authorization: string | undefined): Record<string, string | undefined> {
+  const names = Object.keys(http.userHeaders).filter((n) => n.toLowerCase() === 'authorization');
+  return { ...Object.fromEntries(names.map((n) => [n, undefined])), [AUTHORIZATION]: authorization };
+}
+
+/** The run's gate: the first request without a token (once per run). */
+export function authGate(ctx: CheckContext): Promise<AuthGate> {
+  return ctx.memo('auth/gate', async () => {
+    const http = httpOf(await ctx.fresh());
+    const first = await sendFirst(ctx, http, 'without a token', undefined);
+    const user = userAuthorization(http);
+    const base = { endpoint: http.url, first, ...(user !== undefined && { user }) };
+    if (is2xx(first)) return { ...base, off: OFF };
+    return { ...base, challenge: bearerOf(first.headers['www-authenticate']) };
+  });
+}
+
+/** Whether a URL is on the endpoint's host: the suite fetches metadata there only, never from other hosts. */
+const sameHost = (a: URL, b: URL) => a.hostname === b.hostname;
+
+/** The protected resource metadata: from the challenge's resource_metadata, else the well-known URIs (once per run). */
+export function metadataOf(ctx: CheckContext, gate: AuthGate): Promise<Metadata> {
+  return ctx.memo('auth/metadata', async () => {
+    const session = await ctx.fresh();
+    const named = gate.challenge?.params.resource_metadata;
+    const candidates: { url: URL; from: NonNullable<Metadata['from']> }[] = [];
+    if (named !== undefined) {
+      let url: URL;
+      try {
+        url = new URL(named);
+      } catch {
+        return { why: `the challenge's resource_metadata ${JSON.stringify(named)} is no URL` };
+      }
+      candidates.push({ url, from: 'challenge' });
+    } else {
+      for (const w of wellKnownUrls(gate.endpoint)) candidates.push({ url: w.url, from: w.suffixed ? 'path-suffixed well-known URI' : 'root well-known URI' });
+    }
+    const tried: string[] = [];
+    for (const { url, from } of candidates) {
+      if (!sameHost(url, gate.endpoint)) return { url, from, why: `the metadata is on another host (${url.host}); the suite sends nothing to hosts other than the server's` };
+      const doc = new StreamableHttpTransport({ url, headers: {} }, session.transcript);
+      const outcome = await doc.probe('GET', `metadata at the ${from}`, { Accept: 'application/json' });
+      await doc.close();
+      const json = parsed(outcome.body);
+      // Only a served document is judged for its content (an error's JSON body is no metadata).
+      if (from === 'challenge' || is2xx(outcome)) return { url, from, outcome, ...(is2xx(outcome) && isObject(json) && { json }), ...(!is2xx(outcome) && { why: `the metadata at ${url.href} → ${said(outcome)}` }) };
+      tried.push(`${url.pathname} → ${said(outcome)}`);
+    }
+    return { why: `no metadata: the challenge names no resource_metadata, and ${tried.join(', ')}` };
+  });
+}
+
+/** A token the server serves, for the checks that need one: the user's. Undefined with why otherwise. */
+export function servedToken(ctx: CheckContext, gate: AuthGate): Promise<{ authorization?: string; why?: string }> {
+  return ctx.memo('auth/user-token', async () => {
+    if (gate.user === undefined || bearerToken(gate.user) === undefined) return { why: 'no token was given (--header \'Authorization: Bearer …\' or --token-env NAME)' };
+    const http = httpOf(await ctx.fresh());
+    const o = await sendFirst(ctx, http, 'with the given token', gate.user);
+    if (!is2xx(o)) return { why: `the given token was not served: ${firstRequest(ctx, '').method} with it → ${said(o)}` };
+    return { authorization: gate.user };
+  });
+}
