@@ -4,7 +4,8 @@ import type { HttpOutcome } from '../transport/http-base.js';
 import { StreamableHttpTransport } from '../transport/http.js';
 import { TOOL } from '../version.js';
 import { isObject } from '../json.js';
-import { type Challenge, bearerOf, wellKnownUrls } from './auth-challenge.js';
+import { ISSUER_ENV } from '../auth/issuer.js';
+import { type Challenge, bearerOf, scopesOf, wellKnownUrls } from './auth-challenge.js';
 import { bearerToken } from './auth-tokens.js';
 import type { CheckContext } from './check.js';
 import { httpOf, is2xx, parsed, said } from './http.js';
@@ -42,6 +43,12 @@ export function firstRequest(ctx: CheckContext, id: string): { method: string; b
   const version = ctx.profile.requestedVersion;
   if (version === STATELESS_REVISION) return { method: 'server/discover', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: statelessMeta(version) } }) };
   return { method: 'initialize', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL } }) };
+}
+
+/** The headers the stateless wire's first request mirrors from its body (the transports add them to their own requests). */
+export function firstHeaders(ctx: CheckContext): Record<string, string> {
+  const version = ctx.profile.requestedVersion;
+  return version === STATELESS_REVISION ? { 'MCP-Protocol-Version': version, 'Mcp-Method': 'server/discover' } : {};
 }
 
 /** The user's Authorization header value of a transport. */
@@ -112,10 +119,37 @@ export function metadataOf(ctx: CheckContext, gate: AuthGate): Promise<Metadata>
   });
 }
 
-/** A token the server serves, for the checks that need one: the user's. Undefined with why otherwise. */
+/** What the suite's tokens claim: the issuer and audience the server names, and the scopes it asks for. */
+export async function claimsOf(ctx: CheckContext, gate: AuthGate): Promise<{ iss?: string; aud: string; scope?: string }> {
+  const meta = await metadataOf(ctx, gate);
+  const servers = meta.json?.authorization_servers;
+  const iss = Array.isArray(servers) && typeof servers[0] === 'string' ? servers[0] : undefined;
+  const aud = typeof meta.json?.resource === 'string' ? meta.json.resource : gate.endpoint.href;
+  const scope = scopesOf(gate.challenge?.params.scope ?? meta.json?.scopes_supported).join(' ');
+  return { ...(iss && { iss }), aud, ...(scope && { scope }) };
+}
+
+/** A token the --auth-server issued for this resource, if the server serves it (once per run): the gate of the issuer's checks. */
+export function issuedToken(ctx: CheckContext, gate: AuthGate): Promise<{ authorization?: string; why?: string; claims: { aud: string; scope?: string } }> {
+  return ctx.memo('auth/issued-token', async () => {
+    const { aud, scope } = await claimsOf(ctx, gate);
+    const claims = { aud, ...(scope && { scope }) };
+    if (!ctx.issuer) return { why: 'the run has no --auth-server to issue tokens', claims };
+    const authorization = `Bearer ${await ctx.issuer.issue(claims)}`;
+    const http = httpOf(await ctx.fresh());
+    const o = await sendFirst(ctx, http, 'with a token the --auth-server issued', authorization);
+    if (!is2xx(o)) return { why: `a token the --auth-server issued for ${aud}${scope ? ` with scope "${scope}"` : ''} was not served (${firstRequest(ctx, '').method} → ${said(o)}): does the server trust ${ctx.issuer.issuer} (${ISSUER_ENV})?`, claims };
+    return { authorization, claims };
+  });
+}
+
+/** A token the server serves, for the checks that need one: the user's, else one the --auth-server issued. */
 export function servedToken(ctx: CheckContext, gate: AuthGate): Promise<{ authorization?: string; why?: string }> {
   return ctx.memo('auth/user-token', async () => {
-    if (gate.user === undefined || bearerToken(gate.user) === undefined) return { why: 'no token was given (--header \'Authorization: Bearer …\' or --token-env NAME)' };
+    if (gate.user === undefined || bearerToken(gate.user) === undefined) {
+      if (ctx.issuer) return issuedToken(ctx, gate);
+      return { why: 'no token was given (--header \'Authorization: Bearer …\', --token-env NAME or --auth-server)' };
+    }
     const http = httpOf(await ctx.fresh());
     const o = await sendFirst(ctx, http, 'with the given token', gate.user);
     if (!is2xx(o)) return { why: `the given token was not served: ${firstRequest(ctx, '').method} with it → ${said(o)}` };

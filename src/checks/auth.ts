@@ -1,10 +1,11 @@
 import type { Requirement } from '../schema/generated/report.js';
 import type { HttpOutcome } from '../transport/http-base.js';
-import { isLoopback, scopesOf } from './auth-challenge.js';
-import { type AuthGate, authGate, firstRequest, metadataOf, sendFirst, servedToken, withAuthorization } from './auth-probe.js';
+import { bearerOf, isLoopback, scopesOf } from './auth-challenge.js';
+import { type AuthGate, authGate, claimsOf, firstHeaders, firstRequest, issuedToken, metadataOf, sendFirst, servedToken, withAuthorization } from './auth-probe.js';
 import { type Forged, bearerToken, forgedTokens, tamperedTokens } from './auth-tokens.js';
 import { type CheckContext, type CheckDef, type Outcome, fail, pass, skip, warn } from './check.js';
 import { actualOf, httpOf, is2xx, parsed, said } from './http.js';
+import { mediaType, send, sessionAgent } from '../transport/http-client.js';
 import { isObject } from '../json.js';
 
 const MCP = 'https://modelcontextprotocol.io/specification';
@@ -47,16 +48,6 @@ async function rejectsAll(ctx: CheckContext, tokens: Forged[]): Promise<Outcome>
     expected: 'HTTP 401 (400 for a malformed header)',
     actual: wrong.map((w) => ({ token: w.what, ...actual(w.o) })),
   });
-}
-
-/** What the suite's tokens claim: the issuer and audience the server names, and the scopes it asks for. */
-async function claimsOf(ctx: CheckContext, gate: AuthGate) {
-  const meta = await metadataOf(ctx, gate);
-  const servers = meta.json?.authorization_servers;
-  const iss = Array.isArray(servers) && typeof servers[0] === 'string' ? servers[0] : undefined;
-  const resource = typeof meta.json?.resource === 'string' ? meta.json.resource : gate.endpoint.href;
-  const scopes = scopesOf(gate.challenge?.params.scope ?? meta.json?.scopes_supported);
-  return { iss, aud: resource, scope: scopes.join(' ') || undefined };
 }
 
 /** The authorization area (requirements §1.6): an HTTP server as an OAuth 2.1 protected resource. */
@@ -265,7 +256,7 @@ export const AUTH_CHECKS: CheckDef[] = [
   },
   {
     id: 'auth/token/tampered',
-    title: "Tampered copies of the user's token are refused with 401",
+    title: 'Tampered copies of a served token are refused with 401',
     requirement: req('auth.token.invalid-rejected', 'MUST', AUTH('token-handling'), '"Invalid or expired tokens MUST receive a HTTP 401 response": a copy with a changed or stripped signature, or re-signed, is invalid'),
     transport: 'http',
     offTransport: STDIO,
@@ -308,6 +299,98 @@ export const AUTH_CHECKS: CheckDef[] = [
         if (wrong.length === 0) return pass(`with the session id of an authenticated session but no token: ${shown}`);
         const verdict = wrong.some((a) => is2xx(a.o)) ? fail : warn;
         return verdict(`with the session id of an authenticated session but no token: ${shown}`, { expected: 'HTTP 401', actual: answers.map((a) => ({ sent: a.what, ...actual(a.o) })) });
+      }),
+  },
+  {
+    id: 'auth/token/audience',
+    title: 'Tokens issued for another resource, or for none, are refused with 401',
+    requirement: req('auth.token.audience', 'MUST', AUTH('token-handling'), '"MCP servers MUST validate that access tokens were issued specifically for them as the intended audience, according to RFC 8707 Section 2"'),
+    transport: 'http',
+    offTransport: STDIO,
+    revisions: PRM_REVISIONS,
+    run: (ctx) =>
+      gated(ctx, async (gate) => {
+        const issued = await issuedToken(ctx, gate);
+        if (!issued.authorization) return skip(`not run: ${issued.why}`);
+        const { scope } = issued.claims;
+        const other = new URL('/mcp-conformance-other-resource', 'https://other-resource.example').href;
+        return rejectsAll(ctx, [
+          { what: `a token issued for another resource (${other})`, authorization: `Bearer ${await ctx.issuer!.issue({ aud: other, scope })}` },
+          { what: 'a token issued with no audience', authorization: `Bearer ${await ctx.issuer!.issue({ scope })}` },
+        ]);
+      }),
+  },
+  {
+    id: 'auth/token/claims',
+    title: 'Expired, not yet valid, wrongly issued and unknown-key tokens are refused with 401',
+    requirement: req('auth.token.invalid-rejected', 'MUST', AUTH('token-handling'), '"Invalid or expired tokens MUST receive a HTTP 401 response"'),
+    transport: 'http',
+    offTransport: STDIO,
+    revisions: ['2025-03-26', ...PRM_REVISIONS],
+    run: (ctx) =>
+      gated(ctx, async (gate) => {
+        const issued = await issuedToken(ctx, gate);
+        if (!issued.authorization) return skip(`not run: ${issued.why}`);
+        const issuer = ctx.issuer!;
+        const base = issued.claims;
+        return rejectsAll(ctx, [
+          { what: 'a token that expired an hour ago', authorization: `Bearer ${await issuer.issue({ ...base, exp: -3600, nbf: -7200 })}` },
+          { what: 'a token valid only from an hour on', authorization: `Bearer ${await issuer.issue({ ...base, nbf: 3600, exp: 7200 })}` },
+          { what: 'a token naming another issuer', authorization: `Bearer ${await issuer.issue({ ...base, iss: 'https://other-issuer.example' })}` },
+          { what: 'a token signed with a key the issuer never published (unknown kid)', authorization: `Bearer ${await issuer.issue({ ...base, unknownKey: true })}` },
+        ]);
+      }),
+  },
+  {
+    id: 'auth/scope/insufficient',
+    title: 'A token without the needed scope gets 403 insufficient_scope',
+    requirement: req('auth.insufficient-scope', 'SHOULD', AUTH('scope-challenge-handling'), 'Scope challenge handling: a token with too little scope gets "HTTP 403 Forbidden" with WWW-Authenticate: Bearer error="insufficient_scope", scope="…"'),
+    covers: ['auth.status-codes'],
+    transport: 'http',
+    offTransport: STDIO,
+    revisions: ['2025-11-25', '2026-07-28'],
+    run: (ctx) =>
+      gated(ctx, async (gate) => {
+        const issued = await issuedToken(ctx, gate);
+        if (!issued.authorization) return skip(`not run: ${issued.why}`);
+        if (!issued.claims.scope) return skip('the server names no scope to leave out (no scope in the challenge, no scopes_supported)');
+        const http = httpOf(await ctx.fresh());
+        const o = await sendFirst(ctx, http, 'a token without the scope', `Bearer ${await ctx.issuer!.issue({ aud: issued.claims.aud })}`);
+        const what = `a token without scope "${issued.claims.scope}" → ${answered(o)}`;
+        if (is2xx(o)) return skip(`${what}: the server serves it, so no scope is needed for this request`);
+        const challenge = bearerOf(o.headers['www-authenticate']);
+        if (o.status === 403 && challenge?.params.error === 'insufficient_scope' && challenge.params.scope) return pass(what);
+        return warn(what, { expected: 'HTTP 403; WWW-Authenticate: Bearer error="insufficient_scope", scope="…"', actual: actual(o) });
+      }),
+  },
+  {
+    id: 'auth/token/query-string',
+    title: 'A token in the query string instead of the Authorization header is not served',
+    requirement: req('auth.no-query-token', 'MUST', AUTH('token-requirements'), '"Access tokens MUST NOT be included in the URI query string" (a client rule; a server that takes them invites tokens in logs and Referer headers)'),
+    transport: 'http',
+    offTransport: STDIO,
+    revisions: ['2025-03-26', ...PRM_REVISIONS],
+    run: (ctx) =>
+      gated(ctx, async (gate) => {
+        const token = await servedToken(ctx, gate);
+        if (!token.authorization) return skip(`not run: ${token.why}`);
+        const session = await ctx.fresh();
+        const url = new URL(gate.endpoint);
+        url.searchParams.set('access_token', bearerToken(token.authorization)!);
+        const { body, method } = firstRequest(ctx, 'mcp-conformance-auth-query');
+        const agent = sessionAgent(url);
+        try {
+          // Sent apart from the transports, whose transcripts name their URL: this one holds the token.
+          const res = await send({ method: 'POST', url, headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...firstHeaders(ctx) }, body, agent });
+          res.resume();
+          const o: HttpOutcome = { status: res.statusCode, contentType: mediaType(res), headers: res.headers, bytes: 0, body: '' };
+          session.transcript.add('event', `POST ${method} with ?access_token=*** and no Authorization header → ${answered(o)}`);
+          const what = `${method} with the token in the query string, none in the header → ${said(o)}`;
+          if (!is2xx(o)) return pass(what);
+          return warn(`${what}: served`, { expected: 'not served (HTTP 401)', actual: actual(o) });
+        } finally {
+          agent.destroy();
+        }
       }),
   },
 ];

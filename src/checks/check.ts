@@ -1,5 +1,6 @@
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
+import type { LocalIssuer } from '../auth/issuer.js';
 import type { ToolCallPolicy } from '../properties/tool-policy.js';
 import { REVISIONS } from '../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
@@ -66,6 +67,8 @@ export interface CheckContext {
   slowTools: Map<string, string>;
   /** The command line that reruns only check `id` with this run's seed. */
   replay(id: string): string;
+  /** The --auth-server, when the run has one: an issuer the server under test may trust. */
+  issuer?: LocalIssuer;
 }
 
 /** A built-in check: stable id, the requirement it exercises, and how to run it. */

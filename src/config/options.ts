@@ -1,5 +1,6 @@
 import { parseShard, type Shard } from '../run/shard.js';
 import type { Config } from '../schema/generated/config.js';
+import type { LocalIssuer } from '../auth/issuer.js';
 import { configValidator, loadConfig } from './config.js';
 import { DEFAULTS } from './defaults.js';
 import { ConfigError, fieldName, schemaProblem } from './yaml-file.js';
@@ -47,6 +48,8 @@ export interface ResolvedOptions {
   tokenEnv?: string;
   authServer: boolean;
   authServerPort?: number;
+  /** The --auth-server once it listens (set by the run, not by options). */
+  issuer?: LocalIssuer;
 }
 
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;

@@ -8,6 +8,7 @@ import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
 import { noteLateAnswers } from './late-answers.js';
 import { noteCause } from './causes.js';
 import { lockedOut, lockedProfile } from './locked.js';
+import type { LocalIssuer } from '../auth/issuer.js';
 import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
@@ -49,6 +50,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** A session already initialized at `protocolVersion` (the auto probe's), and its connection: the run goes on in them. */
   handover?: Handover;
+  /** The --auth-server, when the run has one: the authorization checks ask it for tokens. */
+  issuer?: LocalIssuer;
   /** An era the auto probe left out, because the server said it does not speak it: that era's checks skip with the reason. */
   eraLeftOut?: { revision: string; reason: string };
 }
@@ -91,6 +94,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     runs: options.runs ?? DEFAULT_RUNS,
     toolCalls: { mode: options.toolCalls ?? DEFAULT_TOOL_CALL_MODE, allow: options.allowTools ?? [] },
     slowTools: new Map(),
+    ...(options.issuer && { issuer: options.issuer }),
     // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
     replay: (id) => [
       'mcp-conformance', '--seed', seed,
@@ -272,8 +276,8 @@ function notRun(def: CheckDef, message: string): CheckResult {
   return { id: def.id, title: def.title, area: def.id.split('/')[0], status: 'skip', level: def.requirement.level, requirement: def.requirement, message, durationMs: 0 };
 }
 
-/** What the generated checks (properties) take from the run's options. */
-type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slowTools' | 'replay'>;
+/** What the generated checks (properties) and the authorization checks take from the run's options. */
+type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slowTools' | 'replay' | 'issuer'>;
 
 interface RunState {
   profile: ServerProfile;
