@@ -58,8 +58,8 @@ export function wellKnownUrls(endpoint: URL): { url: URL; suffixed: boolean }[] 
   return [...(path ? [{ url: at(path), suffixed: true }] : []), { url: at(''), suffixed: false }];
 }
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]']);
-export const isLoopback = (url: URL) => LOOPBACK.has(url.hostname) || url.hostname.endsWith('.localhost');
+/** Whether a URL names this machine. */
+export { isLocal as isLoopback } from '../transport/http-client.js';
 
 /** The scopes a challenge or metadata names: a space-separated `scope`, or the `scopes_supported` array. */
 export function scopesOf(value: unknown): string[] {

@@ -5,7 +5,8 @@ import { StreamableHttpTransport } from '../transport/http.js';
 import { TOOL } from '../version.js';
 import { isObject } from '../json.js';
 import { ISSUER_ENV } from '../auth/issuer.js';
-import { type Challenge, bearerOf, scopesOf, wellKnownUrls } from './auth-challenge.js';
+import { loopbackToken } from '../auth/loopback-client.js';
+import { type Challenge, bearerOf, isLoopback, scopesOf, wellKnownUrls } from './auth-challenge.js';
 import { bearerToken } from './auth-tokens.js';
 import type { CheckContext } from './check.js';
 import { httpOf, is2xx, parsed, said } from './http.js';
@@ -129,17 +130,48 @@ export async function claimsOf(ctx: CheckContext, gate: AuthGate): Promise<{ iss
   return { ...(iss && { iss }), aud, ...(scope && { scope }) };
 }
 
-/** A token the --auth-server issued for this resource, if the server serves it (once per run): the gate of the issuer's checks. */
-export function issuedToken(ctx: CheckContext, gate: AuthGate): Promise<{ authorization?: string; why?: string; claims: { aud: string; scope?: string } }> {
+/** Who issues the suite's tokens for the checks that need a trusted issuer. */
+export interface TokenSource {
+  /** For messages: `the --auth-server`, or the server's own authorization server. */
+  name: string;
+  /** The suite's own --auth-server: it can also sign expired, wrongly issued and scope-less tokens. */
+  local: boolean;
+  issue(claims: { aud?: string; scope?: string }): Promise<string>;
+}
+
+/** The --auth-server, else the server's own authorization server when it is on this machine and needs no login. */
+function sourceOf(ctx: CheckContext, servers: unknown): TokenSource | string {
+  const issuer = ctx.issuer;
+  if (issuer) return { name: `the --auth-server (${issuer.issuer})`, local: true, issue: (claims) => issuer.issue(claims) };
+  const first = Array.isArray(servers) && typeof servers[0] === 'string' ? servers[0] : undefined;
+  let url: URL | undefined;
+  try {
+    url = first === undefined ? undefined : new URL(first);
+  } catch {
+    url = undefined;
+  }
+  if (!url || !isLoopback(url)) return 'the run has no --auth-server to issue tokens (and the server names no authorization server on this machine)';
+  return { name: `the server's authorization server ${url.origin}`, local: false, issue: ({ aud, scope }) => loopbackToken(first!, aud, scope) };
+}
+
+/** A token a trusted issuer made for this resource, if the server serves it (once per run): the gate of the issuer's checks. */
+export function issuedToken(ctx: CheckContext, gate: AuthGate): Promise<{ authorization?: string; why?: string; claims: { aud: string; scope?: string }; source?: TokenSource }> {
   return ctx.memo('auth/issued-token', async () => {
     const { aud, scope } = await claimsOf(ctx, gate);
     const claims = { aud, ...(scope && { scope }) };
-    if (!ctx.issuer) return { why: 'the run has no --auth-server to issue tokens', claims };
-    const authorization = `Bearer ${await ctx.issuer.issue(claims)}`;
+    const source = sourceOf(ctx, (await metadataOf(ctx, gate)).json?.authorization_servers);
+    if (typeof source === 'string') return { why: source, claims };
+    let authorization: string;
+    try {
+      authorization = `Bearer ${await source.issue(claims)}`;
+    } catch (err) {
+      return { why: `${source.name} gave no token: ${(err as Error).message}`, claims };
+    }
     const http = httpOf(await ctx.fresh());
-    const o = await sendFirst(ctx, http, 'with a token the --auth-server issued', authorization);
-    if (!is2xx(o)) return { why: `a token the --auth-server issued for ${aud}${scope ? ` with scope "${scope}"` : ''} was not served (${firstRequest(ctx, '').method} → ${said(o)}): does the server trust ${ctx.issuer.issuer} (${ISSUER_ENV})?`, claims };
-    return { authorization, claims };
+    const o = await sendFirst(ctx, http, `with a token ${source.name} issued`, authorization);
+    const trust = source.local ? ` (does the server trust ${ctx.issuer!.issuer}? ${ISSUER_ENV})` : '';
+    if (!is2xx(o)) return { why: `a token ${source.name} issued for ${aud}${scope ? ` with scope "${scope}"` : ''} was not served (${firstRequest(ctx, '').method} → ${said(o)})${trust}`, claims };
+    return { authorization, claims, source };
   });
 }
 
@@ -147,7 +179,8 @@ export function issuedToken(ctx: CheckContext, gate: AuthGate): Promise<{ author
 export function servedToken(ctx: CheckContext, gate: AuthGate): Promise<{ authorization?: string; why?: string }> {
   return ctx.memo('auth/user-token', async () => {
     if (gate.user === undefined || bearerToken(gate.user) === undefined) {
-      if (ctx.issuer) return issuedToken(ctx, gate);
+      const issued = await issuedToken(ctx, gate);
+      if (issued.authorization) return issued;
       return { why: 'no token was given (--header \'Authorization: Bearer …\', --token-env NAME or --auth-server)' };
     }
     const http = httpOf(await ctx.fresh());
