@@ -61,3 +61,23 @@ describe('the TypeScript SDK example server with --oauth (its demo authorization
     expect(s['auth/session/not-authentication']).toBe('pass');
   });
 });
+
+/** A fastmcp 4 server whose `authenticate` verifies tokens with JWKSVerifier, trusting the run's --auth-server. */
+const FASTMCP = join(ROOT, 'test/fixtures/servers/auth/fastmcp-jwks.mjs');
+
+describe('fastmcp with authenticate and JWKSVerifier, trusting --auth-server', () => {
+  const run = (flags: string[]) =>
+    runConformance({ target: [process.execPath, FASTMCP, ...flags], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: '2025-11-25', only: ['auth/**'], authServer: true });
+
+  it('passes every authorization check with the audience set', async () => {
+    const report = await run([]);
+    expect(report.checks.filter((c) => c.status !== 'pass').map((c) => `${c.id}: ${c.status} ${c.message}`)).toEqual([
+      'auth/metadata/no-offline-access: skip applies to 2026-07-28; this run tests 2025-11-25',
+    ]);
+  });
+
+  it('fails the audience check, and only it, without the audience', async () => {
+    const report = await run(['--no-audience']);
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)).toEqual(['auth/token/audience']);
+  });
+});
