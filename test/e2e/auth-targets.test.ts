@@ -40,7 +40,9 @@ async function runOnSdkExample(flags: string[]): Promise<Report> {
   }
 }
 
-describe('the TypeScript SDK example server with --oauth (its demo authorization server hands out codes without a login)', () => {
+// Each run asks the demo authorization server for three tokens (registration, authorization, token request each): on a
+// loaded machine that takes longer than the default minute.
+describe('the TypeScript SDK example server with --oauth (its demo authorization server hands out codes without a login)', { timeout: 180_000 }, () => {
   it('answers a token it cannot verify with HTTP 500, and serves tokens issued for another resource or for none', async () => {
     const report = await runOnSdkExample(['--oauth']);
     const s = statuses(report);
@@ -65,7 +67,7 @@ describe('the TypeScript SDK example server with --oauth (its demo authorization
 /** A fastmcp 4 server whose `authenticate` verifies tokens with JWKSVerifier, trusting the run's --auth-server. */
 const FASTMCP = join(ROOT, 'test/fixtures/servers/auth/fastmcp-jwks.mjs');
 
-describe('fastmcp with authenticate and JWKSVerifier, trusting --auth-server', () => {
+describe('fastmcp with authenticate and JWKSVerifier, trusting --auth-server', { timeout: 180_000 }, () => {
   const run = (flags: string[]) =>
     runConformance({ target: [process.execPath, FASTMCP, ...flags], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: '2025-11-25', only: ['auth/**'], authServer: true });
 
