@@ -61,9 +61,10 @@ export function userAuthorization(http: StreamableHttpTransport): string | undef
 export async function sendFirst(ctx: CheckContext, http: StreamableHttpTransport, label: string, authorization: string | undefined): Promise<HttpOutcome> {
   const { body } = firstRequest(ctx, `mcp-conformance-auth-${label.replace(/\W+/g, '-')}`);
   const overrides = withAuthorization(http, authorization);
-  const o = await http.probe('POST', label, overrides, body);
+  // A server that never answers must not hold the check past --timeout.
+  const o = await http.probe('POST', label, overrides, body, ctx.timeoutMs);
   const sid = o.headers['mcp-session-id'];
-  if (typeof sid === 'string') await http.probe('DELETE', `end the session ${label} opened`, { ...overrides, 'Mcp-Session-Id': sid });
+  if (typeof sid === 'string') await http.probe('DELETE', `end the session ${label} opened`, { ...overrides, 'Mcp-Session-Id': sid }, undefined, ctx.timeoutMs);
   return o;
 }
 
@@ -81,6 +82,7 @@ export function authGate(ctx: CheckContext): Promise<AuthGate> {
     const user = userAuthorization(http);
     const base = { endpoint: http.url, first, ...(user !== undefined && { user }) };
     if (is2xx(first)) return { ...base, off: OFF };
+    if (first.status === undefined) return { ...base, off: `nothing to judge: the first request without a token got no answer (${first.error})` };
     return { ...base, challenge: bearerOf(first.headers['www-authenticate']) };
   });
 }
@@ -109,7 +111,7 @@ export function metadataOf(ctx: CheckContext, gate: AuthGate): Promise<Metadata>
     for (const { url, from } of candidates) {
       if (!sameHost(url, gate.endpoint)) return { url, from, why: `the metadata is on another host (${url.host}); the suite sends nothing to hosts other than the server's` };
       const doc = new StreamableHttpTransport({ url, headers: {} }, session.transcript);
-      const outcome = await doc.probe('GET', `metadata at the ${from}`, { Accept: 'application/json' });
+      const outcome = await doc.probe('GET', `metadata at the ${from}`, { Accept: 'application/json' }, undefined, ctx.timeoutMs);
       await doc.close();
       const json = parsed(outcome.body);
       // Only a served document is judged for its content (an error's JSON body is no metadata).

@@ -184,7 +184,7 @@ export const AUTH_CHECKS: CheckDef[] = [
     judge: async (ctx) => {
       const http = httpOf(await ctx.fresh());
       const answers: { method: 'GET' | 'DELETE'; o: HttpOutcome }[] = [];
-      for (const method of ['GET', 'DELETE'] as const) answers.push({ method, o: await http.probe(method, `${method} without a token`, withAuthorization(http, undefined)) });
+      for (const method of ['GET', 'DELETE'] as const) answers.push({ method, o: await http.probe(method, `${method} without a token`, withAuthorization(http, undefined), undefined, ctx.timeoutMs) });
       const shown = answers.map((a) => `${a.method} → ${said(a.o)}`).join(', ');
       const served = answers.filter((a) => is2xx(a.o));
       if (served.length > 0) return fail(`${shown}: served without a token`, { expected: 'HTTP 401 (or 405)', actual: answers.map((a) => ({ method: a.method, ...actual(a.o) })) });
@@ -245,18 +245,18 @@ export const AUTH_CHECKS: CheckDef[] = [
       const http = httpOf(await ctx.fresh());
       const withToken = withAuthorization(http, token.authorization);
       const { body } = firstRequest(ctx, 'mcp-conformance-auth-session');
-      const init = await http.probe('POST', 'initialize with the token', withToken, body);
+      const init = await http.probe('POST', 'initialize with the token', withToken, body, ctx.timeoutMs);
       const sid = init.headers['mcp-session-id'];
       if (typeof sid !== 'string') return skip(`the server issued no session id (initialize → ${said(init)}), so there is no session to reuse`);
       const session = { 'Mcp-Session-Id': sid, 'MCP-Protocol-Version': ctx.profile.requestedVersion };
-      await http.probe('POST', 'notifications/initialized', { ...withToken, ...session }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+      await http.probe('POST', 'notifications/initialized', { ...withToken, ...session }, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }), ctx.timeoutMs);
       const without = { ...withAuthorization(http, undefined), ...session };
       const answers = [
-        { what: 'ping', o: await http.probe('POST', 'ping with the session id, without the token', without, JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conformance-auth-session-ping', method: 'ping' })) },
-        { what: 'GET', o: await http.probe('GET', 'GET with the session id, without the token', without) },
-        { what: 'DELETE', o: await http.probe('DELETE', 'DELETE with the session id, without the token', without) },
+        { what: 'ping', o: await http.probe('POST', 'ping with the session id, without the token', without, JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conformance-auth-session-ping', method: 'ping' }), ctx.timeoutMs) },
+        { what: 'GET', o: await http.probe('GET', 'GET with the session id, without the token', without, undefined, ctx.timeoutMs) },
+        { what: 'DELETE', o: await http.probe('DELETE', 'DELETE with the session id, without the token', without, undefined, ctx.timeoutMs) },
       ];
-      await http.probe('DELETE', 'end the session', { ...withToken, ...session });
+      await http.probe('DELETE', 'end the session', { ...withToken, ...session }, undefined, ctx.timeoutMs);
       const shown = answers.map((a) => `${a.what} → ${said(a.o)}`).join(', ');
       const wrong = answers.filter((a) => a.o.status !== 401 && !(a.what !== 'ping' && a.o.status === 405));
       if (wrong.length === 0) return pass(`with the session id of an authenticated session but no token: ${shown}`);
@@ -341,7 +341,8 @@ export const AUTH_CHECKS: CheckDef[] = [
       const agent = sessionAgent(url);
       try {
         // Sent apart from the transports, whose transcripts name their URL: this one holds the token.
-        const res = await send({ method: 'POST', url, headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...firstHeaders(ctx) }, body, agent });
+        const res = await send({ method: 'POST', url, headers: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...firstHeaders(ctx) }, body, agent, signal: AbortSignal.timeout(ctx.timeoutMs) }).catch((err: Error) => err);
+        if (res instanceof Error) return skip(`${method} with the token in the query string got no answer within --timeout (${res.message}): nothing to judge`);
         res.resume();
         const o: HttpOutcome = { status: res.statusCode, contentType: mediaType(res), headers: res.headers, bytes: 0, body: '' };
         session.transcript.add('event', `POST ${method} with ?access_token=*** and no Authorization header → ${answered(o)}`);
