@@ -7,8 +7,8 @@ import { ROOT } from './helpers.js';
 
 /** The requirement catalogue the suite is held to (a sibling of the repository). */
 const CATALOGUE = resolve(ROOT, '../shared/spec/requirements.md');
-/** Sections whose black-box rows every built-in suite must cover: base, lifecycle, capabilities, stdio, Streamable HTTP, features, utilities, JSON Schema, server→client requests, tasks, 2026-07-28. */
-const SECTIONS = ['1.1', '1.2', '1.3', '1.4', '1.5', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21'];
+/** Sections whose black-box rows every built-in suite must cover: base, lifecycle, capabilities, stdio, Streamable HTTP, authorization, features, utilities, JSON Schema, server→client requests, tasks, 2026-07-28. */
+const SECTIONS = ['1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21'];
 
 interface Row {
   section: string;

@@ -2,11 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { README, withTables } from './fixtures/servers/fault-table.mjs';
-import { FAULT_ROWS, HTTP_FAULT_ROWS, KNOWN_FAULTS, KNOWN_HTTP_FAULTS, STATELESS_HTTP_FAULT_ROWS } from './fixtures/servers/faults.mjs';
+import { AUTH_FAULT_ROWS, FAULT_ROWS, HTTP_FAULT_ROWS, KNOWN_FAULTS, KNOWN_HTTP_FAULTS, STATELESS_HTTP_FAULT_ROWS } from './fixtures/servers/faults.mjs';
 import { ROOT } from './helpers.js';
 
 type Row = [fault: string, check: string | null, status: 'fail' | 'warn' | null, why: string, options?: object];
-const rows = [...FAULT_ROWS, ...HTTP_FAULT_ROWS, ...STATELESS_HTTP_FAULT_ROWS] as Row[];
+const rows = [...FAULT_ROWS, ...HTTP_FAULT_ROWS, ...STATELESS_HTTP_FAULT_ROWS, ...AUTH_FAULT_ROWS] as Row[];
 const fixture = (name: string) => readFileSync(join(ROOT, 'test/fixtures/servers', name), 'utf8');
 /** The fault names a fixture switches on: `on('name')`, `replyWith('name', …)`. */
 const switched = (text: string) => new Set([...text.matchAll(/(?<![.\w])(?:on|replyWith)\('([a-z0-9-]+)'/g)].map((m) => m[1]));

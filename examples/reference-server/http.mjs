@@ -316,18 +316,32 @@ export function createHttpServer({ revision } = {}) {
 /** Listens on 127.0.0.1 (`port` 0: any free port), says where on stderr, and exits on SIGTERM or SIGINT. */
 export function serve(app, port) {
   app.http.listen(port, '127.0.0.1', () => {
+    app.auth?.at(`http://127.0.0.1:${app.http.address().port}${ENDPOINT}`);
     process.stderr.write(`${SERVER_NAME} ${SERVER_VERSION}: serving MCP at http://127.0.0.1:${app.http.address().port}${ENDPOINT} (pid ${process.pid})\n`);
   });
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
 }
 
-/** `--port N` (or PORT; default 3000) and `--revision 2026-07-28|all`, as the command line gives them. */
+/**
+ * `--port N` (or PORT; default 3000), `--revision 2026-07-28|all`, and `--auth` (with `--issuer URL`, `--jwks-url URL`,
+ * else MCP_CONFORMANCE_ISSUER and MCP_CONFORMANCE_JWKS_URL: see auth.mjs), as the command line gives them.
+ */
 export function commandLine() {
-  const { values } = parseArgs({ options: { port: { type: 'string' }, revision: { type: 'string' } } });
-  return { port: Number(values.port ?? process.env.PORT ?? 3000), revision: values.revision };
+  const options = { port: { type: 'string' }, revision: { type: 'string' }, auth: { type: 'boolean' }, issuer: { type: 'string' }, 'jwks-url': { type: 'string' } };
+  const { values } = parseArgs({ options });
+  const issuer = values.issuer ?? process.env.MCP_CONFORMANCE_ISSUER;
+  const auth = values.auth ? { issuer, jwksUrl: values['jwks-url'] ?? process.env.MCP_CONFORMANCE_JWKS_URL } : undefined;
+  return { port: Number(values.port ?? process.env.PORT ?? 3000), revision: values.revision, auth };
+}
+
+/** The app the command line asks for: protected by a bearer token with `--auth`. */
+export async function appOf({ revision, auth }) {
+  const app = createHttpServer({ revision });
+  if (auth) (await import('./auth.mjs')).protect(app, auth);
+  return app;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { port, revision } = commandLine();
-  serve(createHttpServer({ revision }), port);
+  const options = commandLine();
+  serve(await appOf(options), options.port);
 }

@@ -1,5 +1,6 @@
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
+import type { LocalIssuer } from '../auth/issuer.js';
 import type { ToolCallPolicy } from '../properties/tool-policy.js';
 import { REVISIONS } from '../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
@@ -66,6 +67,8 @@ export interface CheckContext {
   slowTools: Map<string, string>;
   /** The command line that reruns only check `id` with this run's seed. */
   replay(id: string): string;
+  /** The --auth-server, when the run has one: an issuer the server under test may trust. */
+  issuer?: LocalIssuer;
 }
 
 /** A built-in check: stable id, the requirement it exercises, and how to run it. */
@@ -89,6 +92,8 @@ export interface CheckDef {
   scratch?: boolean;
   /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
   transport?: TransportKind;
+  /** The skip reason on stdio, when it says more than the transport's name. */
+  offTransport?: string;
   /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
   revisions?: readonly string[];
   run(ctx: CheckContext): Promise<Outcome>;
@@ -97,8 +102,9 @@ export interface CheckDef {
 const TRANSPORT_NAMES: Record<TransportKind, string> = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'legacy HTTP+SSE' };
 
 /** The skip reason for a check or frame rule made for another transport than the run's; undefined when it applies. */
-export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind): string | undefined {
+export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind, onStdio?: string): string | undefined {
   if (needs === undefined || needs === actual) return undefined;
+  if (onStdio !== undefined && actual === 'stdio') return onStdio;
   return `applies to the ${TRANSPORT_NAMES[needs]} transport only; this run uses ${TRANSPORT_NAMES[actual]}`;
 }
 

@@ -1,3 +1,4 @@
+import { AUTH_CHECKS } from './auth.js';
 import { BASE_CHECKS } from './base.js';
 import { CONVERSATION_CHECKS } from './conversation.js';
 import type { CheckDef } from './check.js';
@@ -11,4 +12,4 @@ import { STATELESS_HTTP_CHECKS } from './stateless-http.js';
 import { TASK_CHECKS } from './tasks.js';
 
 /** Every active built-in check, in report order. The passive frame rules are in frame-rules.ts. */
-export const CHECKS: CheckDef[] = [...LIFECYCLE_CHECKS, ...BASE_CHECKS, ...FEATURE_CHECKS, ...TASK_CHECKS, ...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS, ...STATELESS_CHECKS, ...STATELESS_HTTP_CHECKS, ...CONVERSATION_CHECKS];
+export const CHECKS: CheckDef[] = [...LIFECYCLE_CHECKS, ...BASE_CHECKS, ...FEATURE_CHECKS, ...TASK_CHECKS, ...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS, ...STATELESS_CHECKS, ...STATELESS_HTTP_CHECKS, ...CONVERSATION_CHECKS, ...AUTH_CHECKS];

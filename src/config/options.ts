@@ -1,5 +1,6 @@
 import { parseShard, type Shard } from '../run/shard.js';
 import type { Config } from '../schema/generated/config.js';
+import type { LocalIssuer } from '../auth/issuer.js';
 import { configValidator, loadConfig } from './config.js';
 import { DEFAULTS } from './defaults.js';
 import { ConfigError, fieldName, schemaProblem } from './yaml-file.js';
@@ -43,6 +44,12 @@ export interface ResolvedOptions {
   runs?: number;
   toolCalls?: Config['toolCalls'];
   allowTools?: string[];
+  /** The environment variable holding the bearer token. */
+  tokenEnv?: string;
+  authServer: boolean;
+  authServerPort?: number;
+  /** The --auth-server once it listens (set by the run, not by options). */
+  issuer?: LocalIssuer;
 }
 
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
@@ -93,5 +100,8 @@ export async function resolveOptions(options: ConformanceOptions, nameOf = (key:
     runs: merged.runs,
     toolCalls: merged.toolCalls,
     allowTools: merged.allowTools,
+    tokenEnv: merged.tokenEnv,
+    authServer: merged.authServer ?? false,
+    authServerPort: merged.authServerPort,
   };
 }

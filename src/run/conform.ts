@@ -17,6 +17,7 @@ import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
 import { shardSuite } from './shard.js';
 import type { OnProgress } from './progress.js';
+import { ISSUER_ENV, JWKS_ENV, LocalIssuer } from '../auth/issuer.js';
 
 export interface Conformed {
   report: Report;
@@ -31,9 +32,26 @@ export interface Conformed {
  * Aborting `signal` ends the run early with a partial report (see RunOptions.signal).
  */
 export async function conform(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed> {
-  const options = await resolveOptions(input);
-  if (isSeveral(options.revision)) throw new ConfigError(`option revision: ${options.revision} stands for one run per revision: see conformEach`);
-  return runOne(options, await loadFiles(options), signal);
+  const resolved = await resolveOptions(input);
+  if (isSeveral(resolved.revision)) throw new ConfigError(`option revision: ${resolved.revision} stands for one run per revision: see conformEach`);
+  return withIssuer(resolved, async (options) => runOne(options, await loadFiles(options), signal));
+}
+
+/**
+ * Runs `fn` with the --auth-server listening (when asked for), and stops it after. Its URLs are printed for a server
+ * started elsewhere, and given to a server the run starts in its environment.
+ */
+async function withIssuer<T>(options: ResolvedOptions, fn: (options: ResolvedOptions) => Promise<T>): Promise<T> {
+  if (!options.authServer) return fn(options);
+  const issuer = await LocalIssuer.start(options.authServerPort).catch((err: NodeJS.ErrnoException) => {
+    throw new ConfigError(`--auth-server could not listen on 127.0.0.1${options.authServerPort ? `:${options.authServerPort}` : ''}: ${err.code ?? err.message}`);
+  });
+  process.stderr.write(`auth server: issuer ${issuer.issuer}, JWKS ${issuer.jwksUrl} (${ISSUER_ENV}, ${JWKS_ENV})\n`);
+  try {
+    return await fn({ ...options, issuer });
+  } finally {
+    await issuer.close();
+  }
 }
 
 /**
@@ -78,6 +96,7 @@ async function runOne(
     handover: start?.handover,
     eraLeftOut: start?.eraLeftOut,
     onProgress,
+    issuer: options.issuer,
   });
   const note = start?.eraLeftOut?.reason;
   if (!baseline) return { report, options, note };
@@ -88,17 +107,30 @@ async function runOne(
 
 const isSeveral = (revision: string | undefined) => revision === 'all' || revision === 'auto';
 
-const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, transport, secrets }: ResolvedOptions): Promise<LaunchPlan> => ({
-  ...(await resolveTarget({ target, command, cwd, env, headers, httpUrl, port, transport })),
-  secretNames: secrets,
-});
+async function planOf({ target, command, cwd, env, headers, httpUrl, port, transport, secrets, tokenEnv, issuer }: ResolvedOptions): Promise<LaunchPlan> {
+  const plan = await resolveTarget({ target, command, cwd, env, headers: { ...headers, ...bearerFrom(tokenEnv, env) }, httpUrl, port, transport });
+  // A server the run starts learns the --auth-server it is to trust (the user's --env may name another).
+  const trust: Record<string, string> = issuer && plan.command ? { [ISSUER_ENV]: issuer.issuer, [JWKS_ENV]: issuer.jwksUrl } : {};
+  return { ...plan, env: { ...trust, ...plan.env }, secretNames: [...secrets, ...(tokenEnv === undefined ? [] : [tokenEnv])] };
+}
+
+/** The Authorization header --token-env NAME stands for; an unset or empty variable is the user's to fix. */
+function bearerFrom(name: string | undefined, env: Record<string, string>): Record<string, string> {
+  if (name === undefined) return {};
+  const token = (env[name] ?? process.env[name] ?? '').trim();
+  if (token === '') throw new ConfigError(`--token-env ${name}: the environment variable ${name} is not set or empty`);
+  return { Authorization: `Bearer ${token}` };
+}
 
 /**
  * One run per revision that `all` (every revision the project knows) or `auto` (the default: every era the server
  * speaks) stands for, one after the other, each with its own report and verdict; any other revision is one run.
  */
 export async function conformEach(input: ConformanceOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
-  const options = await resolveOptions(input);
+  return withIssuer(await resolveOptions(input), (options) => runEach(options, signal, onProgress));
+}
+
+async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
   const revision = options.revision ?? DEFAULTS.revision;
   // A mistake in the user's files ends the run with no server started; with none, the checks load while the auto
   // probe's server starts (built-in cases are checked at build time).

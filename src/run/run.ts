@@ -7,6 +7,8 @@ import { discover, initialize, schemaRevision, UnsupportedEra } from '../discove
 import { MAX_RESTARTS, processStory, SharedServer } from './shared-server.js';
 import { noteLateAnswers } from './late-answers.js';
 import { noteCause } from './causes.js';
+import { lockedOut, lockedProfile } from './locked.js';
+import type { LocalIssuer } from '../auth/issuer.js';
 import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { DEFAULT_RUNS, randomSeed } from '../properties/runner.js';
@@ -49,6 +51,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** A session already initialized at `protocolVersion` (the auto probe's), and its connection: the run goes on in them. */
   handover?: Handover;
+  /** The --auth-server, when the run has one: the authorization checks ask it for tokens. */
+  issuer?: LocalIssuer;
   /** An era the auto probe left out, because the server said it does not speak it: that era's checks skip with the reason. */
   eraLeftOut?: { revision: string; reason: string };
   /** Told as each check starts and ends (a live progress line). */
@@ -93,6 +97,7 @@ export async function runConformance(options: RunOptions): Promise<Report> {
     runs: options.runs ?? DEFAULT_RUNS,
     toolCalls: { mode: options.toolCalls ?? DEFAULT_TOOL_CALL_MODE, allow: options.allowTools ?? [] },
     slowTools: new Map(),
+    ...(options.issuer && { issuer: options.issuer }),
     // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
     replay: (id) => [
       'mcp-conformance', '--seed', seed,
@@ -145,13 +150,17 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   const lostWaiting = new Set<string>();
   const silent = new Map<string, Exchange[]>();
   let interrupted = false;
+  /** Set when the server wants a token the run lacks: only the authorization area runs. */
+  let locked: string | undefined;
   try {
     try {
       profile = await Promise.race([discover(shared, options.protocolVersion, handover?.initialized), interruption]);
       monitor.context.capabilities = profile.capabilities;
       monitor.context.transport = shared.transport.kind;
     } catch (err) {
+      locked = err instanceof Interrupted ? undefined : await lockedOut(shared);
       if (err instanceof Interrupted) interrupted = true;
+      else if (locked) profile = lockedProfile(options.protocolVersion ?? REVISIONS[0]);
       else results.push(handshakeFailure(err as Error, shared, options.protocolVersion));
       // A revision the server says it does not speak: one failure names the cause, and each check skips with it.
       if (err instanceof UnsupportedEra) results.push(...suite.checks.filter((c) => c.id !== results[0].id).map((c) => notRun(c, `not run: the server does not support ${options.protocolVersion} (${err.message})`)));
@@ -163,7 +172,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
       const scratchers = checks.filter((c) => c.scratch && elsewhere(c, shared.transport.kind, profile!.revision) === undefined).length;
       if (shared.transport.kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile!), Math.min(SCRATCH_SESSIONS, scratchers));
       const progress = progressTracker(checks.map((c) => c.id), options.onProgress);
-      const runOne = (def: CheckDef) => progress.track(def.id, runCheck(applicable(def, shared.transport.kind, profile!.revision, options.eraLeftOut), state));
+      const runOne = (def: CheckDef) =>
+        progress.track(def.id, locked && !def.id.startsWith('auth/') ? Promise.resolve(notRun(def, locked)) : runCheck(applicable(def, shared.transport.kind, profile!.revision, options.eraLeftOut), state));
       // All at once, those that open sessions of their own first: their servers start while the others start. Each
       // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
       // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
@@ -192,7 +202,8 @@ export async function runConformance(options: RunOptions): Promise<Report> {
   // After every session closed: an answer may come while the server shuts down.
   noteLateAnswers(results, sessions, silent);
   noteCause(results, lostWaiting);
-  results.push(...monitor.results(shared.transport.kind));
+  // Without a token nothing was exchanged at the MCP level: the frames were HTTP refusals.
+  results.push(...monitor.results(shared.transport.kind).map((r) => (locked ? { ...r, status: 'skip' as const, message: locked, transcript: undefined } : r)));
   const checks = options.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
   // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
   return redact({
@@ -228,7 +239,7 @@ function applicable(def: CheckDef, kind: TransportKind, revision: string, leftOu
 }
 
 /** Why a check does not apply to a run of this transport and revision; undefined when it does. */
-const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind) ?? wrongRevision(def.revisions, revision);
+const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind, def.offTransport) ?? wrongRevision(def.revisions, revision);
 
 function serverOf(p: ServerProfile): NonNullable<Report['server']> {
   const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -270,8 +281,8 @@ function notRun(def: CheckDef, message: string): CheckResult {
   return { id: def.id, title: def.title, area: def.id.split('/')[0], status: 'skip', level: def.requirement.level, requirement: def.requirement, message, durationMs: 0 };
 }
 
-/** What the generated checks (properties) take from the run's options. */
-type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slowTools' | 'replay'>;
+/** What the generated checks (properties) and the authorization checks take from the run's options. */
+type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slowTools' | 'replay' | 'issuer'>;
 
 interface RunState {
   profile: ServerProfile;

@@ -77,6 +77,11 @@ export class StreamableHttpTransport extends HttpTransport {
     if (first) void this.listen();
   }
 
+  /** The user's request headers (credentials): the authorization checks send requests without them, or in their place. */
+  get userHeaders(): Readonly<Record<string, string>> {
+    return this.target.headers;
+  }
+
   setStatelessVersion(version: string | undefined): void {
     this.statelessVersion = version;
   }

@@ -102,4 +102,16 @@ export interface Config {
    * Folders of YAML cases to run besides the built-in suite.
    */
   cases?: string[];
+  /**
+   * An environment variable holding the bearer token for an HTTP server: sent as Authorization: Bearer <value>, shown as *** everywhere.
+   */
+  tokenEnv?: string;
+  /**
+   * Run a small local authorization server (RFC 8414 metadata and a JWKS on loopback) that issues tokens for the authorization checks; a server the run starts gets its URLs as MCP_CONFORMANCE_ISSUER and MCP_CONFORMANCE_JWKS_URL.
+   */
+  authServer?: boolean;
+  /**
+   * The port of the local authorization server (default: a free one), for a server started elsewhere that must be told its URL in advance.
+   */
+  authServerPort?: number;
 }
