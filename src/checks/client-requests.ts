@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { schemaRevision } from '../discovery/discover.js';
+import { schemaRevision, walkList } from '../discovery/discover.js';
 import { isObject } from '../json.js';
 import { schemaArbitraries } from '../properties/schema-arbitrary.js';
 import { callableTools } from '../properties/tool-policy.js';
@@ -88,21 +88,13 @@ function answerFor(message: Message, round: Round, root: string, seed: number): 
 
 /** Initializes `session` declaring the client capabilities, then calls the tools and answers what the server asks. */
 async function probe(ctx: CheckContext): Promise<Probe> {
-  const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
-  const left = [...skipped];
-  const calls: { tool: string; arguments: unknown }[] = [];
-  for (const tool of callable) {
-    const name = String(tool.name);
-    const slow = ctx.slowTools.get(name);
-    const args = slow ? undefined : valueOf(tool.inputSchema, ctx.seed);
-    if (slow || !isObject(args)) left.push({ tool: name, reason: slow ?? 'no valid arguments can be made for it' });
-    else calls.push({ tool: name, arguments: args });
-  }
   const root = await mkdtemp(join(tmpdir(), 'mcp-conformance-root-'));
   const session: Session = await ctx.fresh();
   const asked: Asked[] = [];
   const ended: Call[] = [];
   const inFlight = new Set<string>();
+  const left: { tool: string; reason: string }[] = [];
+  const calls: { tool: string; arguments: unknown }[] = [];
   let round: Round = 'together';
   const capabilities = capabilitiesFor(ctx.profile.revision);
   session.clientCapabilities = capabilities;
@@ -118,6 +110,17 @@ async function probe(ctx: CheckContext): Promise<Probe> {
     session.notify('notifications/initialized');
     // A server may ask right after initialized (roots, for one): a round trip lets those requests come first.
     await session.request('ping').catch(() => undefined);
+    // A server may offer the tools that ask only to a client that can answer: the list is this session's.
+    const tools = ctx.profile.capabilities.tools === undefined ? [] : (await walkList(session, 'tools/list', 'tools', 'name')).items;
+    const { callable, skipped } = callableTools(tools, ctx.toolCalls);
+    left.push(...skipped);
+    for (const tool of callable) {
+      const name = String(tool.name);
+      const slow = ctx.slowTools.get(name);
+      const args = slow ? undefined : valueOf(tool.inputSchema, ctx.seed);
+      if (slow || !isObject(args)) left.push({ tool: name, reason: slow ?? 'no valid arguments can be made for it' });
+      else calls.push({ tool: name, arguments: args });
+    }
     const call = async (c: { tool: string; arguments: unknown }, r: Round) => {
       inFlight.add(c.tool);
       try {
@@ -134,8 +137,10 @@ async function probe(ctx: CheckContext): Promise<Probe> {
     await Promise.all(Array.from({ length: PARALLEL }, async () => {
       for (let c = queue.shift(); c; c = queue.shift()) await call(c, 'together');
     }));
-    // The tools that were running when a request came (those of the fewest suspects first) are called again alone.
-    const suspects = [...new Set([...asked].sort((a, b) => a.during.length - b.during.length).flatMap((a) => a.during))].slice(0, MAX_SECOND_CALLS);
+    // The tools that were running when a request came are called again alone: an elicitation's first (it is to be
+    // accepted too), then those of the fewest suspects.
+    const rank = (a: Asked) => (a.message.method === 'elicitation/create' ? 0 : 1000) + a.during.length;
+    const suspects = [...new Set([...asked].sort((a, b) => rank(a) - rank(b)).flatMap((a) => a.during))].slice(0, MAX_SECOND_CALLS);
     for (const c of calls.filter((c) => suspects.includes(c.tool))) {
       round = 'alone';
       const before = asked.length;
