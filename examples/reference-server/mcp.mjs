@@ -272,7 +272,8 @@ function defaultTools() {
       name: 'ask-name',
       title: 'Ask Name',
       description: 'Asks the user for their name (a form elicitation) and greets them.',
-      inputSchema: { type: 'object', properties: { greeting: { type: 'string' } } },
+      // Over HTTP the greeting is mirrored in an Mcp-Param-Greeting header (2026-07-28, x-mcp-header).
+      inputSchema: { type: 'object', properties: { greeting: { type: 'string', 'x-mcp-header': 'Greeting' } } },
       annotations: { readOnlyHint: true, openWorldHint: false },
       // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
       stateless: true,

@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../schema/generated/report.js';
-import type { InboundLine, Transport } from '../transport/transport.js';
+import type { InboundLine, ParamHeaders, Transport } from '../transport/transport.js';
 import type { Transcript } from '../transcript.js';
 
 export type RequestId = string | number;
@@ -140,6 +140,18 @@ export class Session {
     const version = meta?.['io.modelcontextprotocol/protocolVersion'];
     this.transport.setStatelessVersion?.(typeof version === 'string' ? version : undefined);
   }
+
+  /** The stateless wire's `x-mcp-header` arguments per tool (set by discovery), which HTTP mirrors in headers. */
+  get paramHeaders(): ParamHeaders | undefined {
+    return this.params;
+  }
+
+  set paramHeaders(headers: ParamHeaders | undefined) {
+    this.params = headers;
+    if (headers) this.transport.setParamHeaders?.(headers);
+  }
+
+  private params?: ParamHeaders;
 
   get alive(): boolean {
     return this.lostWhy === undefined && this.transport.exited === undefined;
