@@ -1,7 +1,7 @@
 // Streamable HTTP on the stateless wire (2026-07-28, requirements §1.21 07.http.*): the request metadata headers,
 // the HTTP statuses of protocol errors, and what became of sessions and the GET stream.
 import type { Level } from '../schema/generated/report.js';
-import { STATELESS_REVISION, validate } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
 import type { Reply, Session } from '../session/session.js';
 import type { HttpOutcome } from '../transport/http-base.js';
 import type { StreamableHttpTransport } from '../transport/http.js';
@@ -74,7 +74,7 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
   {
     id: 'stateless/http/header-mismatch',
     title: 'Request metadata headers that are missing or disagree with the body get 400 and HeaderMismatch',
-    requirement: req07('07.http.headers', 'MUST', `${PAGE}#server-validation`, 'A request whose Mcp-Method or Mcp-Name header is missing or does not match the body is rejected with 400 Bad Request and HeaderMismatch -32020'),
+    requirement: req07('07.http.headers', 'MUST', `${PAGE}#server-validation`, 'A request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or does not match the body is rejected with 400 Bad Request and HeaderMismatch -32020'),
     transport: 'http',
     revisions: only07,
     async run(ctx) {
@@ -82,6 +82,8 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
       const probes: { what: string; overrides: Record<string, string | undefined>; text: string }[] = [
         { what: 'tools/list with Mcp-Method: prompts/list', overrides: { 'Mcp-Method': 'prompts/list' }, text: body(session, 'mcp-conformance-method-mismatch', 'tools/list') },
         { what: 'tools/list without Mcp-Method', overrides: { 'Mcp-Method': undefined }, text: body(session, 'mcp-conformance-method-missing', 'tools/list') },
+        // A version the server speaks, but not the one the body's _meta names.
+        { what: `tools/list with MCP-Protocol-Version: ${REVISIONS[0]} (its _meta names ${STATELESS_REVISION})`, overrides: { 'MCP-Protocol-Version': REVISIONS[0] }, text: body(session, 'mcp-conformance-version-mismatch', 'tools/list') },
       ];
       const named = namedRequest(ctx);
       if (named) {
