@@ -9,6 +9,7 @@ import { SseParser } from '../transport/sse-parser.js';
 import { type CheckContext, type CheckDef, describeReply, errorOf, fail, pass, requirement, skip, warn } from './check.js';
 import { actualOf, httpOf, said } from './http.js';
 import { isObject } from '../json.js';
+import { capabilitiesMeta, inputProbe } from './stateless.js';
 
 const only07 = [STATELESS_REVISION];
 const req07 = (id: string, level: Level, page: string, text: string) => requirement(id, level, page, text, STATELESS_REVISION);
@@ -204,6 +205,25 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
         expected: 'X-Accel-Buffering: no',
         actual: bare.map((o) => o.headers['x-accel-buffering'] ?? null),
       });
+    },
+  },
+  {
+    id: 'stateless/http/missing-cap-400',
+    title: 'A request refused for an undeclared client capability (-32021) gets HTTP 400',
+    requirement: req07('07.missing-cap', 'MUST', 'basic#per-request-protocol-fields', 'MissingRequiredClientCapabilityError (-32021) comes with HTTP 400 Bad Request over Streamable HTTP'),
+    transport: 'http',
+    revisions: only07,
+    async run(ctx) {
+      const probe = await inputProbe(ctx);
+      if (typeof probe === 'string') return skip(probe);
+      if (errorOf(probe.bare)?.code !== -32021) return skip(`${probe.tool} asks for input instead of refusing with -32021 (stateless/capabilities/missing judges that)`);
+      const { session, http } = await openStateless(ctx);
+      const reply = await session.request('tools/call', { name: probe.tool, arguments: probe.arguments, ...capabilitiesMeta({}) });
+      const o = await outcomeOf(http, reply);
+      const code = errorOf(reply)?.code;
+      const what = `${probe.tool} without client capabilities → ${said(o)}, ${code === undefined ? 'a result' : `error ${JSON.stringify(code)}`}`;
+      if (code !== -32021) return skip(`${what}: not -32021 this time (stateless/capabilities/missing judges the code)`);
+      return o.status === 400 ? pass(what) : fail(what, { expected: 'HTTP 400 with error -32021', actual: { ...actualOf(o), reply: describeReply(reply) } });
     },
   },
 ];
