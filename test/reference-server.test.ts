@@ -187,7 +187,7 @@ describe('reference server', () => {
     c.send({ jsonrpc: '2.0', id: serverPing.id, result: {} });
 
     const tools = await c.listAll('tools/list', 'tools');
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'search-docs', 'get-image', 'write-note', 'count-words', 'index-docs', 'count-slowly']);
+    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'search-docs', 'get-image', 'write-note', 'count-words', 'index-docs', 'count-slowly', 'ask-llm', 'confirm-choice', 'sign-in', 'list-roots']);
     expect(tools.filter((t) => 'execution' in t).map((t) => [t.name, t.execution.taskSupport])).toEqual([['count-words', 'optional'], ['index-docs', 'required']]);
     for (const t of tools) {
       expect(t.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);

@@ -176,6 +176,22 @@ export function createHttpServer({ revision } = {}) {
       const name = req.headers['mcp-name'];
       if (name === undefined) return 'the Mcp-Name header is missing';
       if (decodeHeader(name) !== target) return `Mcp-Name header value ${JSON.stringify(name)} does not match body value ${JSON.stringify(target)}`;
+      return msg.method === 'tools/call' ? this.paramHeaderProblem(req, target, msg.params.arguments) : null;
+    },
+
+    /** Why the Mcp-Param-{Name} headers do not mirror the arguments the tool's x-mcp-header annotations name, or null. */
+    paramHeaderProblem(req, toolName, args) {
+      const tool = this.core.tools.find((t) => t.name === toolName);
+      const values = isObject(args) ? args : {};
+      for (const [arg, schema] of Object.entries(tool?.inputSchema?.properties ?? {})) {
+        const header = schema?.['x-mcp-header'];
+        if (typeof header !== 'string') continue;
+        const sent = req.headers[`mcp-param-${header.toLowerCase()}`];
+        const value = values[arg];
+        if (value === undefined || value === null) continue;
+        if (sent === undefined) return `the Mcp-Param-${header} header is missing`;
+        if (decodeHeader(sent) !== String(value)) return `Mcp-Param-${header} header value ${JSON.stringify(sent)} does not match argument ${arg} ${JSON.stringify(value)}`;
+      }
       return null;
     },
 

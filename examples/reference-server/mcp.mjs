@@ -3,6 +3,7 @@
 // Conformant to MCP revisions 2025-11-25, 2025-06-18 and 2025-03-26 (the initialize wire), and, when
 // created with `{ revision: '2026-07-28' }` (or `'all'`, both eras at once), to 2026-07-28 (the stateless wire).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { answerFromClient, clientRequestTools } from './client-requests.mjs';
 
 export const SERVER_NAME = 'mcp-reference-server';
 export const SERVER_VERSION = '1.0.0';
@@ -274,7 +275,8 @@ function defaultTools() {
       name: 'ask-name',
       title: 'Ask Name',
       description: 'Asks the user for their name (a form elicitation) and greets them.',
-      inputSchema: { type: 'object', properties: { greeting: { type: 'string' } } },
+      // Over HTTP the greeting is mirrored in an Mcp-Param-Greeting header (2026-07-28, x-mcp-header).
+      inputSchema: { type: 'object', properties: { greeting: { type: 'string', 'x-mcp-header': 'Greeting' } } },
       annotations: { readOnlyHint: true, openWorldHint: false },
       // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
       stateless: true,
@@ -465,11 +467,12 @@ export const handlers = {
     const rev = SUPPORTED_VERSIONS.includes(requested) ? requested : LATEST_VERSION;
     server.state.protocolVersion = rev;
     server.state.clientInfo = params.clientInfo;
+    server.state.clientCapabilities = params.capabilities;
     return {
       protocolVersion: rev,
       capabilities: capabilitiesView(server.capabilities, rev),
       serverInfo: serverInfo(rev),
-      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image, write-note, count-words, index-docs and count-slowly; docs under ref://docs/.',
+      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image, write-note, count-words, index-docs and count-slowly (over stdio also ask-llm, confirm-choice, sign-in and list-roots, which ask the client); docs under ref://docs/.',
     };
   },
 
@@ -507,7 +510,15 @@ export const handlers = {
     if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
     server.log('info', `tool ${tool.name} called`);
     const run = () => tool.run(args, server, server.revision, params, id);
-    return support !== undefined && params.task !== undefined ? { task: server.createTask(params.task, run) } : run();
+    if (support !== undefined && params.task !== undefined) return { task: server.createTask(params.task, run) };
+    const result = run();
+    if (typeof result?.then !== 'function') return result;
+    // A tool that asked the client something answers once the client has answered.
+    result.then(
+      (r) => server.send({ jsonrpc: '2.0', id, result: r }),
+      (err) => server.send(err instanceof RpcError ? errorResponse(id, err.code, err.message, err.data) : errorResponse(id, ErrorCode.INTERNAL_ERROR, 'Internal error')),
+    );
+    return PENDING;
   },
 
   'tasks/get'(params, server) {
@@ -728,7 +739,7 @@ export function createServer({ revision } = {}) {
       completions: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     },
-    tools: defaultTools(),
+    tools: [...defaultTools(), ...clientRequestTools()],
     resources: defaultResources(),
     templates: templates.map((t) => ({ ...t })),
     prompts: defaultPrompts(),
@@ -762,7 +773,8 @@ export function createServer({ revision } = {}) {
 
     /** The tools of the wire in use: some exist on the stateless wire only. */
     visibleTools() {
-      return this.tools.filter((t) => !t.stateless || this.revision === STATELESS_VERSION);
+      // Tools that ask the client something need a wire that carries a later answer: the initialize wire over stdio.
+      return this.tools.filter((t) => (!t.stateless || this.revision === STATELESS_VERSION) && (!t.clientRequests || (this.canDefer && this.revision !== STATELESS_VERSION)));
     },
 
     /** Tells every subscriber of `uri`: a resources/subscribe one, and each listen stream that asked for it. */
@@ -836,7 +848,10 @@ export function createServer({ revision } = {}) {
 
     /** Handles one parsed JSON value (not an array). Returns the response, or null when none is due. */
     handleMessage(msg) {
-      if (isObject(msg) && !('method' in msg) && ('result' in msg || 'error' in msg)) return null; // a response (to our ping): nothing to do
+      if (isObject(msg) && !('method' in msg) && ('result' in msg || 'error' in msg)) {
+        answerFromClient(this, msg); // to a tool's question; to our ping: nothing to do
+        return null;
+      }
       if (isObject(msg) && typeof msg.method === 'string' && !('id' in msg)) {
         const handler = Object.hasOwn(this.notificationHandlers, msg.method) ? this.notificationHandlers[msg.method] : null;
         try {

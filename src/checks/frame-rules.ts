@@ -220,8 +220,11 @@ export const PROTOCOL_RULES: FrameRule[] = [
     inspect(e) {
       const m = messageOf(e);
       if (e.kind !== 'request' || !m || typeof m.method !== 'string' || e.revision === STATELESS_REVISION || m.method.startsWith('notifications/')) return undefined;
-      // The suite's client declares no capabilities: ping is the only request it can be sent.
-      return m.method === 'ping' ? [] : failing(`${m.method} sent to a client that declared no capabilities`, { expected: 'only ping', actual: m.method });
+      if (m.method === 'ping') return [];
+      // The suite's client declares no capabilities, but in the session where the server's requests are answered.
+      const declared = e.clientCapabilities ?? {};
+      const problem = undeclaredRequest(m, declared);
+      return problem ? failing(problem, { expected: `only ping and the requests of the declared capabilities ${JSON.stringify(declared)}`, actual: m.method }) : [];
     },
   },
   {
@@ -239,6 +242,25 @@ export const PROTOCOL_RULES: FrameRule[] = [
     },
   },
 ];
+
+/** The client capability each server→client request needs. */
+const CAPABILITY_OF: Record<string, string | undefined> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' };
+
+/**
+ * Why a server→client request is one the client did not ask for with its capabilities (lifecycle#operation; url-mode
+ * elicitation needs `elicitation.url`, and tool-enabled sampling `sampling.tools`, in 2025-11-25); undefined when allowed.
+ */
+function undeclaredRequest(m: Record<string, unknown>, declared: Record<string, unknown>): string | undefined {
+  const params = isObject(m.params) ? m.params : {};
+  const cap = (name: string) => (isObject(declared[name]) ? (declared[name] as Record<string, unknown>) : undefined);
+  const want = CAPABILITY_OF[m.method as string];
+  if (Object.keys(declared).length === 0) return `${String(m.method)} sent to a client that declared no capabilities`;
+  if (want === undefined) return `${String(m.method)} sent: it is no request of a client capability`;
+  if (!cap(want)) return `${String(m.method)} sent to a client that did not declare ${want}`;
+  if (want === 'sampling' && ('tools' in params || 'toolChoice' in params) && !cap('sampling')?.tools) return 'a sampling request with tools sent to a client that did not declare sampling.tools';
+  if (want === 'elicitation' && params.mode === 'url' && !cap('elicitation')?.url) return 'a URL-mode elicitation sent to a client that did not declare elicitation.url';
+  return undefined;
+}
 
 /** The stdio, JSON-RPC and schema rules; the protocol and content rules follow them. */
 const CORE_RULES: FrameRule[] = [

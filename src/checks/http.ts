@@ -6,6 +6,7 @@ import { SseParser, type SseEvent } from '../transport/sse-parser.js';
 import { TOOL } from '../version.js';
 import { type CheckContext, type CheckDef, type Outcome, fail, pass, requirement, skip, warn } from './check.js';
 import { isObject } from '../json.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 
 /** How long the GET stream may take to show its response head. */
 const GET_WAIT_MS = 2000;
@@ -250,19 +251,23 @@ export const HTTP_CHECKS: CheckDef[] = [
   {
     id: 'transport/http/origin-forbidden',
     title: 'A local server refuses a foreign Origin with 403',
-    requirement: requirement('http.origin.validate', 'MUST', 'basic/transports#security-warning', 'Servers validate the Origin header of every connection; a present, invalid Origin gets 403 Forbidden (2025-11-25)'),
+    requirement: requirement('http.origin.validate', 'MUST', 'basic/transports#security-warning', 'Servers validate the Origin header of every connection; a present, invalid Origin gets 403 Forbidden (2025-11-25 and 2026-07-28)'),
     transport: 'http',
+    revisions: SCHEMA_REVISIONS,
     async run(ctx) {
       const session = await ctx.fresh();
       const http = httpOf(session);
       // Which origins are invalid is the server's call; only a local server must refuse a web page's (requirements §5.10).
       if (!isLocal(http.url)) return skip(`${http.url.hostname} is not a local address; whether a public server accepts other origins is its own decision`);
       const version = ctx.profile.protocolVersion;
-      const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conformance-origin', method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL } });
+      // The stateless wire asks server/discover (no session); the initialize wire opens a session.
+      const stateless = version === STATELESS_REVISION;
+      const params = stateless ? { _meta: session.requestMeta } : { protocolVersion: version, capabilities: {}, clientInfo: TOOL };
+      const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conformance-origin', method: stateless ? 'server/discover' : 'initialize', params });
       const o = await http.probe('POST', `Origin: ${FOREIGN_ORIGIN}`, { Origin: FOREIGN_ORIGIN }, body);
       const created = o.headers['mcp-session-id'];
       if (typeof created === 'string') await http.probe('DELETE', 'end the session the foreign origin opened', { 'Mcp-Session-Id': created });
-      const what = `initialize with Origin ${FOREIGN_ORIGIN} → ${said(o)}`;
+      const what = `${stateless ? 'server/discover' : 'initialize'} with Origin ${FOREIGN_ORIGIN} → ${said(o)}`;
       if (o.status === 403) return pass(what);
       const refused = o.status !== undefined && o.status >= 400 && o.status < 500;
       // 403 is explicit from 2025-11-25; before, any refusal was enough.

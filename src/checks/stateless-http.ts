@@ -1,7 +1,7 @@
 // Streamable HTTP on the stateless wire (2026-07-28, requirements §1.21 07.http.*): the request metadata headers,
 // the HTTP statuses of protocol errors, and what became of sessions and the GET stream.
 import type { Level } from '../schema/generated/report.js';
-import { STATELESS_REVISION, validate } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
 import type { Reply, Session } from '../session/session.js';
 import type { HttpOutcome } from '../transport/http-base.js';
 import type { StreamableHttpTransport } from '../transport/http.js';
@@ -9,6 +9,7 @@ import { SseParser } from '../transport/sse-parser.js';
 import { type CheckContext, type CheckDef, describeReply, errorOf, fail, pass, requirement, skip, warn } from './check.js';
 import { actualOf, httpOf, said } from './http.js';
 import { isObject } from '../json.js';
+import { capabilitiesMeta, inputProbe } from './stateless.js';
 
 const only07 = [STATELESS_REVISION];
 const req07 = (id: string, level: Level, page: string, text: string) => requirement(id, level, page, text, STATELESS_REVISION);
@@ -74,7 +75,7 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
   {
     id: 'stateless/http/header-mismatch',
     title: 'Request metadata headers that are missing or disagree with the body get 400 and HeaderMismatch',
-    requirement: req07('07.http.headers', 'MUST', `${PAGE}#server-validation`, 'A request whose Mcp-Method or Mcp-Name header is missing or does not match the body is rejected with 400 Bad Request and HeaderMismatch -32020'),
+    requirement: req07('07.http.headers', 'MUST', `${PAGE}#server-validation`, 'A request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or does not match the body is rejected with 400 Bad Request and HeaderMismatch -32020'),
     transport: 'http',
     revisions: only07,
     async run(ctx) {
@@ -82,6 +83,8 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
       const probes: { what: string; overrides: Record<string, string | undefined>; text: string }[] = [
         { what: 'tools/list with Mcp-Method: prompts/list', overrides: { 'Mcp-Method': 'prompts/list' }, text: body(session, 'mcp-conformance-method-mismatch', 'tools/list') },
         { what: 'tools/list without Mcp-Method', overrides: { 'Mcp-Method': undefined }, text: body(session, 'mcp-conformance-method-missing', 'tools/list') },
+        // A version the server speaks, but not the one the body's _meta names.
+        { what: `tools/list with MCP-Protocol-Version: ${REVISIONS[0]} (its _meta names ${STATELESS_REVISION})`, overrides: { 'MCP-Protocol-Version': REVISIONS[0] }, text: body(session, 'mcp-conformance-version-mismatch', 'tools/list') },
       ];
       const named = namedRequest(ctx);
       if (named) {
@@ -202,6 +205,25 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
         expected: 'X-Accel-Buffering: no',
         actual: bare.map((o) => o.headers['x-accel-buffering'] ?? null),
       });
+    },
+  },
+  {
+    id: 'stateless/http/missing-cap-400',
+    title: 'A request refused for an undeclared client capability (-32021) gets HTTP 400',
+    requirement: req07('07.missing-cap', 'MUST', 'basic#per-request-protocol-fields', 'MissingRequiredClientCapabilityError (-32021) comes with HTTP 400 Bad Request over Streamable HTTP'),
+    transport: 'http',
+    revisions: only07,
+    async run(ctx) {
+      const probe = await inputProbe(ctx);
+      if (typeof probe === 'string') return skip(probe);
+      if (errorOf(probe.bare)?.code !== -32021) return skip(`${probe.tool} asks for input instead of refusing with -32021 (stateless/capabilities/missing judges that)`);
+      const { session, http } = await openStateless(ctx);
+      const reply = await session.request('tools/call', { name: probe.tool, arguments: probe.arguments, ...capabilitiesMeta({}) });
+      const o = await outcomeOf(http, reply);
+      const code = errorOf(reply)?.code;
+      const what = `${probe.tool} without client capabilities → ${said(o)}, ${code === undefined ? 'a result' : `error ${JSON.stringify(code)}`}`;
+      if (code !== -32021) return skip(`${what}: not -32021 this time (stateless/capabilities/missing judges the code)`);
+      return o.status === 400 ? pass(what) : fail(what, { expected: 'HTTP 400 with error -32021', actual: { ...actualOf(o), reply: describeReply(reply) } });
     },
   },
 ];

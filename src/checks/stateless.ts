@@ -43,7 +43,7 @@ const SUBSCRIPTION_TYPES: Record<string, string> = {
   'notifications/resources/updated': 'resourceSubscriptions',
 };
 
-const capabilitiesMeta = (caps: Record<string, unknown>) => ({ _meta: { [CLIENT_CAPABILITIES]: caps } });
+export const capabilitiesMeta = (caps: Record<string, unknown>) => ({ _meta: { [CLIENT_CAPABILITIES]: caps } });
 /** The input requests of an InputRequiredResult, as [key, method] pairs. */
 const inputRequestsOf = (result: Record<string, unknown>): [string, unknown][] =>
   Object.entries(isObject(result.inputRequests) ? result.inputRequests : {}).map(([k, r]) => [k, isObject(r) ? r.method : undefined]);
@@ -63,7 +63,7 @@ interface InputProbe {
  * Calls each tool the policy allows once, with valid arguments and no client capabilities, until one needs a client
  * capability (-32021) or asks for input; then calls it again declaring what it required. Shared by the checks it serves.
  */
-function inputProbe(ctx: CheckContext): Promise<InputProbe | string> {
+export function inputProbe(ctx: CheckContext): Promise<InputProbe | string> {
   return ctx.memo('stateless:input-probe', async () => {
     if (ctx.profile.capabilities.tools === undefined) return 'the server does not declare the tools capability';
     const { callable } = callableTools(ctx.profile.tools, ctx.toolCalls);

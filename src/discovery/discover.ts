@@ -3,6 +3,7 @@ import type { Reply, Session } from '../session/session.js';
 import type { Item, ListWalk, ServerProfile } from './profile.js';
 import { TOOL } from '../version.js';
 import { isObject } from '../json.js';
+import type { ParamHeaders } from '../transport/transport.js';
 
 /** Pages followed per list before the walk is declared non-terminating. */
 export const PAGE_CAP = 100;
@@ -105,7 +106,22 @@ export async function discover(session: Session, protocolVersion: string = REVIS
       profile.walks.push(walk);
     }),
   );
+  if (session.revision === STATELESS_REVISION) session.paramHeaders = paramHeadersOf(profile.tools);
   return profile;
+}
+
+/** The arguments each tool asks clients to mirror in `Mcp-Param-{Name}` headers: top-level properties with `x-mcp-header`. */
+export function paramHeadersOf(tools: Item[]): ParamHeaders {
+  const headers = new Map<string, Record<string, string>>();
+  for (const tool of tools) {
+    const properties = asObject(asObject(tool.inputSchema)?.properties) ?? {};
+    const mirrored = Object.entries(properties).flatMap(([arg, schema]) => {
+      const header = asObject(schema)?.['x-mcp-header'];
+      return typeof header === 'string' && header !== '' ? [[arg, header] as const] : [];
+    });
+    if (mirrored.length > 0) headers.set(String(tool.name), Object.fromEntries(mirrored));
+  }
+  return headers;
 }
 
 /** Follows nextCursor to the end, bounded by PAGE_CAP and stopped by a repeated cursor. */

@@ -198,15 +198,28 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ r
     let kept: InboundEvent[] | undefined = [];
     session.onInbound((e) => kept?.push(e));
     let [stateless, legacy] = [false, false];
-    try {
-      const discovered = session.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }).then((r) => {
-        if (!isObject(r.message.result)) return false;
+    /** The error code server/discover was refused with, when it was. */
+    let discoverError: unknown;
+    const discover = (s: Session) =>
+      s.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }).then((r) => {
+        if (!isObject(r.message.result)) {
+          discoverError = isObject(r.message.error) ? r.message.error.code : r.message.error;
+          return false;
+        }
         refused = eraRefusal(r.message.result, STATELESS_REVISION);
         return refused === undefined;
       }, () => false);
+    try {
+      const discovered = discover(session);
       const initialized = await initialize(session, REVISIONS[0]).catch(() => undefined);
       legacy = initialized !== undefined && isObject(initialized.message.result);
       stateless = await Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]);
+      // A server may handle initialize first and then refuse server/discover in the session it made legacy (the .NET
+      // SDK over stdio answers -32600): an error other than method-not-found is asked again, alone in a fresh session.
+      if (legacy && !stateless && discoverError !== undefined && discoverError !== -32601) {
+        const again = await open();
+        stateless = await discover(again).finally(() => again.close());
+      }
       if (legacy && !stateless) {
         const earlier = kept;
         handover = { connection, session, initialized: initialized!, earlier: () => ((kept = undefined), earlier) };

@@ -307,6 +307,7 @@ async function freshOn({ open, shared }: RunState): Promise<Session> {
   if (shared.session.requestMeta) {
     s.requestMeta = shared.session.requestMeta;
     s.revision = shared.session.revision;
+    s.paramHeaders = shared.session.paramHeaders;
   }
   return s;
 }

@@ -1,5 +1,5 @@
 import type { TranscriptEntry } from '../schema/generated/report.js';
-import type { InboundLine, Transport } from '../transport/transport.js';
+import type { InboundLine, ParamHeaders, Transport } from '../transport/transport.js';
 import type { Transcript } from '../transcript.js';
 import { isObject } from '../json.js';
 
@@ -51,7 +51,12 @@ export interface InboundEvent {
   progressTokenSent?: boolean;
   /** The requests of this session not yet answered when the frame came (for rules about what may cross on the wire). */
   inFlight?: () => Exchange[];
+  /** The capabilities the client declared in this session (none, unless a check declared some). */
+  clientCapabilities?: Record<string, unknown>;
 }
+
+/** Answers a server→client request: a JSON-RPC result or error object; undefined leaves it to the default answer. */
+export type ServerRequestHandler = (message: Message) => { result: unknown } | { error: { code: number; message: string } } | undefined;
 
 export class RequestTimeout extends Error {
   /** `exchange`: the request that went unanswered (its params say what was asked; a late answer is noted on it). */
@@ -89,6 +94,10 @@ export class Session {
   /** Set by discovery once initialize (or, on the stateless wire, server/discover) succeeded. */
   revision?: string;
   private meta?: Record<string, unknown>;
+  /** What the client declared at initialize, when it declared anything; the frame checks judge requests by it. */
+  clientCapabilities?: Record<string, unknown>;
+  /** Answers the server's own requests in a session that declared client capabilities. */
+  serverRequestHandler?: ServerRequestHandler;
   readonly number = ++sessions;
   private nextId = 1;
   /** Every request id sent (a few per check; a property's values are bounded by --runs). */
@@ -138,6 +147,18 @@ export class Session {
     const version = meta?.['io.modelcontextprotocol/protocolVersion'];
     this.transport.setStatelessVersion?.(typeof version === 'string' ? version : undefined);
   }
+
+  /** The stateless wire's `x-mcp-header` arguments per tool (set by discovery), which HTTP mirrors in headers. */
+  get paramHeaders(): ParamHeaders | undefined {
+    return this.params;
+  }
+
+  set paramHeaders(headers: ParamHeaders | undefined) {
+    this.params = headers;
+    if (headers) this.transport.setParamHeaders?.(headers);
+  }
+
+  private params?: ParamHeaders;
 
   get alive(): boolean {
     return this.lostWhy === undefined && this.transport.exited === undefined;
@@ -373,12 +394,18 @@ export class Session {
     const event = e as InboundEvent;
     event.revision = this.revision;
     event.session = this.number;
+    if (this.clientCapabilities) event.clientCapabilities = this.clientCapabilities;
     for (const l of this.listeners) l(event);
     for (const w of this.messageWaiters) w(event);
   }
 
-  /** This client declares no capabilities, so it answers ping and refuses everything else. */
+  /** The client declares no capabilities (unless a check set a handler), so it answers ping and refuses everything else. */
   private answerServerRequest(message: Message): void {
+    const answer = this.serverRequestHandler?.(message);
+    if (answer) {
+      this.transport.send(JSON.stringify({ jsonrpc: '2.0', id: message.id, ...answer }));
+      return;
+    }
     const reply: Message =
       message.method === 'ping'
         ? { jsonrpc: '2.0', id: message.id, result: {} }

@@ -5,6 +5,7 @@ import { failure, mediaType, send } from './http-client.js';
 import { describeHeaders, redactUrl } from './secrets.js';
 import { isObject } from '../json.js';
 import { isHeaderSafe } from '../headers.js';
+import type { ParamHeaders } from './transport.js';
 
 /** How long close() waits for the answer to its DELETE. */
 const DELETE_WAIT_MS = 2000;
@@ -25,7 +26,7 @@ function headerValue(value: string): string {
  * the body: the version its `_meta` names (else the session's), its method and target. Undefined when neither names
  * a version (the initialize wire).
  */
-function requestMetadata(body: string, sessionVersion: string | undefined): Record<string, string> | undefined {
+function requestMetadata(body: string, sessionVersion: string | undefined, paramHeaders?: ParamHeaders): Record<string, string> | undefined {
   let m: unknown;
   try {
     m = JSON.parse(body);
@@ -39,7 +40,15 @@ function requestMetadata(body: string, sessionVersion: string | undefined): Reco
   if (version === undefined) return undefined;
   const method = message.method;
   const target = params.name ?? params.uri;
+  // A tool's x-mcp-header arguments go in Mcp-Param-{Name} headers (custom headers from tool parameters); absent or
+  // null ones in none, booleans and integers as their JSON text.
+  const mirrored = method === 'tools/call' && typeof target === 'string' ? paramHeaders?.get(target) : undefined;
+  const args = isObject(params.arguments) ? params.arguments : {};
+  const paramValues = Object.entries(mirrored ?? {})
+    .filter(([arg]) => ['string', 'number', 'boolean'].includes(typeof args[arg]))
+    .map(([arg, header]) => [`Mcp-Param-${header}`, headerValue(String(args[arg]))]);
   return {
+    ...Object.fromEntries(paramValues),
     'MCP-Protocol-Version': version,
     ...(typeof method === 'string' && { 'Mcp-Method': headerValue(method) }),
     ...(typeof method === 'string' && NAMED.has(method) && typeof target === 'string' && { 'Mcp-Name': headerValue(target) }),
@@ -86,6 +95,12 @@ export class StreamableHttpTransport extends HttpTransport {
     this.statelessVersion = version;
   }
 
+  private paramHeaders?: ParamHeaders;
+
+  setParamHeaders(headers: ParamHeaders): void {
+    this.paramHeaders = headers;
+  }
+
   /**
    * A check's probe: a request with this session's headers changed by `overrides` (undefined removes one),
    * recorded in the transcript and read whole (for at most `waitMs`, or until `stop` settles), its messages never
@@ -102,7 +117,7 @@ export class StreamableHttpTransport extends HttpTransport {
   }
 
   protected sessionHeaders(body?: string): Record<string, string> {
-    const stateless = requestMetadata(body ?? '', this.statelessVersion);
+    const stateless = requestMetadata(body ?? '', this.statelessVersion, this.paramHeaders);
     if (stateless) return { ...this.target.headers, ...stateless };
     return {
       ...this.target.headers,

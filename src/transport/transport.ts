@@ -34,6 +34,9 @@ export interface InboundLine {
 }
 
 /** Moves raw frames; knows nothing about MCP. */
+/** Tool name → argument name → header name (the `{Name}` of `Mcp-Param-{Name}`). */
+export type ParamHeaders = ReadonlyMap<string, Readonly<Record<string, string>>>;
+
 export interface Transport {
   readonly kind: TransportKind;
   /** Writes one message (serialised JSON, without the newline) and records it in the transcript. */
@@ -54,6 +57,8 @@ export interface Transport {
   setProtocolVersion?(version: string): void;
   /** The version every request of a stateless-wire session names (undefined: the initialize wire); HTTP sends it as a header. */
   setStatelessVersion?(version: string | undefined): void;
+  /** Per tool, the arguments its inputSchema asks to mirror as `Mcp-Param-{header}` (2026-07-28 `x-mcp-header`); HTTP sends them. */
+  setParamHeaders?(headers: ParamHeaders): void;
   /** Ends the session: stdio shuts the server down and kills its process tree; HTTP deletes the session. */
   close(): Promise<ExitInfo>;
 }

@@ -120,6 +120,15 @@ describe('--revision auto on a legacy server that answers server/discover', () =
     expect([discover?.status, discover?.message]).toEqual(['skip', why]);
   });
 
+  it('asks server/discover again in a fresh session when it was refused beside initialize, and tests both eras', async () => {
+    const r = await runCli(['--seed', '1', '--env', 'MCP_FAULTS=discover-after-initialize', '--env', 'MCP_REVISION=all', '--', process.execPath, FAULTY]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toContain('revisions   2026-07-28: pass · 2025-11-25: pass');
+    const { runs } = await perRevision(r.out);
+    expect(runs.map((run) => run.server?.protocolVersion)).toEqual(ERAS);
+    for (const run of runs) expect(run.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+  });
+
   it('gives --revision 2026-07-28 on that server one failure naming the cause, and skips every other check with it', async () => {
     const r = await runCli(['--seed', '1', '--revision', '2026-07-28', '--env', 'MCP_FAULTS=legacy-discover', '--', process.execPath, FAULTY]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless-http.js';
-import { statelessMeta } from '../../src/discovery/discover.js';
+import { paramHeadersOf, statelessMeta } from '../../src/discovery/discover.js';
 import { runConformance } from '../../src/index.js';
 import { verdict } from '../../src/report/summary.js';
 import { conformEach } from '../../src/run/conform.js';
@@ -61,6 +61,23 @@ describe('a stateless session over Streamable HTTP', () => {
     ]);
     await session.close();
     expect(seen).toHaveLength(6); // no DELETE: there is no session to end
+  });
+
+  it('mirrors the arguments a tool marks with x-mcp-header in Mcp-Param-{Name} headers', async () => {
+    const { url, seen } = await recording();
+    const { s: session } = scriptedSession(url);
+    session.requestMeta = statelessMeta(STATELESS_REVISION);
+    session.paramHeaders = paramHeadersOf([{ name: 'query', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, limit: { type: 'integer', 'x-mcp-header': 'Limit' }, text: { type: 'string' } } } }]);
+    await session.request('tools/call', { name: 'query', arguments: { region: 'eu-west-1', limit: 5, text: 'x' } });
+    await session.request('tools/call', { name: 'query', arguments: { region: 'Zürich', limit: null } });
+    await session.request('tools/call', { name: 'echo', arguments: { region: 'eu' } });
+    const params = (h: http.IncomingHttpHeaders) => Object.entries(h).filter(([k]) => k.startsWith('mcp-param-'));
+    expect(seen.map((s) => params(s.headers))).toEqual([
+      [['mcp-param-region', 'eu-west-1'], ['mcp-param-limit', '5']],
+      [['mcp-param-region', `=?base64?${Buffer.from('Zürich').toString('base64')}?=`]],
+      [],
+    ]);
+    await session.close();
   });
 });
 

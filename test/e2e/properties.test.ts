@@ -79,12 +79,12 @@ describe.concurrent('the generated checks (properties)', () => {
       cli([...only, '--tool-calls', 'none', REFERENCE]),
     ]);
     const message = (r: typeof safe) => r.report?.checks.find((c) => c.id === 'tools/call/valid-arguments')?.message;
-    expect(message(safe)).toMatch(/calls per tool \(\d+ at boundary values\): echo \d+, add \d+, search-docs \d+, get-image \d+, count-words \d+, count-slowly \d+; left out: write-note \(not annotated readOnlyHint: true/);
+    expect(message(safe)).toMatch(/calls per tool \(\d+ at boundary values\): echo \d+, add \d+, search-docs \d+, get-image \d+, count-words \d+, count-slowly \d+, ask-llm \d+, confirm-choice \d+, sign-in \d+, list-roots \d+; left out: write-note \(not annotated readOnlyHint: true/);
     expect(message(safe)).toContain('index-docs (it can only be called as a task)');
-    expect(message(allowed)).toMatch(/: echo \d+, add \d+, search-docs \d+, get-image \d+, write-note \d+, count-words \d+, count-slowly \d+;/);
+    expect(message(allowed)).toMatch(/: echo \d+, add \d+, search-docs \d+, get-image \d+, write-note \d+, count-words \d+, count-slowly \d+, ask-llm \d+, confirm-choice \d+, sign-in \d+, list-roots \d+;/);
     expect(statusOf(none.report, 'tools/call/valid-arguments')).toBe('skip');
     expect(statusOf(none.report, 'tools/call/invalid-arguments')).toBe('skip');
-    expect(message(none)).toBe('no tool can be called with generated valid arguments; left out: echo, add, search-docs, get-image, write-note, count-words, index-docs, count-slowly (tool calls are off (--tool-calls none))');
+    expect(message(none)).toBe('no tool can be called with generated valid arguments; left out: echo, add, search-docs, get-image, write-note, count-words, index-docs, count-slowly, ask-llm, confirm-choice, sign-in, list-roots (tool calls are off (--tool-calls none))');
     // An unknown tool is never a real one: it is called whatever the mode.
     expect(statusOf(none.report, 'tools/call/unknown-tool')).toBe('pass');
   }, SLOW);
@@ -112,7 +112,7 @@ describe.concurrent('generated tool calls: boundary values, per-tool shares, slo
       expect(result.status, result.message).toBe('warn');
       expect(result.message).toContain('valid arguments were answered with error -32603');
       expect((result.actual as { counterexample: Call }).counterexample).toMatchObject({ tool: 'divide', arguments: { b: 0 } });
-      expect(result.message).toMatch(/calls per tool \(\d+ at boundary values\): echo \d+, add \d+, search-docs \d+, get-image \d+, count-words \d+, count-slowly \d+, divide \d+; left out: write-note/);
+      expect(result.message).toMatch(/calls per tool \(\d+ at boundary values\): echo \d+, add \d+, search-docs \d+, get-image \d+, count-words \d+, count-slowly \d+, ask-llm \d+, confirm-choice \d+, sign-in \d+, list-roots \d+, divide \d+; left out: write-note/);
     }
   }, SLOW);
 
