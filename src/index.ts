@@ -2,7 +2,7 @@
  * The programmatic API: `runConformance(options)` runs the suite against a server, as the CLI does, and returns the
  * report model that every report is rendered from.
  */
-import type { ConformanceOptions } from './config/options.js';
+import { type ConformanceOptions, resolveOptions } from './config/options.js';
 import { withRunId, writeReports } from './report/write.js';
 import { combined, conformEach } from './run/conform.js';
 import type { Report } from './schema/generated/report.js';
@@ -16,7 +16,7 @@ import type { Report } from './schema/generated/report.js';
  * LaunchError whose message is one line; everything the server does is in the report.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const runs = await conformEach(options);
+  const runs = await conformEach(await resolveOptions(options));
   const report = withRunId(combined(runs));
   if (runs[0].options.out !== undefined) await writeReports(report, runs[0].options.out);
   return report;

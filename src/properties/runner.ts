@@ -4,13 +4,10 @@
 import fc from 'fast-check';
 import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
 import { slowMessage, timeoutVerdict } from '../checks/timeouts.js';
-import { DEFAULTS } from '../config/defaults.js';
 import { interleave } from '../generate/interleave.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed, seconds } from '../session/session.js';
 
-/** Generated values per property unless --runs says otherwise. */
-export const DEFAULT_RUNS = DEFAULTS.runs;
 /** Requests one property keeps in flight on the shared session, at most. */
 const IN_FLIGHT = 32;
 /** Requests spent shrinking one counterexample at most. */

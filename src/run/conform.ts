@@ -1,7 +1,6 @@
 import { applyBaseline, loadBaseline, type Baseline } from '../baseline/baseline.js';
 import type { Suite } from '../checks/suite.js';
-import { DEFAULTS } from '../config/defaults.js';
-import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
+import type { ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
 import { eraRefusal, initialize, statelessMeta } from '../discovery/discover.js';
@@ -26,11 +25,10 @@ export interface Conformed {
 }
 
 /**
- * One run as the CLI and the API do it: options, the user's files, the target, the checks, then the baseline.
+ * One run of one revision: the user's files, the target, the checks, then the baseline.
  * Aborting `signal` ends the run early with a partial report (see RunOptions.signal).
  */
-export async function conform(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed> {
-  const options = await resolveOptions(input);
+export async function conform(options: ResolvedOptions, signal?: AbortSignal): Promise<Conformed> {
   if (isSeveral(options.revision)) throw new ConfigError(`option revision: ${options.revision} stands for one run per revision: see conformEach`);
   return runOne(options, await loadFiles(options), signal);
 }
@@ -60,8 +58,8 @@ async function runOne(
   if (options.revision === STATELESS_REVISION && plan.transport === 'sse') {
     throw new ConfigError(`option revision: ${STATELESS_REVISION} has no legacy HTTP+SSE transport; test it over Streamable HTTP or stdio`);
   }
-  const { runConformance } = await import('./run.js');
-  const report = await runConformance({
+  const { runSuite } = await import('./run.js');
+  const report = await runSuite({
     plan,
     suite: options.shard ? shardSuite(suite, options.shard) : suite,
     protocolVersion: options.revision,
@@ -70,8 +68,7 @@ async function runOne(
     strict: options.strict,
     seed: options.seed,
     runs: options.runs,
-    toolCalls: options.toolCalls,
-    allowTools: options.allowTools,
+    toolCalls: { mode: options.toolCalls, allow: options.allowTools },
     signal,
     handover: start?.handover,
     eraLeftOut: start?.eraLeftOut,
@@ -83,7 +80,7 @@ async function runOne(
   return { report: { ...report, checks: applyBaseline(report.checks, baseline, partial) }, options, baseline, note };
 }
 
-const isSeveral = (revision: string | undefined) => revision === 'all' || revision === 'auto';
+const isSeveral = (revision: string) => revision === 'all' || revision === 'auto';
 
 const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, transport, secrets }: ResolvedOptions): Promise<LaunchPlan> => ({
   ...(await resolveTarget({ target, command, cwd, env, headers, httpUrl, port, transport })),
@@ -94,9 +91,8 @@ const planOf = async ({ target, command, cwd, env, headers, httpUrl, port, trans
  * One run per revision that `all` (every revision the project knows) or `auto` (the default: every era the server
  * speaks) stands for, one after the other, each with its own report and verdict; any other revision is one run.
  */
-export async function conformEach(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed[]> {
-  const options = await resolveOptions(input);
-  const revision = options.revision ?? DEFAULTS.revision;
+export async function conformEach(options: ResolvedOptions, signal?: AbortSignal): Promise<Conformed[]> {
+  const { revision } = options;
   // A mistake in the user's files ends the run with no server started; with none, the checks load while the auto
   // probe's server starts (built-in cases are checked at build time).
   const early = hasUserFiles(options) ? await loadFiles(options) : undefined;
@@ -122,7 +118,7 @@ export async function conformEach(input: ConformanceOptions, signal?: AbortSigna
 }
 
 /** The revision a run of conformEach stood for (the server may have negotiated an older one): it names the run's folder. */
-export const revisionOf = ({ options }: Conformed): string => String(options.revision);
+export const revisionOf = ({ options }: Conformed): string => options.revision;
 
 /** Several runs as one report, side by side, each check id prefixed with its revision; one run as it is. */
 export function combined(runs: readonly Conformed[]): Report {
