@@ -1,5 +1,5 @@
 import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
-import { fail, pass, skip } from '../checks/check.js';
+import { fail, pass, skip, worstOf } from '../checks/check.js';
 import type { Case, RawStep, RequestStep, Step } from '../schema/generated/case.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { type Exchange, RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../session/session.js';
@@ -37,8 +37,6 @@ export function caseCheck(c: LoadedCase): CheckDef {
     run: (ctx) => runCase(c, ctx),
   };
 }
-
-const ORDER = { pass: 0, skip: 0, warn: 1, fail: 2 } as const;
 
 async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
   const { profile } = ctx;
@@ -157,7 +155,7 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     const { answers, alive } = await sendRaw(session, s, channel.takeStrays!);
     if (alive !== true) return fail('the server stopped answering after this line', { expected: 'a ping answer after the line', actual: s.raw, silent: alive.silent });
     const judged = answers.map((a) => judge(s, c, a, 'the line', ctx));
-    return judged.reduce((w, o) => (ORDER[o.status] > ORDER[w.status] ? o : w));
+    return worstOf(judged)!;
   }
   if ('noResponse' in s) {
     await settle(s.noResponse.ms);
@@ -224,7 +222,7 @@ function judge(s: Judged, c: Case, message: Message | undefined, what: string, c
 
 /** The case's verdict: the worst step outcome; its message says which item and step, or what passed. */
 function combine(outcomes: Outcome[], items: number, over?: string): Outcome {
-  const worst = outcomes.reduce<Outcome | undefined>((w, o) => (!w || ORDER[o.status] > ORDER[w.status] ? o : w), undefined);
+  const worst = worstOf(outcomes);
   if (!worst) return pass('nothing to check');
   const skips = outcomes.filter((o) => o.status === 'skip');
   if (worst.status === 'pass' || worst.status === 'skip') {

@@ -1,19 +1,7 @@
 import { compileToolSchema } from '../schema/tool-schemas.js';
 import type { Item } from '../discovery/profile.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
-import { type CheckDef, type Outcome, fail, pass, requirement, requires, skip, warn } from './check.js';
-
-/** Tool names within the naming rules (2025-11-25). */
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** Worst of several outcomes (fail > warn > pass), with the messages of the ones that matter. */
-export function worst(outcomes: Outcome[]): Outcome {
-  for (const status of ['fail', 'warn'] as const) {
-    const bad = outcomes.filter((o) => o.status === status);
-    if (bad.length > 0) return { ...bad[0], message: bad.map((o) => o.message).join('; ') };
-  }
-  return pass(outcomes.map((o) => o.message).join('; '));
-}
+import { type CheckDef, type Outcome, TOOL_NAME, fail, pass, requirement, requires, skip, warn, worst } from './check.js';
 
 /** `objectRoot`: the schema must have type "object" at its root (every inputSchema; outputSchemas before 2026-07-28). */
 function schemaOutcome(tools: Item[], field: 'inputSchema' | 'outputSchema', objectRoot = true): Outcome {

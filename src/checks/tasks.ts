@@ -6,9 +6,7 @@ import { callableTools } from '../properties/tool-policy.js';
 import { validate } from '../schema/validators.js';
 import { type Reply, RequestTimeout } from '../session/session.js';
 import { isObject } from '../json.js';
-import { expectCode } from './base.js';
-import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from './check.js';
-import { worst } from './features.js';
+import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, expectCode, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
 
 const REVISION = '2025-11-25';
 const REVISIONS = [REVISION] as const;

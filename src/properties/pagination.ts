@@ -1,7 +1,6 @@
 // Property of every paginated list method: cursors the server never issued.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckDef, describeReply, errorOf, requirement, skip, warn } from '../checks/check.js';
+import { type CheckDef, expectCode, describeReply, errorOf, requirement, skip, warn } from '../checks/check.js';
 import { LISTS } from '../discovery/discover.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';

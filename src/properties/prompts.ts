@@ -1,7 +1,6 @@
 // Property of prompts/get: argument values of the wrong JSON type.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckDef, describeReply, errorOf, requirement, requires, skip, warn } from '../checks/check.js';
+import { type CheckDef, expectCode, describeReply, errorOf, requirement, requires, skip, warn } from '../checks/check.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
 import { notOfType, promptArgumentsSchema, schemaArbitraries } from './schema-arbitrary.js';

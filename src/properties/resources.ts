@@ -1,7 +1,6 @@
 // Property of resources/read: URIs nothing lists or templates.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckDef, describeReply, errorOf, pass, requirement, requires, resultOf, warn } from '../checks/check.js';
+import { type CheckDef, expectCode, describeReply, errorOf, pass, requirement, requires, resultOf, warn } from '../checks/check.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { checkProperty } from './runner.js';

@@ -1,8 +1,6 @@
 // Properties of tools/call: unknown names, invalid arguments, valid arguments.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckContext, type CheckDef, describeReply, errorOf, fail, pass, requirement, requires, resultOf, skip, warn } from '../checks/check.js';
-import { TOOL_NAME } from '../checks/features.js';
+import { type CheckContext, type CheckDef, expectCode, TOOL_NAME, describeReply, errorOf, fail, pass, requirement, requires, resultOf, skip, warn } from '../checks/check.js';
 import type { Item } from '../discovery/profile.js';
 import { compileToolSchema } from '../schema/tool-schemas.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
