@@ -1,6 +1,6 @@
 // The run's budget (--budget): a check still running when it is spent ends as an error, and the report is marked interrupted.
 import { describe, expect, it } from 'vitest';
-import { loadSuite } from '../src/checks/suite.js';
+import { loadSuite } from '../src/suite/suite.js';
 import { resolveTarget } from '../src/target/resolve.js';
 import { FAULTY } from './helpers.js';
 import { runSuiteWith } from './suite-run.js';

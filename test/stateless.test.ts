@@ -8,7 +8,7 @@ import { conform, conformEach } from '../src/run/conform.js';
 import { resolveOptions } from '../src/config/options.js';
 import { verdict } from '../src/report/summary.js';
 import { DiscoveryError, discover } from '../src/discovery/discover.js';
-import { loadSuite } from '../src/checks/suite.js';
+import { loadSuite } from '../src/suite/suite.js';
 import { runSuiteWith } from './suite-run.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../src/schema/validators.js';
 import { resolveTarget } from '../src/target/resolve.js';

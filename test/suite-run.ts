@@ -1,5 +1,5 @@
 // One run of the suite from a test, as the command line would run it: the options the resolver defaults, unless given.
-import { loadSuite } from '../src/checks/suite.js';
+import { loadSuite } from '../src/suite/suite.js';
 import { DEFAULTS } from '../src/config/defaults.js';
 import { type RunOptions, runSuite } from '../src/run/run.js';
 import type { Report } from '../src/schema/generated/report.js';

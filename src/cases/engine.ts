@@ -8,7 +8,7 @@ import type { LoadedCase } from './load.js';
 import { match } from './matchers.js';
 import { profileView } from './profile-view.js';
 import { isObject } from '../json.js';
-import { callableTools } from '../properties/tool-policy.js';
+import { callableTools } from '../generate/tool-policy.js';
 import { timeoutVerdict } from '../checks/timeouts.js';
 
 /** How long a server gets to show it is alive after bad input. */

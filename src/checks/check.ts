@@ -1,6 +1,6 @@
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
-import type { ToolCallPolicy } from '../properties/tool-policy.js';
+import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import { REVISIONS } from '../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';

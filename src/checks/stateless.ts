@@ -1,8 +1,8 @@
 // Checks and frame rules of the stateless wire (2026-07-28, requirements §1.21): they apply to no other revision.
 import fc from 'fast-check';
 import { LISTS, walkList } from '../discovery/discover.js';
-import { callableTools } from '../properties/tool-policy.js';
-import { schemaArbitraries } from '../properties/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
+import { schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { REVISIONS, STATELESS_REVISION, resultDefinition, validate } from '../schema/validators.js';
 import type { Level } from '../schema/generated/report.js';
 import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '../session/session.js';

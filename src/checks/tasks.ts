@@ -1,8 +1,8 @@
 // Tasks (2025-11-25, experimental): basic/utilities/tasks. Tested only when the server declares the tasks capability.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { schemaArbitraries } from '../properties/schema-arbitrary.js';
-import { callableTools } from '../properties/tool-policy.js';
+import { schemaArbitraries } from '../generate/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
 import { validate } from '../schema/validators.js';
 import { type Reply, RequestTimeout } from '../session/session.js';
 import { isObject } from '../json.js';

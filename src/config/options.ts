@@ -1,4 +1,4 @@
-import { parseShard, type Shard } from '../run/shard.js';
+import { parseShard, type Shard } from '../suite/shard.js';
 import type { Config } from '../schema/generated/config.js';
 import { configValidator, loadConfig } from './config.js';
 import { DEFAULTS } from './defaults.js';

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { type CheckDef, expectCode, fail, pass, requirement } from '../checks/check.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, resultDefinition } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { anyText } from './schema-arbitrary.js';
+import { anyText } from '../generate/schema-arbitrary.js';
 import { isHeaderSafe } from '../headers.js';
 
 /** Methods some revision defines (or reserves: every notifications/* name is a notification, not a request). */

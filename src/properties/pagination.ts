@@ -4,7 +4,7 @@ import { type CheckDef, expectCode, describeReply, errorOf, requirement, skip, w
 import { LISTS } from '../discovery/discover.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { anyText } from './schema-arbitrary.js';
+import { anyText } from '../generate/schema-arbitrary.js';
 
 /** Cursors no server issues: random strings, base64 of random bytes, huge ones, any Unicode. Never empty (07 makes "" a cursor). */
 const INVALID_CURSORS = fc.oneof(

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { type CheckDef, expectCode, describeReply, errorOf, requirement, requires, skip, warn } from '../checks/check.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { notOfType, promptArgumentsSchema, schemaArbitraries } from './schema-arbitrary.js';
+import { notOfType, promptArgumentsSchema, schemaArbitraries } from '../generate/schema-arbitrary.js';
 
 interface PromptCall {
   prompt: string;

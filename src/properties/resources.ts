@@ -4,7 +4,7 @@ import { type CheckDef, expectCode, describeReply, errorOf, pass, requirement, r
 import type { ServerProfile } from '../discovery/profile.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { uriSegment } from './schema-arbitrary.js';
+import { uriSegment } from '../generate/schema-arbitrary.js';
 
 /** In every generated URI: it names nothing real, and its host (a .invalid name, RFC 2606) resolves nowhere. */
 const MARKER = 'mcp-conformance-unknown';

@@ -6,8 +6,8 @@ import { compileToolSchema } from '../schema/tool-schemas.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
 import { boundaryArguments, type EdgeKind } from '../generate/boundary.js';
 import { checkProperty, type Stratum } from './runner.js';
-import { anyText, schemaArbitraries } from './schema-arbitrary.js';
-import { callableTools } from './tool-policy.js';
+import { anyText, schemaArbitraries } from '../generate/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
 
 interface Call {
   tool: string;

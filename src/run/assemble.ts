@@ -1,5 +1,5 @@
 // The report of a run, assembled from its results once every session has closed.
-import { CHECKS } from '../checks/index.js';
+import { CHECKS } from '../suite/checks.js';
 import { UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
@@ -12,7 +12,7 @@ import type { TransportKind } from '../transport/transport.js';
 import { TOOL } from '../version.js';
 import { bounded } from '../json.js';
 import { noteCause } from './causes.js';
-import type { FrameMonitor } from '../checks/frame-monitor.js';
+import type { FrameMonitor } from './frame-monitor.js';
 import { noteLateAnswers } from './late-answers.js';
 import { checkResult } from './result.js';
 

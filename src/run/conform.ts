@@ -1,5 +1,5 @@
 import { applyBaseline, loadBaseline, type Baseline } from '../baseline/baseline.js';
-import type { Suite } from '../checks/suite.js';
+import type { Suite } from '../suite/suite.js';
 import type { ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
@@ -14,7 +14,7 @@ import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
 import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
-import { shardSuite } from './shard.js';
+import { shardSuite } from '../suite/shard.js';
 
 export interface Conformed {
   report: Report;
@@ -39,7 +39,7 @@ export async function conform(options: ResolvedOptions, signal?: AbortSignal): P
  */
 async function loadFiles(options: ResolvedOptions): Promise<{ baseline?: Baseline; suite: Suite }> {
   const baseline = options.expectedFailures === undefined ? undefined : await loadBaseline(options.expectedFailures);
-  const { loadSuite } = await import('../checks/suite.js');
+  const { loadSuite } = await import('../suite/suite.js');
   return { baseline, suite: await loadSuite({ caseDirs: options.cases, only: options.only, skip: options.skip }) };
 }
 

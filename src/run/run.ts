@@ -1,10 +1,10 @@
-import { FrameMonitor } from '../checks/frame-monitor.js';
-import type { Suite } from '../checks/suite.js';
+import { FrameMonitor } from './frame-monitor.js';
+import type { Suite } from '../suite/suite.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { discover, UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import { randomSeed } from '../properties/runner.js';
-import type { ToolCallPolicy } from '../properties/tool-policy.js';
+import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { REVISIONS } from '../schema/revisions.js';
 import { type Exchange, type InboundEvent, type Reply, Session } from '../session/session.js';

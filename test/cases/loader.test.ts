@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCases, parseCase } from '../../src/cases/load.js';
 import { ConfigError } from '../../src/config/yaml-file.js';
-import { globToRegExp } from '../../src/checks/glob.js';
-import { loadSuite } from '../../src/checks/suite.js';
+import { globToRegExp } from '../../src/suite/glob.js';
+import { loadSuite } from '../../src/suite/suite.js';
 import { FAULTY, REFERENCE, ROOT, runCli } from '../helpers.js';
 
 const HEADER = `# yaml-language-server: $schema=../../schema/case.schema.json

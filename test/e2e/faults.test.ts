@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loadSuite, type Suite } from '../../src/checks/suite.js';
+import { loadSuite, type Suite } from '../../src/suite/suite.js';
 import { REVISIONS } from '../../src/schema/validators.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { resolveTarget } from '../../src/target/resolve.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSuite } from '../../src/checks/suite.js';
+import { loadSuite } from '../../src/suite/suite.js';
 import type { RunOptions } from '../../src/run/run.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { resolveTarget } from '../../src/target/resolve.js';

@@ -1,4 +1,4 @@
-import { loadSuite } from '../../checks/suite.js';
+import { loadSuite } from '../../suite/suite.js';
 import { parseCli } from '../options.js';
 
 /** `mcp-conformance list [--cases DIR] [--only ID] [--skip ID]`: every check with its id, level and requirement. */

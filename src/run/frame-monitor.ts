@@ -1,9 +1,9 @@
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Session } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
-import { wrongTransport } from './check.js';
-import type { Finding, FrameContext, FrameRule } from './frame-rule.js';
-import { FRAME_RULES } from './frame-rules.js';
+import { wrongTransport } from '../checks/check.js';
+import type { Finding, FrameContext, FrameRule } from '../checks/frame-rule.js';
+import { FRAME_RULES } from '../checks/frame-rules.js';
 import { bounded } from '../json.js';
 
 /** Findings kept per rule; the rest are only counted, so a flood cannot grow memory. */
