@@ -3,7 +3,7 @@ import { BUILTIN_CASES, loadCases } from '../cases/load.js';
 import { ConfigError } from '../config/yaml-file.js';
 import type { CheckDef } from '../checks/check.js';
 import type { FrameRule } from '../checks/frame-rule.js';
-import { FRAME_RULES } from '../checks/frame-rules.js';
+import { FRAME_RULES } from './frame-rules.js';
 import { CHECKS } from './checks.js';
 import { PROPERTIES } from './properties.js';
 import { globToRegExp } from './glob.js';
