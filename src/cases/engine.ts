@@ -34,6 +34,7 @@ export function caseCheck(c: LoadedCase): CheckDef {
     fresh: c.session === 'uninitialized',
     scratch: c.session === 'fresh',
     revisions: c.revisions === 'all' ? SCHEMA_REVISIONS : c.revisions,
+    requires: c.requires,
     run: (ctx) => runCase(c, ctx),
   };
 }
@@ -41,8 +42,8 @@ export function caseCheck(c: LoadedCase): CheckDef {
 async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
   const { profile } = ctx;
   const view = profileView(profile);
-  const unmet = unmetRequirement(c, view);
-  if (unmet) return skip(unmet);
+  const empty = emptyForEach(c, view);
+  if (empty) return skip(empty);
   const items = c.forEach ? (lookup(view, c.forEach.in) as unknown[]).slice(0, c.forEach.max ?? 20) : [undefined];
 
   const channel = await openChannel(c, ctx);
@@ -93,19 +94,8 @@ function parsedLine(raw: string): { method?: unknown; params?: unknown }[] {
   }
 }
 
-function unmetRequirement(c: Case, view: Record<string, unknown>): string | undefined {
-  const caps = view.capabilities as Record<string, unknown>;
-  for (const cap of c.requires?.capabilities ?? []) {
-    const v = lookup(caps, cap);
-    if (v === undefined || v === false) return `the server does not declare the ${cap} capability`;
-  }
-  for (const cap of c.requires?.missingCapabilities ?? []) {
-    if (lookup(caps, cap) !== undefined) return `the server declares the ${cap} capability`;
-  }
-  for (const fact of c.requires?.profile ?? []) {
-    const v = lookup(view, fact);
-    if (v === undefined || (Array.isArray(v) && v.length === 0)) return `the server has no ${fact}`;
-  }
+/** Why the case's forEach has nothing to go through (its `requires` the run has checked already). */
+function emptyForEach(c: Case, view: Record<string, unknown>): string | undefined {
   if (c.forEach && !Array.isArray(lookup(view, c.forEach.in))) return `the server profile has no list ${c.forEach.in}`;
   if (c.forEach && (lookup(view, c.forEach.in) as unknown[]).length === 0) return `the server has no ${c.forEach.in}`;
   return undefined;

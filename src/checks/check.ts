@@ -1,3 +1,4 @@
+import type { Requires } from '../schema/generated/case.js';
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
@@ -91,6 +92,11 @@ export interface CheckDef {
   transport?: TransportKind;
   /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
   revisions?: readonly string[];
+  /**
+   * What the server must offer, as a case's `requires:` says it (capabilities by dotted path, capabilities it must not
+   * declare, profile lists that must not be empty): the run skips the check with the reason, before it runs.
+   */
+  requires?: Requires;
   run(ctx: CheckContext): Promise<Outcome>;
 }
 
@@ -148,11 +154,6 @@ export function expectCode(reply: Reply, code: number, what: string, other: 'fai
 
 /** Tool names within the naming rules (2025-11-25). */
 export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** Skip when the server does not declare `capability`. */
-export function requires(ctx: CheckContext, capability: string): Outcome | undefined {
-  return ctx.profile.capabilities[capability] === undefined ? skip(`the server does not declare the ${capability} capability`) : undefined;
-}
 
 /** The error object of a reply, when it is one. */
 export function errorOf(reply: Reply): { code: unknown; message: unknown; data?: unknown } | undefined {

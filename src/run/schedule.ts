@@ -1,4 +1,6 @@
 // The order the checks of a run go in: which run at once, which on scratch sessions, which last, one at a time.
+import { unmetRequirement } from '../cases/requires.js';
+import { profileView } from '../cases/profile-view.js';
 import { type CheckDef, skip, wrongRevision, wrongTransport } from '../checks/check.js';
 import type { CheckResult } from '../schema/generated/report.js';
 import type { TransportKind } from '../transport/transport.js';
@@ -15,12 +17,13 @@ export interface EraLeftOut {
 export const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind) ?? wrongRevision(def.revisions, revision);
 
 /**
- * The check itself, or, when it is made for another transport or revision than the run's, a stand-in that skips with
- * the reason (taking no scratch turn): for an era the server said it does not speak, that reason.
+ * The check itself, or, when it is made for another transport or revision than the run's (for an era the server said
+ * it does not speak, that reason) or asks for what the server does not offer (`requires`), a stand-in that skips with
+ * the reason, taking no scratch turn. `view`: the profile as cases see it.
  */
-function applicable(def: CheckDef, kind: TransportKind, revision: string, leftOut?: EraLeftOut): CheckDef {
+function applicable(def: CheckDef, kind: TransportKind, revision: string, view: Record<string, unknown>, leftOut?: EraLeftOut): CheckDef {
   const other = elsewhere(def, kind, revision);
-  const why = other && leftOut && def.revisions?.includes(leftOut.revision) ? leftOut.reason : other;
+  const why = (other && leftOut && def.revisions?.includes(leftOut.revision) ? leftOut.reason : other) ?? unmetRequirement(def.requires, view);
   return why ? { ...def, scratch: false, run: async () => skip(why) } : def;
 }
 
@@ -30,7 +33,8 @@ export async function runChecks(checks: CheckDef[], state: RunState, kind: Trans
   // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
   const scratchers = checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined).length;
   if (kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(SCRATCH_SESSIONS, scratchers));
-  const runOne = (def: CheckDef) => runCheck(applicable(def, kind, profile.revision, eraLeftOut), state);
+  const view = profileView(profile);
+  const runOne = (def: CheckDef) => runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state);
   // All at once, those that open sessions of their own first: their servers start while the others start. Each
   // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
   // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
