@@ -1,5 +1,6 @@
-// The reference server's reports at a fixed seed, check for check (ids, order, statuses, messages, expected and actual), against the recorded ones: a change of structure must
-// not change a verdict. A change of behaviour records them again: `node scripts/golden-reports.mjs --record` (it also compares server-everything's).
+// The reference server's reports at a fixed seed, check for check (ids, order, statuses, messages, expected and
+// actual), against the recorded ones: a change of structure must not change a verdict. A change of behaviour records
+// them again: `node scripts/golden-reports.mjs --record` (it also compares server-everything's and others).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error a plain script, without types
