@@ -8,8 +8,8 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { loadSuite } from '../dist/checks/suite.js';
-import { runConformance } from '../dist/run/run.js';
+import { loadSuite } from '../dist/suite/suite.js';
+import { runSuite } from '../dist/run/run.js';
 import { resolveTarget } from '../dist/target/resolve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -19,7 +19,7 @@ const CALLS = 5000;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const plan = await resolveTarget({ target: REFERENCE });
-const run = (extra) => runConformance({ plan, timeoutMs: 10_000, budgetMs: 120_000, strict: false, ...extra });
+const run = (extra) => runSuite({ plan, protocolVersion: '2025-11-25', timeoutMs: 10_000, budgetMs: 120_000, strict: false, toolCalls: { mode: 'safe', allow: [] }, ...extra });
 
 /** Generated tools/call requests per second of each tools/call property, in process: median and every run. */
 export async function propertyRates(repeats = REPEATS, calls = CALLS) {

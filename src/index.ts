@@ -18,9 +18,9 @@ import type { Report } from './schema/generated/report.js';
  * server starts; everything the server does is in the report.
  */
 export async function runConformance(options: ConformanceOptions): Promise<Report> {
-  const { out } = await resolveOptions(options);
-  if (out !== undefined) await checkFolder(out, `option out ${out}`);
-  const runs = await conformEach(options);
+  const resolved = await resolveOptions(options);
+  if (resolved.out !== undefined) await checkFolder(resolved.out, `option out ${resolved.out}`);
+  const runs = await conformEach(resolved);
   const report = withRunId(combined(runs));
   if (runs[0].options.out !== undefined) await writeReports(report, runs[0].options.out);
   return report;

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadSuite } from '../src/checks/suite.js';
+import { loadSuite } from '../src/suite/suite.js';
 import { ROOT } from './helpers.js';
 
 /** The requirement catalogue the suite is held to (a sibling of the repository). */

@@ -1,6 +1,6 @@
 // Frame rules judged on single frames, where a run cannot produce the frame at will.
 import { describe, expect, it } from 'vitest';
-import { FRAME_RULES } from '../src/checks/frame-rules.js';
+import { FRAME_RULES } from '../src/suite/frame-rules.js';
 import type { InboundEvent } from '../src/session/session.js';
 
 const rule = (id: string) => FRAME_RULES.find((r) => r.id === id)!;

@@ -60,6 +60,12 @@ describe('the imports of src/', () => {
     expect(from('session/').filter((e) => /→ (checks|properties|discovery|run)\//.test(e))).toEqual([]);
     // Generated checks reach the wire through a session only.
     expect(from('properties/').filter((e) => e.includes('→ transport/'))).toEqual([]);
+    // Generators make values; they know no check. Checks are definitions: the suite assembles them, the run runs them.
+    expect(from('generate/').filter((e) => /→ (checks|properties|cases|suite|run)\//.test(e))).toEqual([]);
+    expect(from('checks/').filter((e) => /→ (properties|cases|suite|run)\//.test(e))).toEqual([]);
+    expect(from('properties/').filter((e) => /→ (cases|suite|run)\//.test(e))).toEqual([]);
+    expect(from('cases/').filter((e) => /→ (properties|suite|run)\//.test(e))).toEqual([]);
+    expect(from('suite/').filter((e) => e.includes('→ run/'))).toEqual([]);
   });
 
   it('the finder sees a cycle through a type import, a re-export or a dynamic import', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { loadSuite } from '../src/checks/suite.js';
+import { loadSuite } from '../src/suite/suite.js';
 import { runConformance, verdict, type Report } from '../src/index.js';
 import { mergeReports } from '../src/report/merge.js';
-import { parseShard, shardSuite } from '../src/run/shard.js';
+import { parseShard, shardSuite } from '../src/suite/shard.js';
 import { REFERENCE, runCli } from './helpers.js';
 
 describe('shards', () => {

@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { wrongRevision } from '../src/checks/check.js';
 import { ConfigError } from '../src/config/yaml-file.js';
 import { conform, conformEach } from '../src/run/conform.js';
+import { resolveOptions } from '../src/config/options.js';
 import { verdict } from '../src/report/summary.js';
 import { DiscoveryError, discover } from '../src/discovery/discover.js';
-import { loadSuite } from '../src/checks/suite.js';
-import { runConformance } from '../src/run/run.js';
+import { loadSuite } from '../src/suite/suite.js';
+import { runSuiteWith } from './suite-run.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../src/schema/validators.js';
 import { resolveTarget } from '../src/target/resolve.js';
 import { Session } from '../src/session/session.js';
@@ -84,7 +85,7 @@ describe('the stateless wire', () => {
     const judged = async (revision: string, env: Record<string, string>) => {
       const plan = await resolveTarget({ target: FAULTY, env: { ...env, MCP_FAULTS: 'array-output-schema' } });
       const suite = await loadSuite({ only: ['tools/output-schema/valid'] });
-      const report = await runConformance({ plan, suite, timeoutMs: 5000, budgetMs: 60_000, strict: false, protocolVersion: revision });
+      const report = await runSuiteWith({ plan, suite, timeoutMs: 5000, budgetMs: 60_000, protocolVersion: revision });
       return report.checks.find((c) => c.id === 'tools/output-schema/valid')?.status;
     };
     expect(await judged(STATELESS_REVISION, { MCP_REVISION: STATELESS_REVISION })).toBe('pass');
@@ -92,7 +93,7 @@ describe('the stateless wire', () => {
   });
 
   it('refuses 2026-07-28 over legacy HTTP+SSE, which has no stateless wire', async () => {
-    const run = conform({ target: 'http://127.0.0.1:9/sse', transport: 'sse', revision: STATELESS_REVISION });
+    const run = conform(await resolveOptions({ target: 'http://127.0.0.1:9/sse', transport: 'sse', revision: STATELESS_REVISION }));
     await expect(run).rejects.toThrow(ConfigError);
     await expect(run).rejects.toThrow(/no legacy HTTP\+SSE transport/);
   });
@@ -101,7 +102,7 @@ describe('the stateless wire', () => {
 describe('--revision auto', () => {
   const server = (...args: string[]) => [process.execPath, join(REFERENCE, 'server.mjs'), ...args];
   const judged = async (target: string[]) =>
-    (await conformEach({ target, revision: 'auto', seed: 1, runs: 5 })).map((r) => [r.report.server?.protocolVersion, verdict(r.report)]);
+    (await conformEach(await resolveOptions({ target, revision: 'auto', seed: 1, runs: 5 }))).map((r) => [r.report.server?.protocolVersion, verdict(r.report)]);
 
   it('tests a dual-era server in both eras, with one verdict each', async () => {
     expect(await judged(server('--revision', 'all'))).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
@@ -113,6 +114,6 @@ describe('--revision auto', () => {
   });
 
   it('stands for several runs, which conformEach makes: conform runs one revision', async () => {
-    await expect(conform({ target: server(), revision: 'auto' })).rejects.toThrow(/one run per revision/);
+    await expect(conform(await resolveOptions({ target: server(), revision: 'auto' }))).rejects.toThrow(/one run per revision/);
   });
 });

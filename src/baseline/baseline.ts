@@ -1,4 +1,4 @@
-import { globToRegExp } from '../checks/glob.js';
+import { globToRegExp } from '../suite/glob.js';
 import { readYamlFile, type YamlFile, type YamlPath } from '../config/yaml-file.js';
 import type { CheckResult } from '../schema/generated/report.js';
 import { isObject } from '../json.js';

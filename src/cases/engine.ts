@@ -1,5 +1,5 @@
 import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
-import { fail, pass, skip } from '../checks/check.js';
+import { fail, pass, skip, worstOf } from '../checks/check.js';
 import type { Case, RawStep, RequestStep, Step } from '../schema/generated/case.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { type Exchange, RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../session/session.js';
@@ -8,7 +8,7 @@ import type { LoadedCase } from './load.js';
 import { match } from './matchers.js';
 import { profileView } from './profile-view.js';
 import { isObject } from '../json.js';
-import { callableTools } from '../properties/tool-policy.js';
+import { callableTools } from '../generate/tool-policy.js';
 import { timeoutVerdict } from '../checks/timeouts.js';
 
 /** How long a server gets to show it is alive after bad input. */
@@ -34,17 +34,16 @@ export function caseCheck(c: LoadedCase): CheckDef {
     fresh: c.session === 'uninitialized',
     scratch: c.session === 'fresh',
     revisions: c.revisions === 'all' ? SCHEMA_REVISIONS : c.revisions,
+    requires: c.requires,
     run: (ctx) => runCase(c, ctx),
   };
 }
 
-const ORDER = { pass: 0, skip: 0, warn: 1, fail: 2 } as const;
-
 async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
   const { profile } = ctx;
   const view = profileView(profile);
-  const unmet = unmetRequirement(c, view);
-  if (unmet) return skip(unmet);
+  const empty = emptyForEach(c, view);
+  if (empty) return skip(empty);
   const items = c.forEach ? (lookup(view, c.forEach.in) as unknown[]).slice(0, c.forEach.max ?? 20) : [undefined];
 
   const channel = await openChannel(c, ctx);
@@ -95,19 +94,8 @@ function parsedLine(raw: string): { method?: unknown; params?: unknown }[] {
   }
 }
 
-function unmetRequirement(c: Case, view: Record<string, unknown>): string | undefined {
-  const caps = view.capabilities as Record<string, unknown>;
-  for (const cap of c.requires?.capabilities ?? []) {
-    const v = lookup(caps, cap);
-    if (v === undefined || v === false) return `the server does not declare the ${cap} capability`;
-  }
-  for (const cap of c.requires?.missingCapabilities ?? []) {
-    if (lookup(caps, cap) !== undefined) return `the server declares the ${cap} capability`;
-  }
-  for (const fact of c.requires?.profile ?? []) {
-    const v = lookup(view, fact);
-    if (v === undefined || (Array.isArray(v) && v.length === 0)) return `the server has no ${fact}`;
-  }
+/** Why the case's forEach has nothing to go through (its `requires` the run has checked already). */
+function emptyForEach(c: Case, view: Record<string, unknown>): string | undefined {
   if (c.forEach && !Array.isArray(lookup(view, c.forEach.in))) return `the server profile has no list ${c.forEach.in}`;
   if (c.forEach && (lookup(view, c.forEach.in) as unknown[]).length === 0) return `the server has no ${c.forEach.in}`;
   return undefined;
@@ -157,7 +145,7 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     const { answers, alive } = await sendRaw(session, s, channel.takeStrays!);
     if (alive !== true) return fail('the server stopped answering after this line', { expected: 'a ping answer after the line', actual: s.raw, silent: alive.silent });
     const judged = answers.map((a) => judge(s, c, a, 'the line', ctx));
-    return judged.reduce((w, o) => (ORDER[o.status] > ORDER[w.status] ? o : w));
+    return worstOf(judged)!;
   }
   if ('noResponse' in s) {
     await settle(s.noResponse.ms);
@@ -224,7 +212,7 @@ function judge(s: Judged, c: Case, message: Message | undefined, what: string, c
 
 /** The case's verdict: the worst step outcome; its message says which item and step, or what passed. */
 function combine(outcomes: Outcome[], items: number, over?: string): Outcome {
-  const worst = outcomes.reduce<Outcome | undefined>((w, o) => (!w || ORDER[o.status] > ORDER[w.status] ? o : w), undefined);
+  const worst = worstOf(outcomes);
   if (!worst) return pass('nothing to check');
   const skips = outcomes.filter((o) => o.status === 'skip');
   if (worst.status === 'pass' || worst.status === 'skip') {

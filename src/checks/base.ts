@@ -1,16 +1,4 @@
-import type { Reply } from '../session/session.js';
-import { type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, warn } from './check.js';
-
-/** Judges an error reply against the code the spec names; `other` is the verdict for any other error code. */
-export function expectCode(reply: Reply, code: number, what: string, other: 'fail' | 'warn'): Outcome {
-  const err = errorOf(reply);
-  if (!err) return fail(`${what} succeeded`, { expected: { error: { code } }, actual: describeReply(reply) });
-  if (err.code === code) return pass(`${what} → ${code}`);
-  const verdict = other === 'fail' ? fail : warn;
-  // No code came when the transport made the error up: say what did (e.g. "HTTP 400 without a JSON-RPC response").
-  const got = reply.synthetic ? String(err.message).split(':')[0] : JSON.stringify(err.code);
-  return verdict(`${what} → ${got}, expected ${code}`, { expected: { error: { code } }, actual: describeReply(reply) });
-}
+import { type CheckDef, describeReply, fail, pass, requirement, resultOf, warn } from './check.js';
 
 export const BASE_CHECKS: CheckDef[] = [
   {

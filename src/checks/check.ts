@@ -1,7 +1,8 @@
+import type { Requires } from '../schema/generated/case.js';
 import type { Level, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { LocalIssuer } from '../auth/issuer.js';
-import type { ToolCallPolicy } from '../properties/tool-policy.js';
+import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import { REVISIONS } from '../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
@@ -96,6 +97,11 @@ export interface CheckDef {
   offTransport?: string;
   /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
   revisions?: readonly string[];
+  /**
+   * What the server must offer, as a case's `requires:` says it (capabilities by dotted path, capabilities it must not
+   * declare, profile lists that must not be empty): the run skips the check with the reason, before it runs.
+   */
+  requires?: Requires;
   run(ctx: CheckContext): Promise<Outcome>;
 }
 
@@ -126,10 +132,34 @@ export const fail = (message: string, extra: Partial<Outcome> = {}): Outcome => 
 export const warn = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'warn', message, ...extra });
 export const skip = (message: string): Outcome => ({ status: 'skip', message });
 
-/** Skip when the server does not declare `capability`. */
-export function requires(ctx: CheckContext, capability: string): Outcome | undefined {
-  return ctx.profile.capabilities[capability] === undefined ? skip(`the server does not declare the ${capability} capability`) : undefined;
+/** How bad a verdict is: a failure over a warning over a pass or skip. */
+const SEVERITY = { pass: 0, skip: 0, warn: 1, fail: 2 } as const;
+
+/** The first of the worst of `items` (by `statusOf`, default their status); undefined when there are none. */
+export function worstOf<T>(items: readonly T[], statusOf: (item: T) => keyof typeof SEVERITY = (item) => (item as { status: keyof typeof SEVERITY }).status): T | undefined {
+  return items.reduce<T | undefined>((w, o) => (w === undefined || SEVERITY[statusOf(o)] > SEVERITY[statusOf(w)] ? o : w), undefined);
 }
+
+/** Worst of several outcomes (fail > warn > pass), with the messages of the ones that matter. */
+export function worst(outcomes: Outcome[]): Outcome {
+  const first = worstOf(outcomes);
+  if (!first || (first.status !== 'fail' && first.status !== 'warn')) return pass(outcomes.map((o) => o.message).join('; '));
+  return { ...first, message: outcomes.filter((o) => o.status === first.status).map((o) => o.message).join('; ') };
+}
+
+/** Judges an error reply against the code the spec names; `other` is the verdict for any other error code. */
+export function expectCode(reply: Reply, code: number, what: string, other: 'fail' | 'warn'): Outcome {
+  const err = errorOf(reply);
+  if (!err) return fail(`${what} succeeded`, { expected: { error: { code } }, actual: describeReply(reply) });
+  if (err.code === code) return pass(`${what} → ${code}`);
+  const verdict = other === 'fail' ? fail : warn;
+  // No code came when the transport made the error up: say what did (e.g. "HTTP 400 without a JSON-RPC response").
+  const got = reply.synthetic ? String(err.message).split(':')[0] : JSON.stringify(err.code);
+  return verdict(`${what} → ${got}, expected ${code}`, { expected: { error: { code } }, actual: describeReply(reply) });
+}
+
+/** Tool names within the naming rules (2025-11-25). */
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
 
 /** The error object of a reply, when it is one. */
 export function errorOf(reply: Reply): { code: unknown; message: unknown; data?: unknown } | undefined {

@@ -1,19 +1,7 @@
 import { compileToolSchema } from '../schema/tool-schemas.js';
 import type { Item } from '../discovery/profile.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
-import { type CheckDef, type Outcome, fail, pass, requirement, requires, skip, warn } from './check.js';
-
-/** Tool names within the naming rules (2025-11-25). */
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
-
-/** Worst of several outcomes (fail > warn > pass), with the messages of the ones that matter. */
-export function worst(outcomes: Outcome[]): Outcome {
-  for (const status of ['fail', 'warn'] as const) {
-    const bad = outcomes.filter((o) => o.status === status);
-    if (bad.length > 0) return { ...bad[0], message: bad.map((o) => o.message).join('; ') };
-  }
-  return pass(outcomes.map((o) => o.message).join('; '));
-}
+import { type CheckDef, type Outcome, TOOL_NAME, fail, pass, requirement, skip, warn, worst } from './check.js';
 
 /** `objectRoot`: the schema must have type "object" at its root (every inputSchema; outputSchemas before 2026-07-28). */
 function schemaOutcome(tools: Item[], field: 'inputSchema' | 'outputSchema', objectRoot = true): Outcome {
@@ -49,9 +37,8 @@ export const FEATURE_CHECKS: CheckDef[] = [
     title: 'Tool names are 1–128 characters of A–Z, a–z, 0–9, _ - .',
     covers: ['tools.name.length', 'tools.name.no-special'],
     requirement: requirement('tools.name.charset', 'SHOULD', 'server/tools#tool-names', 'Tool names should be 1 to 128 characters long and use only ASCII letters, digits, underscore, hyphen and dot'),
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
-      const none = requires(ctx, 'tools');
-      if (none) return none;
       if (ctx.profile.revision < '2025-11-25') return skip(`tool-name rules arrived in 2025-11-25; the server negotiated ${ctx.profile.protocolVersion}`);
       const bad = ctx.profile.tools.map((t) => t.name).filter((n) => typeof n !== 'string' || !TOOL_NAME.test(n));
       if (bad.length > 0) return warn(`${bad.length} tool name(s) break the naming rules`, { expected: TOOL_NAME.source, actual: bad });
@@ -63,9 +50,8 @@ export const FEATURE_CHECKS: CheckDef[] = [
     revisions: SCHEMA_REVISIONS,
     title: 'Tool names are unique across all pages',
     requirement: requirement('tools.name.unique', 'SHOULD', 'server/tools#tool-names', 'Tool names should be unique within a server'),
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
-      const none = requires(ctx, 'tools');
-      if (none) return none;
       const walk = ctx.profile.walks.find((w) => w.method === 'tools/list');
       if (walk && walk.duplicates.length > 0) return warn(`listed more than once: ${walk.duplicates.join(', ')}`, { expected: 'unique names', actual: walk.duplicates });
       return ctx.profile.tools.length === 0 ? skip('the server lists no tools') : pass(`${ctx.profile.tools.length} distinct tool names`);
@@ -77,8 +63,9 @@ export const FEATURE_CHECKS: CheckDef[] = [
     title: 'Every tool inputSchema is an object schema that compiles',
     covers: ['tools.inputSchema.object', 'jsonschema.valid', 'jsonschema.explicit', 'jsonschema.default'],
     requirement: requirement('tools.inputSchema.valid', 'MUST', 'server/tools#tool', 'A tool\'s inputSchema is a valid JSON Schema object with type "object" (never null)'),
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
-      return requires(ctx, 'tools') ?? (ctx.profile.tools.length === 0 ? skip('the server lists no tools') : schemaOutcome(ctx.profile.tools, 'inputSchema'));
+      return ctx.profile.tools.length === 0 ? skip('the server lists no tools') : schemaOutcome(ctx.profile.tools, 'inputSchema');
     },
   },
   {
@@ -87,8 +74,9 @@ export const FEATURE_CHECKS: CheckDef[] = [
     title: 'Every tool outputSchema is an object schema that compiles (2026-07-28: any schema)',
     covers: ['tools.outputSchema.object', '07.tools.schemas'],
     requirement: requirement('tools.outputSchema.valid', 'MUST', 'server/tools#output-schema', 'A tool\'s outputSchema, when present, is a valid JSON Schema object with type "object"; from 2026-07-28 on, any valid JSON Schema 2020-12'),
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
-      return requires(ctx, 'tools') ?? schemaOutcome(ctx.profile.tools, 'outputSchema', ctx.profile.revision !== STATELESS_REVISION);
+      return schemaOutcome(ctx.profile.tools, 'outputSchema', ctx.profile.revision !== STATELESS_REVISION);
     },
   },
   {

@@ -11,9 +11,6 @@ import { schemaRevision } from '../discovery/discover.js';
 import type { Exchange, InboundEvent, Message } from '../session/session.js';
 import { requirement } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
-import { CONTENT_RULES } from './content-rules.js';
-import { CONVERSATION_RULES } from './conversation-rules.js';
-import { STATELESS_RULES } from './stateless.js';
 import { isObject } from '../json.js';
 
 const failing = (message: string, extra: Partial<Finding> = {}): Finding[] => [{ severity: 'fail', message, ...extra }];
@@ -263,7 +260,7 @@ function undeclaredRequest(m: Record<string, unknown>, declared: Record<string, 
 }
 
 /** The stdio, JSON-RPC and schema rules; the protocol and content rules follow them. */
-const CORE_RULES: FrameRule[] = [
+export const CORE_RULES: FrameRule[] = [
   {
     id: 'transport/stdio/stdout-only-messages',
     title: 'stdout carries only JSON-RPC messages, one per line',
@@ -473,5 +470,3 @@ const CORE_RULES: FrameRule[] = [
     },
   },
 ];
-
-export const FRAME_RULES: FrameRule[] = [...CORE_RULES, ...PROTOCOL_RULES, ...CONTENT_RULES, ...STATELESS_RULES, ...CONVERSATION_RULES];

@@ -1,12 +1,12 @@
 // Checks and frame rules of the stateless wire (2026-07-28, requirements §1.21): they apply to no other revision.
 import fc from 'fast-check';
 import { LISTS, walkList } from '../discovery/discover.js';
-import { callableTools } from '../properties/tool-policy.js';
-import { schemaArbitraries } from '../properties/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
+import { schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { REVISIONS, STATELESS_REVISION, resultDefinition, validate } from '../schema/validators.js';
 import type { Level } from '../schema/generated/report.js';
 import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '../session/session.js';
-import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, requires, resultOf, skip, warn } from './check.js';
+import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
 
@@ -151,9 +151,8 @@ export const STATELESS_CHECKS: CheckDef[] = [
     requirement: req07('07.tools.deterministic', 'SHOULD', 'server/tools#listing-tools', 'Servers should return tools in a deterministic order; the list must not vary per connection'),
     covers: ['tools.list.order', 'tools.list.no-vary'],
     revisions: only07,
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
-      const none = requires(ctx, 'tools');
-      if (none) return none;
       const first = ctx.profile.tools.map((t) => t.name);
       if (first.length < 2) return skip('fewer than two tools: there is no order to compare');
       const { items, walk } = await walkList(await ctx.fresh(), 'tools/list', 'tools', 'name');

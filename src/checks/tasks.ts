@@ -1,14 +1,12 @@
 // Tasks (2025-11-25, experimental): basic/utilities/tasks. Tested only when the server declares the tasks capability.
 import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
-import { schemaArbitraries } from '../properties/schema-arbitrary.js';
-import { callableTools } from '../properties/tool-policy.js';
+import { schemaArbitraries } from '../generate/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
 import { validate } from '../schema/validators.js';
 import { type Reply, RequestTimeout } from '../session/session.js';
 import { isObject } from '../json.js';
-import { expectCode } from './base.js';
-import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from './check.js';
-import { worst } from './features.js';
+import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, expectCode, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
 
 const REVISION = '2025-11-25';
 const REVISIONS = [REVISION] as const;
@@ -26,11 +24,12 @@ const capabilityOf = (ctx: CheckContext): Capability | undefined => {
   return isObject(tasks) ? (tasks as Capability) : undefined;
 };
 
-/** Skip unless the server declares tasks (and, when named, its `list` or `cancel` feature). */
+/** What every tasks check but one requires: the tasks capability. */
+const TASKS = { capabilities: ['tasks'] };
+
+/** Skip unless the server declares the named feature of its tasks (the check's `requires` saw the capability). */
 function needs(ctx: CheckContext, feature?: 'list' | 'cancel'): Outcome | undefined {
-  const tasks = capabilityOf(ctx);
-  if (!tasks) return skip('the server does not declare the tasks capability');
-  if (feature && tasks[feature] === undefined) return skip(`the server does not declare tasks.${feature}`);
+  if (feature && capabilityOf(ctx)?.[feature] === undefined) return skip(`the server does not declare tasks.${feature}`);
   return undefined;
 }
 
@@ -138,9 +137,8 @@ export const TASK_CHECKS: CheckDef[] = [
     title: 'tasks/get, tasks/result and tasks/cancel with an unknown taskId get error -32602',
     requirement: requirement('tasks.get.unknown', 'MUST', `${PAGE}#error-handling`, 'A request naming a task that does not exist is answered with -32602 (Invalid params)'),
     covers: ['tasks.result.unknown', 'tasks.cancel.unknown'],
+    requires: TASKS,
     async run(ctx) {
-      const none = needs(ctx);
-      if (none) return none;
       const methods = ['tasks/get', 'tasks/result', ...(capabilityOf(ctx)?.cancel !== undefined ? ['tasks/cancel'] : [])];
       const outcomes: Outcome[] = [];
       for (const method of methods) outcomes.push(expectCode(await ctx.request(method, { taskId: unknownId() }), -32602, `${method} with an unknown taskId`, 'fail'));
@@ -152,6 +150,7 @@ export const TASK_CHECKS: CheckDef[] = [
     revisions: REVISIONS,
     title: 'tasks/list with an invalid cursor gets error -32602',
     requirement: requirement('tasks.list.cursor', 'MUST', `${PAGE}#error-handling`, 'tasks/list with an invalid or unknown cursor is answered with -32602 (Invalid params)'),
+    requires: TASKS,
     async run(ctx) {
       return needs(ctx, 'list') ?? expectCode(await ctx.request('tasks/list', { cursor: unknownId() }), -32602, 'tasks/list with an invalid cursor', 'fail');
     },
@@ -162,9 +161,8 @@ export const TASK_CHECKS: CheckDef[] = [
     title: 'A task-augmented tools/call returns a new working task with a unique id',
     requirement: requirement('tasks.create.result', 'MUST', `${PAGE}#creating-tasks`, 'A task-augmented request is answered with a CreateTaskResult whose task begins in the working status, with a unique string taskId'),
     covers: ['tasks.initial-status', 'tasks.id'],
+    requires: TASKS,
     async run(ctx) {
-      const none = needs(ctx);
-      if (none) return none;
       const p = await probe(ctx);
       if (p.none) return skip(p.none);
       const ids: unknown[] = [];
@@ -186,6 +184,7 @@ export const TASK_CHECKS: CheckDef[] = [
     title: 'Tasks carry their ttl and ISO 8601 timestamps and change status only as allowed',
     requirement: requirement('tasks.ttl', 'MUST', `${PAGE}#ttl-and-resource-management`, 'tasks/get returns the task with its actual ttl (or null), and every task response carries createdAt and lastUpdatedAt timestamps'),
     covers: ['tasks.timestamps', 'tasks.transitions'],
+    requires: TASKS,
     async run(ctx) {
       return withProbe(ctx, (p) => {
         for (const reply of [p.before, p.after]) {
@@ -213,6 +212,7 @@ export const TASK_CHECKS: CheckDef[] = [
     title: 'tasks/result waits for the task to end and returns the tool result with related-task _meta',
     requirement: requirement('tasks.result.exact', 'MUST', `${PAGE}#result-retrieval`, 'tasks/result returns what the underlying request would have (a CallToolResult for tools/call), once the task is terminal, with io.modelcontextprotocol/related-task in _meta'),
     covers: ['tasks.result.meta', 'tasks.result.blocking'],
+    requires: TASKS,
     async run(ctx) {
       return withProbe(ctx, (p) => {
         const id = taskIn(p.creates[0])!.taskId;
@@ -234,6 +234,7 @@ export const TASK_CHECKS: CheckDef[] = [
     revisions: REVISIONS,
     title: 'A task that tasks/get returns is listed by tasks/list',
     requirement: requirement('tasks.list', 'MUST', `${PAGE}#listing-tasks`, 'A task retrievable with tasks/get is retrievable with tasks/list, whose pages carry nextCursor while more follow'),
+    requires: TASKS,
     async run(ctx) {
       return withProbe(
         ctx,
@@ -252,6 +253,7 @@ export const TASK_CHECKS: CheckDef[] = [
     revisions: REVISIONS,
     title: 'tasks/cancel on a finished task gets error -32602',
     requirement: requirement('tasks.cancel.terminal', 'MUST', `${PAGE}#task-cancellation`, 'A request to cancel a task already in a terminal status is rejected with -32602 (Invalid params)'),
+    requires: TASKS,
     async run(ctx) {
       return withProbe(ctx, (p) => (p.cancelDone ? expectCode(p.cancelDone, -32602, 'tasks/cancel on a finished task', 'fail') : skip('the task did not reach a terminal status')), 'cancel');
     },
@@ -261,6 +263,7 @@ export const TASK_CHECKS: CheckDef[] = [
     revisions: REVISIONS,
     title: 'tasks/cancel on a working task returns it cancelled, and it stays cancelled',
     requirement: requirement('tasks.cancel.ok', 'MUST', `${PAGE}#task-cancellation`, 'Cancelling a working task moves it to cancelled before the response, and it remains cancelled'),
+    requires: TASKS,
     async run(ctx) {
       return withProbe(
         ctx,
@@ -288,6 +291,7 @@ export const TASK_CHECKS: CheckDef[] = [
     revisions: REVISIONS,
     title: 'tasks/get, tasks/list and tasks/cancel results carry no related-task _meta',
     requirement: requirement('tasks.meta.omit', 'SHOULD', `${PAGE}#associating-task-related-messages`, 'Results of tasks/get, tasks/list and tasks/cancel should not carry io.modelcontextprotocol/related-task, as the task id is already in them'),
+    requires: TASKS,
     async run(ctx) {
       return withProbe(ctx, (p) => {
         const tagged = [p.before, p.after, p.cancelDone, p.cancelWorking, p.afterCancel, ...p.pages].filter((r) => r !== undefined).filter((r) => {
@@ -327,9 +331,8 @@ export const TASK_CHECKS: CheckDef[] = [
     revisions: REVISIONS,
     title: 'A plain call of a tool that runs only as a task is rejected',
     requirement: requirement('tasks.required', 'MUST', `${PAGE}#tool-level-negotiation`, 'A tools/call without task of a tool whose execution.taskSupport is required is rejected: -32601 (Tool-Level Negotiation), or -32600 (Error Handling allows it)'),
+    requires: TASKS,
     async run(ctx) {
-      const none = needs(ctx);
-      if (none) return none;
       if (capabilityOf(ctx)?.requests?.tools?.call === undefined) return skip('the server does not declare tasks.requests.tools.call');
       const tool = callableTool(ctx, (s) => s === 'required', true);
       if (!tool) return skip(`no tool with execution.taskSupport required is callable under the tool-call policy with generated arguments${NOTE}`);
@@ -349,9 +352,8 @@ export const TASK_CHECKS: CheckDef[] = [
     revisions: REVISIONS,
     title: 'A task-augmented call of a tool that does not support tasks gets error -32601',
     requirement: requirement('tasks.forbidden', 'SHOULD', `${PAGE}#tool-level-negotiation`, 'A task-augmented tools/call of a tool whose execution.taskSupport is absent or forbidden should be answered with -32601'),
+    requires: TASKS,
     async run(ctx) {
-      const none = needs(ctx);
-      if (none) return none;
       if (capabilityOf(ctx)?.requests?.tools?.call === undefined) return skip('the server does not declare tasks.requests.tools.call');
       const tool = callableTool(ctx, (s) => s === undefined || s === 'forbidden', false);
       if (!tool) return skip(`no tool without task support is callable under the tool-call policy with generated arguments${NOTE}`);

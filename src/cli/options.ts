@@ -2,7 +2,6 @@ import { parseArgs } from 'node:util';
 import { CONFIG_FILE } from '../config/config.js';
 import { DEFAULTS } from '../config/defaults.js';
 import type { ConformanceOptions } from '../config/options.js';
-import { DEFAULT_TOOL_CALL_MODE } from '../properties/tool-policy.js';
 
 interface OptionRow {
   type: 'string' | 'boolean';
@@ -86,7 +85,7 @@ export const OPTIONS = {
   'expected-failures': { type: 'string', arg: 'FILE', option: 'expectedFailures', help: 'YAML list of checks expected to fail: they do not fail the run, but a listed check that passes does' },
   seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
   runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULTS.runs, help: 'Values each generated check (property) tries' },
-  'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULT_TOOL_CALL_MODE, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
+  'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULTS.toolCalls, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
   'allow-tool': { type: 'string', multiple: true, arg: 'NAME', option: 'allowTools', help: 'Let generated calls reach this tool in safe mode too (repeatable)' },
   shard: { type: 'string', arg: 'I/N', option: 'shard', help: 'Run only shard I of N of the checks (for a CI matrix); merge the shards\' reports with the report command' },
   'token-env': { type: 'string', arg: 'NAME', option: 'tokenEnv', help: 'Environment variable holding the bearer token of an HTTP server: sent as Authorization: Bearer <value>; reports show it as ***' },

@@ -1,4 +1,4 @@
-import { parseShard, type Shard } from '../run/shard.js';
+import { parseShard, type Shard } from '../suite/shard.js';
 import type { Config } from '../schema/generated/config.js';
 import type { LocalIssuer } from '../auth/issuer.js';
 import { configValidator, loadConfig } from './config.js';
@@ -18,7 +18,7 @@ export type ConformanceOptions = Omit<Config, '$schema' | 'target' | 'command'> 
   shard?: string;
 };
 
-/** Options merged, defaulted and checked: what the pipeline runs with. */
+/** Options merged, defaulted and checked, once, by resolveOptions: what everything after it reads. */
 export interface ResolvedOptions {
   target?: string;
   command?: string[];
@@ -33,17 +33,20 @@ export interface ResolvedOptions {
   timeoutMs: number;
   budgetMs: number;
   strict: boolean;
+  /** Where reports go; none given: the programmatic API writes none, the command line its default folder. */
   out?: string;
   expectedFailures?: string;
   shard?: Shard;
   cases: string[];
   only?: string[];
   skip?: string[];
-  revision?: string;
+  /** One revision, or `auto` or `all`, which stand for several runs (see conformEach). */
+  revision: string;
+  /** None given: each run draws a random one, which its report records. */
   seed?: number;
-  runs?: number;
-  toolCalls?: Config['toolCalls'];
-  allowTools?: string[];
+  runs: number;
+  toolCalls: NonNullable<Config['toolCalls']>;
+  allowTools: string[];
   /** The environment variable holding the bearer token. */
   tokenEnv?: string;
   authServer: boolean;
@@ -55,8 +58,9 @@ export interface ResolvedOptions {
 const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /**
- * Checks the options against the config schema, lays them over the config file (when given) and applies the defaults.
- * `nameOf` names an option in errors as its giver knows it (the command line: by its flag).
+ * Checks the options against the config schema, lays them over the config file (when given) and applies the defaults:
+ * the one place they are applied, for the command line and the programmatic API alike. `nameOf` names an option in
+ * errors as its giver knows it (the command line: by its flag).
  */
 export async function resolveOptions(options: ConformanceOptions, nameOf = (key: string) => `option ${key}`): Promise<ResolvedOptions> {
   const { target, config, shard: shardText, ...rest } = options;
@@ -95,11 +99,11 @@ export async function resolveOptions(options: ConformanceOptions, nameOf = (key:
     cases: merged.cases ?? [],
     only: merged.only,
     skip: merged.skip,
-    revision: merged.revision,
+    revision: merged.revision ?? DEFAULTS.revision,
     seed: merged.seed,
-    runs: merged.runs,
-    toolCalls: merged.toolCalls,
-    allowTools: merged.allowTools,
+    runs: merged.runs ?? DEFAULTS.runs,
+    toolCalls: merged.toolCalls ?? DEFAULTS.toolCalls,
+    allowTools: merged.allowTools ?? [],
     tokenEnv: merged.tokenEnv,
     authServer: merged.authServer ?? false,
     authServerPort: merged.authServerPort,

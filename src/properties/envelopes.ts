@@ -1,10 +1,9 @@
 // Properties of the JSON-RPC envelope: method names, request ids, frames that are not requests.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckDef, fail, pass, requirement } from '../checks/check.js';
+import { type CheckDef, expectCode, fail, pass, requirement } from '../checks/check.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, resultDefinition } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { anyText } from './schema-arbitrary.js';
+import { anyText } from '../generate/schema-arbitrary.js';
 import { isHeaderSafe } from '../headers.js';
 
 /** Methods some revision defines (or reserves: every notifications/* name is a notification, not a request). */

@@ -1,11 +1,10 @@
 // Property of every paginated list method: cursors the server never issued.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckDef, describeReply, errorOf, requirement, skip, warn } from '../checks/check.js';
+import { type CheckDef, expectCode, describeReply, errorOf, requirement, skip, warn } from '../checks/check.js';
 import { LISTS } from '../discovery/discover.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { anyText } from './schema-arbitrary.js';
+import { anyText } from '../generate/schema-arbitrary.js';
 
 /** Cursors no server issues: random strings, base64 of random bytes, huge ones, any Unicode. Never empty (07 makes "" a cursor). */
 const INVALID_CURSORS = fc.oneof(

@@ -1,10 +1,9 @@
 // Property of prompts/get: argument values of the wrong JSON type.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckDef, describeReply, errorOf, requirement, requires, skip, warn } from '../checks/check.js';
+import { type CheckDef, expectCode, describeReply, errorOf, requirement, skip, warn } from '../checks/check.js';
 import { SCHEMA_REVISIONS } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { notOfType, promptArgumentsSchema, schemaArbitraries } from './schema-arbitrary.js';
+import { notOfType, promptArgumentsSchema, schemaArbitraries } from '../generate/schema-arbitrary.js';
 
 interface PromptCall {
   prompt: string;
@@ -17,9 +16,8 @@ export const PROMPT_PROPERTIES: CheckDef[] = [
     revisions: SCHEMA_REVISIONS,
     title: 'A prompt argument that is not a string gets error -32602',
     requirement: requirement('base.invalid-params', 'SHOULD', 'server/prompts#error-handling', 'Prompt arguments are strings: a value of another type breaks the GetPromptRequest schema and is answered with error -32602'),
+    requires: { capabilities: ['prompts'] },
     async run(ctx) {
-      const none = requires(ctx, 'prompts');
-      if (none) return none;
       const calls: fc.Arbitrary<PromptCall>[] = [];
       const left: string[] = [];
       for (const prompt of ctx.profile.prompts) {

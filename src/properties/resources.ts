@@ -1,11 +1,10 @@
 // Property of resources/read: URIs nothing lists or templates.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckDef, describeReply, errorOf, pass, requirement, requires, resultOf, warn } from '../checks/check.js';
+import { type CheckDef, expectCode, describeReply, errorOf, pass, requirement, resultOf, warn } from '../checks/check.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { checkProperty } from './runner.js';
-import { uriSegment } from './schema-arbitrary.js';
+import { uriSegment } from '../generate/schema-arbitrary.js';
 
 /** In every generated URI: it names nothing real, and its host (a .invalid name, RFC 2606) resolves nowhere. */
 const MARKER = 'mcp-conformance-unknown';
@@ -35,11 +34,11 @@ export const RESOURCE_PROPERTIES: CheckDef[] = [
     requirement: requirement('res.read.not-found', 'SHOULD', 'server/resources#error-handling', 'Reading a resource that does not exist is an error: -32002 (Resource not found); from 2026-07-28 on it MUST be -32602 and never empty contents'),
     covers: ['res.read.not-found.07', '07.resources.notfound'],
     revisions: SCHEMA_REVISIONS,
+    requires: { capabilities: ['resources'] },
     async run(ctx) {
       // 2026-07-28 made -32602 a MUST and retired -32002 (requirements §4.3).
       const stateless = ctx.profile.revision === STATELESS_REVISION;
       return (
-        requires(ctx, 'resources') ??
         checkProperty(ctx, {
           id: this.id,
           what: 'unknown resource URIs',

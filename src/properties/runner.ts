@@ -2,15 +2,12 @@
 // shared session) and judged like a check; the worst verdict is then shrunk, one request at a time, to a small
 // counterexample. The values come from the run's seed, so the same seed and server give the same verdicts.
 import fc from 'fast-check';
-import { type CheckContext, type Outcome, fail, pass, warn } from '../checks/check.js';
+import { type CheckContext, type Outcome, fail, pass, warn, worstOf } from '../checks/check.js';
 import { slowMessage, timeoutVerdict } from '../checks/timeouts.js';
-import { DEFAULTS } from '../config/defaults.js';
 import { interleave } from '../generate/interleave.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed, seconds } from '../session/session.js';
 
-/** Generated values per property unless --runs says otherwise. */
-export const DEFAULT_RUNS = DEFAULTS.runs;
 /** Requests one property keeps in flight on the shared session, at most. */
 const IN_FLIGHT = 32;
 /** Requests spent shrinking one counterexample at most. */
@@ -234,7 +231,8 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   const generated = `${sentRuns.length} generated ${property.what}${repeats > 0 ? ` (${repeats} repeated value(s) not sent again)` : ''}${unsent > 0 ? ` (${unsent} not sent: their tool had timed out)` : ''}`;
   const timedOut = all.filter((r) => r.slow?.timeout);
   const slowNote = timedOut.length === 0 ? '' : `\n${slowParts(timedOut)}`;
-  const bad = (['fail', 'warn'] as const).map((status) => runs.filter((r) => r.verdict!.status === status)).find((r) => r.length > 0);
+  const worstRun = worstOf(runs, (r) => r.verdict!.status);
+  const bad = worstRun && (worstRun.verdict!.status === 'fail' || worstRun.verdict!.status === 'warn') ? runs.filter((r) => r.verdict!.status === worstRun.verdict!.status) : undefined;
   if (!bad) {
     const counts = new Map<string, number>();
     for (const r of runs) counts.set(r.verdict!.message, (counts.get(r.verdict!.message) ?? 0) + 1);

@@ -1,15 +1,13 @@
 // Properties of tools/call: unknown names, invalid arguments, valid arguments.
 import fc from 'fast-check';
-import { expectCode } from '../checks/base.js';
-import { type CheckContext, type CheckDef, describeReply, errorOf, fail, pass, requirement, requires, resultOf, skip, warn } from '../checks/check.js';
-import { TOOL_NAME } from '../checks/features.js';
+import { type CheckContext, type CheckDef, expectCode, TOOL_NAME, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from '../checks/check.js';
 import type { Item } from '../discovery/profile.js';
 import { compileToolSchema } from '../schema/tool-schemas.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
 import { boundaryArguments, type EdgeKind } from '../generate/boundary.js';
 import { checkProperty, type Stratum } from './runner.js';
-import { anyText, schemaArbitraries } from './schema-arbitrary.js';
-import { callableTools } from './tool-policy.js';
+import { anyText, schemaArbitraries } from '../generate/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
 
 interface Call {
   tool: string;
@@ -80,7 +78,7 @@ function generatedCalls(ctx: CheckContext, kind: EdgeKind) {
   return { strata, validators, note, slow: { of: (c: Call) => c.tool, left: ctx.slowTools } };
 }
 
-const noTools = (ctx: CheckContext) => requires(ctx, 'tools') ?? (ctx.profile.tools.length === 0 ? skip('the server lists no tools') : undefined);
+const noTools = (ctx: CheckContext) => (ctx.profile.tools.length === 0 ? skip('the server lists no tools') : undefined);
 
 export const TOOL_PROPERTIES: CheckDef[] = [
   {
@@ -88,10 +86,10 @@ export const TOOL_PROPERTIES: CheckDef[] = [
     revisions: SCHEMA_REVISIONS,
     title: 'Calling an unknown tool gets JSON-RPC error -32602',
     requirement: requirement('tools.call.unknown', 'SHOULD', 'server/tools#error-handling', 'An unknown tool is a protocol error (-32602 in the spec\'s example), not a tool result with isError'),
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
       // A generated name is never listed, so calling it is always safe (ARCHITECTURE.md).
       return (
-        requires(ctx, 'tools') ??
         checkProperty(ctx, {
           id: this.id,
           what: 'unknown tool names (within the naming rules and outside them)',
@@ -121,6 +119,7 @@ export const TOOL_PROPERTIES: CheckDef[] = [
       'Servers validate tool inputs: arguments that break the inputSchema are a tool execution error (isError: true since 2025-11-25, -32602 before), never run',
     ),
     covers: ['tools.security'],
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
       const none = noTools(ctx);
       if (none) return none;
@@ -163,6 +162,7 @@ export const TOOL_PROPERTIES: CheckDef[] = [
       'Arguments valid for the inputSchema get a valid CallToolResult; when the tool has an outputSchema and isError is not true, structuredContent conforms to it',
     ),
     covers: ['tools.call.shape'],
+    requires: { capabilities: ['tools'] },
     async run(ctx) {
       const none = noTools(ctx);
       if (none) return none;

@@ -1,7 +1,6 @@
 import { applyBaseline, loadBaseline, type Baseline } from '../baseline/baseline.js';
-import type { Suite } from '../checks/suite.js';
-import { DEFAULTS } from '../config/defaults.js';
-import { resolveOptions, type ConformanceOptions, type ResolvedOptions } from '../config/options.js';
+import type { Suite } from '../suite/suite.js';
+import type { ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
 import { eraRefusal, initialize, statelessMeta } from '../discovery/discover.js';
@@ -15,7 +14,7 @@ import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
 import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
-import { shardSuite } from './shard.js';
+import { shardSuite } from '../suite/shard.js';
 import type { OnProgress } from './progress.js';
 import { ISSUER_ENV, JWKS_ENV, LocalIssuer } from '../auth/issuer.js';
 
@@ -28,13 +27,12 @@ export interface Conformed {
 }
 
 /**
- * One run as the CLI and the API do it: options, the user's files, the target, the checks, then the baseline.
+ * One run of one revision: the user's files, the target, the checks, then the baseline.
  * Aborting `signal` ends the run early with a partial report (see RunOptions.signal).
  */
-export async function conform(input: ConformanceOptions, signal?: AbortSignal): Promise<Conformed> {
-  const resolved = await resolveOptions(input);
-  if (isSeveral(resolved.revision)) throw new ConfigError(`option revision: ${resolved.revision} stands for one run per revision: see conformEach`);
-  return withIssuer(resolved, async (options) => runOne(options, await loadFiles(options), signal));
+export async function conform(options: ResolvedOptions, signal?: AbortSignal): Promise<Conformed> {
+  if (isSeveral(options.revision)) throw new ConfigError(`option revision: ${options.revision} stands for one run per revision: see conformEach`);
+  return withIssuer(options, async (options) => runOne(options, await loadFiles(options), signal));
 }
 
 /**
@@ -60,7 +58,7 @@ async function withIssuer<T>(options: ResolvedOptions, fn: (options: ResolvedOpt
  */
 async function loadFiles(options: ResolvedOptions): Promise<{ baseline?: Baseline; suite: Suite }> {
   const baseline = options.expectedFailures === undefined ? undefined : await loadBaseline(options.expectedFailures);
-  const { loadSuite } = await import('../checks/suite.js');
+  const { loadSuite } = await import('../suite/suite.js');
   return { baseline, suite: await loadSuite({ caseDirs: options.cases, only: options.only, skip: options.skip }) };
 }
 
@@ -80,8 +78,8 @@ async function runOne(
   if (options.revision === STATELESS_REVISION && plan.transport === 'sse') {
     throw new ConfigError(`option revision: ${STATELESS_REVISION} has no legacy HTTP+SSE transport; test it over Streamable HTTP or stdio`);
   }
-  const { runConformance } = await import('./run.js');
-  const report = await runConformance({
+  const { runSuite } = await import('./run.js');
+  const report = await runSuite({
     plan,
     suite: options.shard ? shardSuite(suite, options.shard) : suite,
     protocolVersion: options.revision,
@@ -90,8 +88,7 @@ async function runOne(
     strict: options.strict,
     seed: options.seed,
     runs: options.runs,
-    toolCalls: options.toolCalls,
-    allowTools: options.allowTools,
+    toolCalls: { mode: options.toolCalls, allow: options.allowTools },
     signal,
     handover: start?.handover,
     eraLeftOut: start?.eraLeftOut,
@@ -105,7 +102,7 @@ async function runOne(
   return { report: { ...report, checks: applyBaseline(report.checks, baseline, partial) }, options, baseline, note };
 }
 
-const isSeveral = (revision: string | undefined) => revision === 'all' || revision === 'auto';
+const isSeveral = (revision: string) => revision === 'all' || revision === 'auto';
 
 async function planOf({ target, command, cwd, env, headers, httpUrl, port, transport, secrets, tokenEnv, issuer }: ResolvedOptions): Promise<LaunchPlan> {
   const plan = await resolveTarget({ target, command, cwd, env, headers: { ...headers, ...bearerFrom(tokenEnv, env) }, httpUrl, port, transport });
@@ -126,12 +123,12 @@ function bearerFrom(name: string | undefined, env: Record<string, string>): Reco
  * One run per revision that `all` (every revision the project knows) or `auto` (the default: every era the server
  * speaks) stands for, one after the other, each with its own report and verdict; any other revision is one run.
  */
-export async function conformEach(input: ConformanceOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
-  return withIssuer(await resolveOptions(input), (options) => runEach(options, signal, onProgress));
+export async function conformEach(resolved: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
+  return withIssuer(resolved, (options) => runEach(options, signal, onProgress));
 }
 
 async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
-  const revision = options.revision ?? DEFAULTS.revision;
+  const { revision } = options;
   // A mistake in the user's files ends the run with no server started; with none, the checks load while the auto
   // probe's server starts (built-in cases are checked at build time).
   const early = hasUserFiles(options) ? await loadFiles(options) : undefined;
@@ -158,7 +155,7 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
 }
 
 /** The revision a run of conformEach stood for (the server may have negotiated an older one): it names the run's folder. */
-export const revisionOf = ({ options }: Conformed): string => String(options.revision);
+export const revisionOf = ({ options }: Conformed): string => options.revision;
 
 /** Several runs as one report, side by side, each check id prefixed with its revision; one run as it is. */
 export function combined(runs: readonly Conformed[]): Report {

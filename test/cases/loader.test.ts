@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadCases, parseCase } from '../../src/cases/load.js';
 import { ConfigError } from '../../src/config/yaml-file.js';
-import { globToRegExp } from '../../src/checks/glob.js';
-import { loadSuite } from '../../src/checks/suite.js';
+import { globToRegExp } from '../../src/suite/glob.js';
+import { loadSuite } from '../../src/suite/suite.js';
 import { FAULTY, REFERENCE, ROOT, runCli } from '../helpers.js';
 
 const HEADER = `# yaml-language-server: $schema=../../schema/case.schema.json
@@ -137,6 +137,11 @@ describe('the CLI with case files', () => {
     const r = await runCli(['list']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/prompts\/get\/unknown-prompt\s+SHOULD\s+case\s+prompts\.get\.unknown/);
+    // What each check applies to, as declared: the run skips it elsewhere with the reason.
+    expect(r.stdout).toMatch(/\ntools\/names\/format .*  \[needs: tools capability; every revision\]\n/);
+    expect(r.stdout).toMatch(/\ntasks\/list\/invalid-cursor .*  \[needs: tasks capability; revision 2025-11-25\]\n/);
+    expect(r.stdout).toMatch(/\nlogging\/set-level\/each-level .*  \[needs: logging capability\]\n/);
+    expect(r.stdout).toMatch(/\nlifecycle\/shutdown\/stdin-close .*  \[needs: stdio transport; every revision\]\n/);
     expect(r.stdout).toMatch(/\d+ checks \(\d+ cases, \d+ frame rules\), covering \d+ requirement ids/);
   });
 });

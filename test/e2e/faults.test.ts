@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { loadSuite, type Suite } from '../../src/checks/suite.js';
+import { loadSuite, type Suite } from '../../src/suite/suite.js';
 import { REVISIONS } from '../../src/schema/validators.js';
-import { runConformance } from '../../src/run/run.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { resolveTarget } from '../../src/target/resolve.js';
 import { DISABLED, FAULT_ROWS, NO_TASKS, STATELESS } from '../fixtures/servers/faults.mjs';
 import { FAULTY, REFERENCE } from '../helpers.js';
+import { runSuiteWith } from '../suite-run.js';
 
 type Options = { timeoutMs?: number; env?: Record<string, string>; revision?: string; suite?: Suite; runs?: number; seed?: number };
 type Row = [fault: string, check: string | null, status: 'fail' | 'warn' | null, why: string, options?: Options];
@@ -20,7 +20,7 @@ const QUICK = { runs: 25, seed: 1 };
 
 async function run(target: string, { timeoutMs = 5000, env = {}, revision, suite, runs, seed }: Options = {}): Promise<Report> {
   const plan = await resolveTarget({ target, env });
-  return runConformance({ plan, timeoutMs, budgetMs: 60_000, strict: false, protocolVersion: revision, suite, runs, seed });
+  return runSuiteWith({ plan, timeoutMs, budgetMs: 60_000, protocolVersion: revision, suite, runs, seed });
 }
 
 /**

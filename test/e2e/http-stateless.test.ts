@@ -8,6 +8,7 @@ import { paramHeadersOf, statelessMeta } from '../../src/discovery/discover.js';
 import { runConformance } from '../../src/index.js';
 import { verdict } from '../../src/report/summary.js';
 import { conformEach } from '../../src/run/conform.js';
+import { resolveOptions } from '../../src/config/options.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { STATELESS_REVISION } from '../../src/schema/validators.js';
 import { STATELESS_HTTP_FAULT_ROWS } from '../fixtures/servers/faults.mjs';
@@ -95,7 +96,7 @@ describe('the reference server on the stateless wire over HTTP', () => {
   }
 
   it('is tested in both eras by --revision auto when it serves both', async () => {
-    const runs = await conformEach({ target: [process.execPath, HTTP_REFERENCE, '--revision', 'all'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: 'auto', seed: 7, runs: 5 });
+    const runs = await conformEach(await resolveOptions({ target: [process.execPath, HTTP_REFERENCE, '--revision', 'all'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: 'auto', seed: 7, runs: 5 }));
     expect(runs.map((r) => [r.report.server?.protocolVersion, verdict(r.report)])).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
   });
 });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { HTTP_CHECKS } from '../../src/checks/http.js';
 import { HTTP_SESSION_CHECKS } from '../../src/checks/http-sessions.js';
 import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
-import { loadSuite } from '../../src/checks/suite.js';
+import { loadSuite } from '../../src/suite/suite.js';
 import { runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { HTTP_FAULT_ROWS } from '../fixtures/servers/faults.mjs';

@@ -2,16 +2,17 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadSuite } from '../../src/checks/suite.js';
-import { type RunOptions, runConformance } from '../../src/run/run.js';
+import { loadSuite } from '../../src/suite/suite.js';
+import type { RunOptions } from '../../src/run/run.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { resolveTarget } from '../../src/target/resolve.js';
 import { FAULTY, REFERENCE, runCli, statusOf } from '../helpers.js';
+import { runSuiteWith } from '../suite-run.js';
 
 async function run(target: string, options: Partial<RunOptions> = {}, faults?: string): Promise<Report> {
   const plan = await resolveTarget({ target, env: faults ? { MCP_FAULTS: faults } : {} });
   // Generous timeouts: a timeout is a verdict, and a busy CI machine must not turn into one.
-  return runConformance({ plan, timeoutMs: 30_000, budgetMs: 120_000, strict: false, ...options });
+  return runSuiteWith({ plan, timeoutMs: 30_000, budgetMs: 120_000, ...options });
 }
 type Call = { tool: string; arguments: Record<string, unknown> };
 const check = (report: Report, id: string) => report.checks.find((c) => c.id === id)!;
@@ -40,7 +41,7 @@ describe.concurrent('the generated checks (properties)', () => {
     ]);
     const [a, b] = [check(whole, id), check(only, id)];
     expect(a.status).toBe('fail');
-    expect(a.message).toContain(`replay: mcp-conformance --seed 7 --only ${id} `);
+    expect(a.message).toContain(`replay: mcp-conformance --seed 7 --revision 2025-11-25 --only ${id} `);
     expect(b.actual).toEqual(a.actual);
     // Shrunk: any name is a counterexample here, and the shortest is one character.
     expect((a.actual as { counterexample: string }).counterexample).toHaveLength(1);
@@ -127,7 +128,7 @@ describe.concurrent('generated tool calls: boundary values, per-tool shares, slo
   it('leave a tool that timed out out of the rest of the run, and go on testing the others', async () => {
     const log = join(await mkdtemp(join(tmpdir(), 'mcpc-slow-')), 'calls');
     const plan = await resolveTarget({ target: FAULTY, env: { MCP_FAULTS: 'slow-tool,bad-structured-content', SLOW_TOOL_LOG: log } });
-    const report = await runConformance({ plan, timeoutMs: 3000, budgetMs: 120_000, strict: false, seed: 1, suite: await loadSuite({ only: ['tools/call/*'] }) });
+    const report = await runSuiteWith({ plan, timeoutMs: 3000, budgetMs: 120_000, seed: 1, suite: await loadSuite({ only: ['tools/call/*'] }) });
     const valid = check(report, 'tools/call/valid-arguments');
     // The other tools were still called after slow-lookup timed out: add's bad structuredContent is found.
     expect(valid.status, valid.message).toBe('fail');

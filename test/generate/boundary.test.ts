@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { boundaryArguments, MAX_BOUNDARY_VALUES } from '../../src/generate/boundary.js';
-import { schemaArbitraries } from '../../src/properties/schema-arbitrary.js';
+import { schemaArbitraries } from '../../src/generate/schema-arbitrary.js';
 
 const edges = (schema: object, base: object, kind: 'valid' | 'invalid') => boundaryArguments(schema, base, kind, schemaArbitraries(schema).validate);
 /** The values the edges gave property `key`. */

@@ -1,7 +1,23 @@
-import { loadSuite } from '../../checks/suite.js';
+import type { CheckDef } from '../../checks/check.js';
+import type { FrameRule } from '../../checks/frame-rule.js';
+import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
+import { loadSuite } from '../../suite/suite.js';
 import { parseCli } from '../options.js';
 
-/** `mcp-conformance list [--cases DIR] [--only ID] [--skip ID]`: every check with its id, level and requirement. */
+/** What a check declares it applies to (the run skips it elsewhere, with the reason): `  [needs: …]`, or nothing. */
+function needsOf(r: Partial<Pick<CheckDef, 'requires' | 'revisions'>> & Pick<FrameRule, 'transport'>): string {
+  const revisions = r.revisions && (r.revisions.length === SCHEMA_REVISIONS.length ? ['every revision'] : [`revision ${r.revisions.join(', ')}`]);
+  const parts = [
+    ...(r.requires?.capabilities ?? []).map((c) => `${c} capability`),
+    ...(r.requires?.missingCapabilities ?? []).map((c) => `no ${c} capability`),
+    ...(r.requires?.profile ?? []).map((f) => `some ${f}`),
+    ...(r.transport ? [`${r.transport} transport`] : []),
+    ...(revisions ?? []),
+  ];
+  return parts.length > 0 ? `  [needs: ${parts.join('; ')}]` : '';
+}
+
+/** `mcp-conformance list [--cases DIR] [--only ID] [--skip ID]`: every check with its id, level, requirement and what it needs. */
 export async function listCommand(argv: string[]): Promise<number> {
   const { cases, only, skip } = parseCli(argv).options;
   const { checks, frameRules } = await loadSuite({ caseDirs: cases, only, skip });
@@ -11,7 +27,7 @@ export async function listCommand(argv: string[]): Promise<number> {
   ].sort((a, b) => a.id.localeCompare(b.id));
   const width = Math.max(...rows.map((r) => r.id.length));
   for (const r of rows) {
-    process.stdout.write(`${r.id.padEnd(width)}  ${r.requirement.level.padEnd(6)}  ${r.kind.padEnd(5)}  ${r.requirement.id}  ${r.title}\n`);
+    process.stdout.write(`${r.id.padEnd(width)}  ${r.requirement.level.padEnd(6)}  ${r.kind.padEnd(5)}  ${r.requirement.id}  ${r.title}${needsOf(r)}\n`);
   }
   const requirements = new Set(rows.flatMap((r) => [r.requirement.id, ...(('covers' in r && r.covers) || [])]));
   process.stdout.write(`${rows.length} checks (${checks.filter((c) => c.source).length} cases, ${frameRules.length} frame rules), covering ${requirements.size} requirement ids\n`);

@@ -31,21 +31,20 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
     process.stdout.write(`${TOOL.version}\n`);
     return 0;
   }
-  const options = { ...args.options, config: args.options.config ?? findConfig(process.cwd()) };
+  // Resolved once, here, so that errors name the flags; the command line's reports go to the default folder unless told.
+  const options = await resolveOptions({ ...args.options, config: args.options.config ?? findConfig(process.cwd()) }, flagOf);
+  const out = options.out ?? DEFAULTS.out;
   // Every path the run writes is tried before any server starts, so a typo costs a second, not a run.
-  // Options are checked here first, so that their errors name the flags.
-  const folder = (await resolveOptions(options, flagOf)).out ?? DEFAULTS.out;
-  await checkFolder(folder, `${args.options.out === undefined ? 'reports folder' : '--out'} ${folder}`);
+  await checkFolder(out, `${args.options.out === undefined ? 'reports folder' : '--out'} ${out}`);
   if (inGitHubActions()) await checkGitHubFiles();
   // The run's machinery (checks, properties, transports) is loaded once there is a run to do.
   const { combined, conformEach, revisionOf } = await import('../../run/conform.js');
   const progress = progressSink(process.stdout, args.verbose);
   const runs = await conformEach(options, signal, progress.onProgress).finally(() => progress.stop());
-  if (runs.length === 1) return reportRun(runs[0], args, signal);
+  if (runs.length === 1) return reportRun(runs[0], out, args, signal);
   // Several revisions (a dual-era server, or --revision all): each run's reports and badge in <out>/<revision>/, then
   // all of them side by side in <out>/, where CI finds report.json and junit.xml as after a one-revision run.
-  const out = runs[0].options.out ?? DEFAULTS.out;
-  for (const run of runs) await reportRun({ ...run, options: { ...run.options, out: join(out, revisionOf(run)) } }, args, signal, false);
+  for (const run of runs) await reportRun(run, join(out, revisionOf(run)), args, signal, false);
   const report = combined(runs);
   const written = await writeReports(report, out);
   let text = `\nrevisions   ${runs.map((r) => `${revisionOf(r)}: ${verdict(r.report)}`).join(' · ')}\nreports     ${Object.values(written).map(visible).join(', ')}\n`;
@@ -55,11 +54,10 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
 }
 
 /**
- * Writes one run's reports and console text; returns its exit code. `alone` is false for one of several revisions,
+ * Writes one run's reports (to `out`) and console text; returns its exit code. `alone` is false for one of several revisions,
  * whose combined report is the one GitHub gets.
  */
-async function reportRun({ report, options, baseline, note }: Conformed, args: CliArgs, signal?: AbortSignal, alone = true): Promise<number> {
-  const out = options.out ?? DEFAULTS.out;
+async function reportRun({ report, options, baseline, note }: Conformed, out: string, args: CliArgs, signal?: AbortSignal, alone = true): Promise<number> {
   const written = await writeReports(report, out);
   const color = args.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
   let text = renderConsole(report, { color, verbose: args.verbose, paths: Object.values(written) });

@@ -1,10 +1,10 @@
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Session } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
-import { wrongTransport } from './check.js';
-import type { Finding, FrameContext, FrameRule } from './frame-rule.js';
-import { FRAME_RULES } from './frame-rules.js';
+import { worstOf, wrongTransport } from '../checks/check.js';
+import type { Finding, FrameContext, FrameRule } from '../checks/frame-rule.js';
 import { bounded } from '../json.js';
+import { checkResult } from './result.js';
 
 /** Findings kept per rule; the rest are only counted, so a flood cannot grow memory. */
 const KEEP = 20;
@@ -21,7 +21,7 @@ export class FrameMonitor {
   private readonly tallies = new Map<string, Tally>();
   private readonly started = performance.now();
 
-  constructor(private readonly rules: FrameRule[] = FRAME_RULES) {
+  constructor(private readonly rules: FrameRule[]) {
     for (const r of rules) this.tallies.set(r.id, { inspected: 0, findings: [], dropped: 0 });
   }
 
@@ -50,22 +50,15 @@ export class FrameMonitor {
     const durationMs = Math.round(performance.now() - this.started);
     return this.rules.map((rule) => {
       const tally = this.tallies.get(rule.id)!;
-      const base = { id: rule.id, title: rule.title, area: rule.id.split('/')[0], level: rule.requirement.level, requirement: rule.requirement, durationMs };
       const elsewhere = wrongTransport(rule.transport, transport);
-      if (elsewhere) return { ...base, status: 'skip', message: elsewhere };
-      if (tally.inspected === 0) return { ...base, status: 'skip', message: `no ${rule.looksAt} was seen during the run` };
-      const worst = tally.findings.find((f) => f.severity === 'fail') ?? tally.findings[0];
-      if (!worst) return { ...base, status: 'pass', message: `${tally.inspected} frame(s) inspected` };
+      if (elsewhere) return checkResult(rule, { status: 'skip', message: elsewhere }, durationMs);
+      if (tally.inspected === 0) return checkResult(rule, { status: 'skip', message: `no ${rule.looksAt} was seen during the run` }, durationMs);
+      const worst = worstOf(tally.findings, (f) => f.severity);
+      if (!worst) return checkResult(rule, { status: 'pass', message: `${tally.inspected} frame(s) inspected` }, durationMs);
       const count = tally.findings.length + tally.dropped;
       const others = count > 1 ? ` (and ${count - 1} more finding(s) in ${tally.inspected} frame(s))` : '';
-      return {
-        ...base,
-        status: worst.severity,
-        message: worst.message + others,
-        expected: worst.expected,
-        actual: worst.actual,
-        transcript: tally.findings.map((f) => f.entry).filter((entry, i, all) => all.indexOf(entry) === i),
-      };
+      const entries = tally.findings.map((f) => f.entry).filter((entry, i, all) => all.indexOf(entry) === i);
+      return checkResult(rule, { status: worst.severity, message: worst.message + others, expected: worst.expected, actual: worst.actual }, durationMs, entries);
     });
   }
 }

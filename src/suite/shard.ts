@@ -1,4 +1,4 @@
-import type { Suite } from '../checks/suite.js';
+import type { Suite } from './suite.js';
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {

@@ -1,11 +1,11 @@
 import { caseCheck } from '../cases/engine.js';
 import { BUILTIN_CASES, loadCases } from '../cases/load.js';
 import { ConfigError } from '../config/yaml-file.js';
-import type { CheckDef } from './check.js';
-import type { FrameRule } from './frame-rule.js';
+import type { CheckDef } from '../checks/check.js';
+import type { FrameRule } from '../checks/frame-rule.js';
 import { FRAME_RULES } from './frame-rules.js';
-import { CHECKS } from './index.js';
-import { PROPERTIES } from '../properties/index.js';
+import { CHECKS } from './checks.js';
+import { PROPERTIES } from './properties.js';
 import { globToRegExp } from './glob.js';
 
 /** The checks of one run: active checks (code, cases, properties) and passive frame rules. */

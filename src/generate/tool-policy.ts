@@ -11,8 +11,6 @@ export interface ToolCallPolicy {
   allow: readonly string[];
 }
 
-export const DEFAULT_TOOL_CALL_MODE: ToolCallMode = 'safe';
-
 export interface SkippedTool {
   tool: string;
   reason: string;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { callableTools } from '../../src/properties/tool-policy.js';
+import { callableTools } from '../../src/generate/tool-policy.js';
 
 const TOOLS = [
   { name: 'read', annotations: { readOnlyHint: true } },

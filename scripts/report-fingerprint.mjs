@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// A report.json as what must stay the same from one build to the next: each check's id, status, level and message,
+// in report order, with run times, durations and run ids left out. `node scripts/report-fingerprint.mjs report.json`
+// prints it; the golden-report test compares it with a recorded one.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** What differs between two runs of the same server: times ("12.3 ms"), a late answer's id and wait. */
+const VARYING = [
+  [/\b\d+(?:\.\d+)? ?ms\b/g, '<ms>'],
+  [/\(id [^)]*\) answered after \d+(?:\.\d+)? s/g, '(id <id>) answered after <s>'],
+];
+/** Parts of a message whose order is the order in which concurrent work ended (discovery walks its lists at once). */
+const UNORDERED = /^(?:[a-z]+\/)+list: /;
+
+function normalise(message) {
+  const parts = message.split('; ');
+  const text = parts.length > 1 && parts.every((p) => UNORDERED.test(p)) ? parts.sort().join('; ') : message;
+  return VARYING.reduce((m, [re, by]) => m.replace(re, by), text);
+}
+
+/** The report's checks, normalised: the same server and seed give the same fingerprint, from any checkout (`root`). */
+export function fingerprint(report, root = ROOT) {
+  return {
+    seed: report.seed,
+    ...(report.interrupted && { interrupted: true }),
+    summary: report.summary,
+    checks: report.checks.map((c) => ({ id: c.id, status: c.status, level: c.level, message: normalise(c.message).replaceAll(root, '<root>/'), expected: c.expected, actual: c.actual })),
+  };
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.stdout.write(`${JSON.stringify(fingerprint(JSON.parse(readFileSync(process.argv[2], 'utf8'))), null, 1)}\n`);
+}

@@ -1,0 +1,162 @@
+// One check run once: the context it is given, the budget and interruption it races, and the verdict on what it threw.
+import { timeoutVerdict } from '../checks/timeouts.js';
+import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
+import { initialize, schemaRevision } from '../discovery/discover.js';
+import type { ServerProfile } from '../discovery/profile.js';
+import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
+import { STATELESS_REVISION } from '../schema/revisions.js';
+import { type Exchange, RequestTimeout, Session, SessionClosed } from '../session/session.js';
+import { bounded } from '../json.js';
+import { checkResult } from './result.js';
+import type { ScratchSessions } from './scratch.js';
+import { processStory, type SharedServer } from './shared-server.js';
+
+/** The run's whole budget (--budget) was spent before the check finished. */
+export class BudgetSpent extends Error {}
+/** The run was interrupted (Ctrl-C, SIGTERM) before the check finished. */
+export class Interrupted extends Error {}
+
+/** What the generated checks (properties) and the authorization checks take from the run's options. */
+export type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slowTools' | 'replay' | 'issuer'>;
+
+/** What every check of a run shares. */
+export interface RunState {
+  profile: ServerProfile;
+  shared: SharedServer;
+  open: () => Promise<Session>;
+  /** Stdio runs only. */
+  scratch?: ScratchSessions;
+  memo: Map<string, Promise<unknown>>;
+  timeoutMs: number;
+  deadline: number;
+  interruption: Promise<never>;
+  generation: Generation;
+  /** Checks whose request on the shared session was cut off by the loss of its server. */
+  lostWaiting: Set<string>;
+  /** Checks that failed for silence only, and the requests left unanswered (see Outcome.silent). */
+  silent: Map<string, Exchange[]>;
+  /** A check ended because the run's budget was spent: the run is marked interrupted. */
+  budgetSpent: boolean;
+}
+
+/** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
+export async function freshOn({ open, shared }: Pick<RunState, 'open' | 'shared'>): Promise<Session> {
+  const s = await open();
+  if (shared.session.requestMeta) {
+    s.requestMeta = shared.session.requestMeta;
+    s.revision = shared.session.revision;
+    s.paramHeaders = shared.session.paramHeaders;
+  }
+  return s;
+}
+
+/** Initializes a session, on the stateless wire as it is, with the version discovery negotiated: ready like the shared session. */
+export async function ready(session: Session, profile: ServerProfile): Promise<Session> {
+  if (profile.revision === STATELESS_REVISION) return session;
+  await initializeAs(session, profile.protocolVersion);
+  session.notify('notifications/initialized');
+  return session;
+}
+
+/** initialize, and the schema revision of the version the server answered with. */
+async function initializeAs(session: Session, protocolVersion: string) {
+  const reply = await initialize(session, protocolVersion);
+  const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  session.revision = schemaRevision(typeof v === 'string' ? v : protocolVersion);
+  return reply;
+}
+
+/** Runs a check once; `scratch` gives it the session its ownSession() returns. */
+export async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<Session>): Promise<CheckResult> {
+  const { profile, shared, memo, timeoutMs, deadline, interruption, generation } = state;
+  const t = performance.now();
+  const excerpt: TranscriptEntry[] = [];
+  const fresh: Session[] = [];
+  let scratched: { session: Session; from: number } | undefined;
+  const ctx: CheckContext = {
+    ...generation,
+    profile,
+    timeoutMs,
+    async request(method, params, opts) {
+      const reply = await shared.request(method, params, opts).catch((err: unknown) => {
+        // The request stays in the excerpt: an answer that comes after the timeout is noted on this check.
+        if (err instanceof RequestTimeout && err.exchange) excerpt.push(err.exchange.sent);
+        if (err instanceof SessionClosed) state.lostWaiting.add(def.id);
+        throw err;
+      });
+      excerpt.push(reply.sent, reply.entry);
+      return reply;
+    },
+    async fresh() {
+      const s = await freshOn(state);
+      fresh.push(s);
+      return s;
+    },
+    async ownSession() {
+      if (!scratch) return ready(await ctx.fresh(), profile);
+      const session = await scratch();
+      scratched = { session, from: session.transcript.length };
+      return session;
+    },
+    initialize: initializeAs,
+    memo: (key, fn) => {
+      if (!memo.has(key)) memo.set(key, fn());
+      return memo.get(key) as never;
+    },
+    async closeShared() {
+      const { session, exit } = await shared.close();
+      // The process's own story (spawn, stderr, signals, exit) is this check's transcript.
+      excerpt.push(...processStory(session));
+      return exit;
+    },
+    stderrTail: () => shared.session.transport.stderrTail(),
+    serverLosses: () => shared.losses,
+  };
+  let outcome: Outcome | { status: 'error'; message: string } | undefined;
+  try {
+    const left = deadline - performance.now();
+    if (left <= 0) throw new BudgetSpent();
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new BudgetSpent()), left)));
+    try {
+      outcome = await Promise.race([def.run(ctx), budget, interruption]);
+    } finally {
+      clearTimeout(timer);
+    }
+  } catch (err) {
+    if (err instanceof BudgetSpent) state.budgetSpent = true;
+    outcome = judgeThrown(err as Error, shared.session.transport.stderrTail(), profile);
+  } finally {
+    // A check that failed for silence on a session of its own (fresh or scratch): one more --timeout, at most, for the
+    // late answers, so that a late server is told from a silent one before its session closes or serves the next check.
+    const silent = outcome?.status === 'fail' && 'silent' in outcome ? outcome.silent : undefined;
+    if (silent) await Promise.all([...fresh, ...(scratched ? [scratched.session] : [])].map((s) => s.lateGrace(silent, timeoutMs)));
+    await Promise.all(fresh.map((s) => s.close()));
+  }
+  // The last attempt's: a check that runs again alone keeps that verdict.
+  if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
+  else state.silent.delete(def.id);
+  const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
+  const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
+  // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.
+  const bound = (v: unknown) => (v === undefined ? undefined : bounded(v));
+  const expected = 'expected' in outcome ? bound(outcome.expected) : undefined;
+  const actual = 'actual' in outcome ? bound(outcome.actual) : undefined;
+  return checkResult(def, { status: outcome.status, message: outcome.message, expected, actual }, Math.round(performance.now() - t), entries);
+}
+
+/** A server that dies has failed the check, one that does not answer as what was asked says; anything else thrown is the harness's fault. */
+function judgeThrown(err: Error, stderr: string, profile: ServerProfile): Outcome | { status: 'error'; message: string } {
+  if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
+  if (err instanceof Interrupted) return { status: 'error', message: 'run interrupted before this check finished' };
+  // What the server last wrote to stderr often says why it hung or died: a lost session's own tail, since the
+  // shared one may have been restarted.
+  if (err instanceof SessionClosed && err.stderr !== undefined) stderr = err.stderr;
+  const tail = stderr ? `\nserver stderr:\n${stderr}` : '';
+  if (err instanceof RequestTimeout) {
+    const verdict = timeoutVerdict(profile, err);
+    return { ...verdict, message: verdict.message + tail };
+  }
+  if (err instanceof SessionClosed) return { status: 'fail', message: err.message + tail };
+  return { status: 'error', message: `harness error: ${err.stack ?? err.message}` };
+}

@@ -1,0 +1,78 @@
+// The order the checks of a run go in: which run at once, which on scratch sessions, which last, one at a time.
+import { unmetRequirement } from '../cases/requires.js';
+import { profileView } from '../cases/profile-view.js';
+import { type CheckDef, skip, wrongRevision, wrongTransport } from '../checks/check.js';
+import type { CheckResult } from '../schema/generated/report.js';
+import type { TransportKind } from '../transport/transport.js';
+import { attempt, ready, freshOn, type RunState } from './attempt.js';
+import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
+import { type OnProgress, progressTracker } from './progress.js';
+import { notRun } from './result.js';
+
+/** An era the auto probe left out, because the server said it does not speak it, and why. */
+export interface EraLeftOut {
+  revision: string;
+  reason: string;
+}
+
+/** Why a check does not apply to a run of this transport and revision; undefined when it does. */
+export const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind, def.offTransport) ?? wrongRevision(def.revisions, revision);
+
+/**
+ * The check itself, or, when it is made for another transport or revision than the run's (for an era the server said
+ * it does not speak, that reason) or asks for what the server does not offer (`requires`), a stand-in that skips with
+ * the reason, taking no scratch turn. `view`: the profile as cases see it.
+ */
+function applicable(def: CheckDef, kind: TransportKind, revision: string, view: Record<string, unknown>, leftOut?: EraLeftOut): CheckDef {
+  const other = elsewhere(def, kind, revision);
+  const why = (other && leftOut && def.revisions?.includes(leftOut.revision) ? leftOut.reason : other) ?? unmetRequirement(def.requires, view);
+  return why ? { ...def, scratch: false, run: async () => skip(why) } : def;
+}
+
+/**
+ * Runs `checks` against the discovered server; their results in the order of `checks`. `locked`: the server wants a
+ * token the run lacks, so only the authorization area runs and the others skip with this reason.
+ */
+export async function runChecks(checks: CheckDef[], state: RunState, kind: TransportKind, eraLeftOut?: EraLeftOut, locked?: string, onProgress?: OnProgress): Promise<CheckResult[]> {
+  const { profile } = state;
+  // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
+  const scratchers = checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined).length;
+  if (kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(SCRATCH_SESSIONS, scratchers));
+  const view = profileView(profile);
+  const progress = progressTracker(checks.map((c) => c.id), onProgress);
+  const runOne = (def: CheckDef) =>
+    progress.track(def.id, locked && !def.id.startsWith('auth/') ? Promise.resolve(notRun(def, locked)) : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state));
+  // All at once, those that open sessions of their own first: their servers start while the others start. Each
+  // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
+  // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
+  // turns go in this order too: case files (a few exchanges) before generated checks (a hundred values), so a
+  // case that must run again alone starts early.
+  const concurrent = checks.filter((c) => !c.last);
+  const order = (c: CheckDef) => (c.fresh ? 0 : c.scratch ? (c.source !== undefined ? 1 : 2) : 3);
+  const started: Promise<CheckResult>[] = [];
+  for (const def of [...concurrent].sort((a, b) => order(a) - order(b))) {
+    started.push(runOne(def));
+    await new Promise(setImmediate);
+  }
+  const first = await Promise.all(started);
+  const last: CheckResult[] = [];
+  for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
+  const byId = new Map([...first, ...last].map((r) => [r.id, r]));
+  return checks.map((c) => byId.get(c.id)!);
+}
+
+/**
+ * A scratch check takes its turn on a scratch session; when it does not pass there, it runs again on a server of its
+ * own, whose verdict stands (unless it was the first check on that session: then it had one). When the two verdicts
+ * differ, the message says so: the server behaved worse after other checks' input.
+ */
+async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
+  if (!def.scratch || !state.scratch) return attempt(def, state);
+  const turn = await state.scratch.turn((session) => attempt(def, state, session), (r) => r.status !== 'fail' && r.status !== 'error');
+  const first = turn?.result;
+  if (turn && (turn.untouched || first?.status === 'pass' || first?.status === 'skip')) return turn.result;
+  const alone = await attempt(def, state);
+  if (!first || first.status === alone.status) return alone;
+  const said = first.message.split('\n')[0];
+  return { ...alone, message: `${alone.message}\n(this is its run on a server of its own; on a session where other checks had sent their input first, it gave ${first.status}: ${said})` };
+}
