@@ -8,14 +8,13 @@ import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
 import { schemaRevision, walkList } from '../discovery/discover.js';
 import { isObject } from '../json.js';
-import { schemaArbitraries } from '../properties/schema-arbitrary.js';
-import { callableTools } from '../properties/tool-policy.js';
+import { schemaArbitraries } from '../generate/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { serverRequestDefinition, validate } from '../schema/validators.js';
 import { type Message, type ServerRequestHandler, RequestTimeout, SessionClosed, type Session } from '../session/session.js';
 import { TOOL } from '../version.js';
-import { type CheckContext, type CheckDef, type Outcome, fail, pass, requirement, skip, warn } from './check.js';
-import { worst } from './features.js';
+import { type CheckContext, type CheckDef, type Outcome, fail, pass, requirement, skip, warn, worst } from './check.js';
 
 /** Tools called again alone (to tell which one asked, and whether it took the answer), at most. */
 const MAX_SECOND_CALLS = 5;

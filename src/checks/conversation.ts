@@ -4,11 +4,10 @@ import type { TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Reply, Session } from '../session/session.js';
 import { RequestTimeout, seconds } from '../session/session.js';
 import { REVISIONS, SCHEMA_REVISIONS } from '../schema/validators.js';
-import { schemaArbitraries } from '../properties/schema-arbitrary.js';
-import { callableTools } from '../properties/tool-policy.js';
+import { schemaArbitraries } from '../generate/schema-arbitrary.js';
+import { callableTools } from '../generate/tool-policy.js';
 import { isObject } from '../json.js';
-import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, requires, skip, warn } from './check.js';
-import { worst } from './features.js';
+import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, skip, warn, worst } from './check.js';
 import { slowMessage } from './timeouts.js';
 import { LOG_LEVELS, belowLevel } from './conversation-rules.js';
 
@@ -253,9 +252,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     fresh: true,
     title: 'After logging/setLevel error, no log message below error',
     requirement: requirement('log.threshold', 'SHOULD', 'server/utilities/logging#setting-log-level', 'After logging/setLevel, the server should send log messages at that level and higher only'),
+    requires: { capabilities: ['logging'] },
     async run(ctx) {
-      const none = requires(ctx, 'logging');
-      if (none) return none;
       const session = await ctx.ownSession();
       const seen: { level: unknown; entry: TranscriptEntry; phase: number }[] = [];
       let phase = 0;

@@ -4,8 +4,7 @@
 import { isObject } from '../json.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
 import { RequestTimeout } from '../session/session.js';
-import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, requires, resultOf, skip, warn } from './check.js';
-import { worst } from './features.js';
+import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
 import { slowMessage } from './timeouts.js';
 
 /** Templates read, at most. */
@@ -150,9 +149,8 @@ export const RESOURCE_TEMPLATE_CHECKS: CheckDef[] = [
     revisions: SCHEMA_REVISIONS,
     requirement: requirement('res.read.shape', 'MUST', 'server/resources#resource-templates', 'A URI made from a resource template reads as a valid ReadResourceResult, or gets the revision\'s not-found error (-32002; from 2026-07-28 on -32602 with data.uri)'),
     covers: ['res.templates.shape', 'res.read.not-found.07'],
+    requires: { capabilities: ['resources'] },
     async run(ctx) {
-      const none = requires(ctx, 'resources');
-      if (none) return none;
       const templates = ctx.profile.resourceTemplates.map((t) => t.uriTemplate).filter((t): t is string => typeof t === 'string');
       if (templates.length === 0) return skip('the server lists no resource templates');
       const outcomes = await Promise.all(templates.slice(0, MAX_TEMPLATES).map((t) => readOne(ctx, t)));
