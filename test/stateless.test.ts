@@ -62,7 +62,8 @@ describe('the stateless wire', () => {
     // ask-name asks for input with an InputRequiredResult, which only the stateless wire has; the tools that send the
     // client requests exist on the initialize wire only.
     const asking = ['ask-llm', 'confirm-choice', 'sign-in', 'list-roots'];
-    expect(modern.tools.map((t) => t.name)).toEqual([...legacy.tools.map((t) => t.name).filter((n) => !asking.includes(String(n))), 'ask-name']);
+    const names = (tools: typeof legacy.tools) => tools.map((t) => String(t.name)).sort();
+    expect(names(modern.tools)).toEqual([...names(legacy.tools).filter((n) => !asking.includes(n)), 'ask-name'].sort());
   });
 
   it('fails discovery on a server without server/discover, and an initialize-only server stays reachable', async () => {

@@ -115,7 +115,7 @@ describe('the CLI with case files', () => {
     const taskOnly = 'index-docs: tools/call index-docs not made: it can only be called as a task';
     expect(verdicts(safe)).toEqual({
       add: 'pass: tools/call: as expected',
-      each: `pass: 5 tools checked; left out: write-note: tools/call write-note not made: ${notReadOnly}; ${taskOnly}`,
+      each: `pass: 10 tools checked; left out: write-note: tools/call write-note not made: ${notReadOnly}; ${taskOnly}`,
       'write-note': `skip: tools/call write-note not made: ${notReadOnly}`,
       'raw-write-note': `skip: tools/call write-note not made: ${notReadOnly}`,
     });

@@ -23,10 +23,10 @@ async function counted(args: string[], faults = ''): Promise<{ report: Report; s
 const statuses = (r: Report) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
 
 describe('server processes of a stdio run', () => {
-  it('a default run starts 9: the probe (then the shared session), 3 version probes, 2 for the uninitialized cases, 2 scratch sessions, 1 declaring client capabilities', async () => {
+  it('a default run starts 12: the probe (then the shared session), 3 version probes, 2 for the uninitialized cases, 2 scratch sessions, 1 declaring client capabilities, 3 for the conversation (progress probe, cancellation, log level)', async () => {
     const { report, starts } = await counted([]);
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
-    expect(starts).toBe(9);
+    expect(starts).toBe(12);
     // The version probes and the uninitialized cases had servers of their own; nine checks took turns on the other two.
     const own = ['lifecycle/version/echo', 'lifecycle/version/unsupported', 'lifecycle/ping/before-initialize', 'base/notification/no-response'];
     expect(own.map((id) => statuses(report)[id])).toEqual(['pass', 'pass', 'pass', 'pass']);
