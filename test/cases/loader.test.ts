@@ -120,7 +120,7 @@ describe('the CLI with case files', () => {
       'raw-write-note': `skip: tools/call write-note not made: ${notReadOnly}`,
     });
     for (const r of [allowed, all]) {
-      expect(verdicts(r)).toEqual({ add: 'pass: tools/call: as expected', each: `pass: 6 tools checked; left out: ${taskOnly}`, 'write-note': 'pass: tools/call: as expected', 'raw-write-note': 'pass: the line: as expected' });
+      expect(verdicts(r)).toEqual({ add: 'pass: tools/call: as expected', each: `pass: 11 tools checked; left out: ${taskOnly}`, 'write-note': 'pass: tools/call: as expected', 'raw-write-note': 'pass: the line: as expected' });
     }
     expect(verdicts(none)).toEqual({
       add: 'skip: tools/call add not made: tool calls are off (--tool-calls none)',
