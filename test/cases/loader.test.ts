@@ -130,7 +130,7 @@ describe('the CLI with case files', () => {
     });
     // The server saw no call it should not have: its transcript holds none.
     const called = (r: typeof safe) => r.report!.checks.flatMap((c) => c.transcript ?? []).filter((e) => e.dir === 'send' && e.text.includes('"tools/call"')).length;
-    expect([called(none), called(safe), called(all)]).toEqual([0, 6, 9]);
+    expect([called(none), called(safe), called(all)]).toEqual([0, 11, 14]);
   });
 
   it('lists the whole suite', async () => {

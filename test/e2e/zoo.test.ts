@@ -51,8 +51,9 @@ describe.concurrent('the zoo: every hostile server gets a finished run, valid re
       const run = await zooRun(z.name);
       const report = run.report as Report;
 
-      // From start to the last server stopped: the budget, and the few seconds of stopping after it.
-      expect(report.durationMs).toBeLessThan((BUDGET_S + 10) * 1000);
+      // From start to the last server stopped: the budget, and the stopping after it. A flooding server's run stops up
+      // to a dozen flooding processes, beside the other test files' runs: measured up to 24 s after the budget.
+      expect(report.durationMs).toBeLessThan((BUDGET_S + 30) * 1000);
       // 1 for a failing server, 0 for one that only warns; never 2, the harness's own trouble.
       expect([0, 1], run.stderr).toContain(run.exitCode);
       expect(validReport(report), ajv.errorsText(validReport.errors)).toBe(true);
