@@ -16,7 +16,7 @@ import { type Message, type ServerRequestHandler, RequestTimeout, SessionClosed,
 import { TOOL } from '../version.js';
 import { type CheckContext, type CheckDef, type Outcome, fail, pass, requirement, skip, warn, worst } from './check.js';
 
-/** Tools called again alone (to tell which one asked, and whether it took the answer), at most. */
+/** Tools called again alone (to tell which one asked, and whether it took the answer), at most, beside those running at an elicitation. */
 const MAX_SECOND_CALLS = 5;
 /** Calls in flight at once in the first round. */
 const PARALLEL = 4;
@@ -136,10 +136,12 @@ async function probe(ctx: CheckContext): Promise<Probe> {
     await Promise.all(Array.from({ length: PARALLEL }, async () => {
       for (let c = queue.shift(); c; c = queue.shift()) await call(c, 'together');
     }));
-    // The tools that were running when a request came are called again alone: an elicitation's first (it is to be
-    // accepted too), then those of the fewest suspects.
-    const rank = (a: Asked) => (a.message.method === 'elicitation/create' ? 0 : 1000) + a.during.length;
-    const suspects = [...new Set([...asked].sort((a, b) => rank(a) - rank(b)).flatMap((a) => a.during))].slice(0, MAX_SECOND_CALLS);
+    // The tools that were running when a request came are called again alone: every one running at an elicitation
+    // (which of them asked decides whose decline and accept are judged, so none is cut off by how the calls happened
+    // to overlap), then those of the fewest suspects.
+    const eliciting = asked.filter((a) => a.message.method === 'elicitation/create').flatMap((a) => a.during);
+    const others = asked.filter((a) => a.message.method !== 'elicitation/create').sort((a, b) => a.during.length - b.during.length).flatMap((a) => a.during);
+    const suspects = [...new Set([...eliciting, ...others])].slice(0, Math.max(MAX_SECOND_CALLS, new Set(eliciting).size));
     for (const c of calls.filter((c) => suspects.includes(c.tool))) {
       round = 'alone';
       const before = asked.length;
