@@ -15,6 +15,7 @@ import { connect } from '../transport/connect.js';
 import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
 import { shardSuite } from '../suite/shard.js';
+import { Interrupted } from './attempt.js';
 import type { OnProgress } from './progress.js';
 import { ISSUER_ENV, JWKS_ENV, LocalIssuer } from '../auth/issuer.js';
 
@@ -136,13 +137,17 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
   const plan = await planOf(options);
   // The stateless wire has no legacy HTTP+SSE transport (see conform).
   const stateless = plan.transport !== 'sse';
-  const probing = revision === 'auto' && stateless ? spokenRevisions(plan, options.timeoutMs) : undefined;
+  const probing = revision === 'auto' && stateless ? spokenRevisions(plan, options.timeoutMs, signal) : undefined;
   probing?.catch(() => {}); // awaited below, once the checks are loaded
   const files = early ?? (await loadFiles(options).catch(async (err: unknown) => {
     await release((await probing?.catch(() => undefined))?.handover);
     throw err;
   }));
-  const spoken = await probing;
+  // Interrupted while probing: the run below reports the interruption (at the newest initialize revision).
+  const spoken = await probing?.catch((err: unknown) => {
+    if (err instanceof Interrupted) return undefined;
+    throw err;
+  });
   const all = spoken?.revisions ?? (revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : [REVISIONS[0]]);
   const runs: Conformed[] = [];
   for (const revision of all) {
@@ -181,11 +186,23 @@ const DISCOVER_GRACE_MS = 1000;
  * keeps the probe's session: its run goes on in it rather than starting the server again. A server that answers
  * server/discover without 2026-07-28 among its supportedVersions does not speak that era: `refused` says so.
  */
-async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ revisions: string[]; handover?: Handover; refused?: string }> {
+async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: AbortSignal): Promise<{ revisions: string[]; handover?: Handover; refused?: string }> {
   const connection = connect(plan, { timeoutMs, probeVersion: REVISIONS[0] });
+  // A Ctrl-C or SIGTERM stops the waiting at once (a silent server would hold each wait for --timeout); the sessions
+  // are closed on the way out.
+  const stopped = new Promise<never>((_, reject) => {
+    if (signal?.aborted) reject(new Interrupted());
+    else signal?.addEventListener('abort', () => reject(new Interrupted()), { once: true });
+  });
+  stopped.catch(() => {});
+  const until = <T>(p: Promise<T>) => Promise.race([p, stopped]);
   const open = async () => {
     const transcript = new Transcript();
-    return new Session(await connection.open(transcript), transcript, timeoutMs);
+    const opening = connection.open(transcript).then((transport) => new Session(transport, transcript, timeoutMs));
+    return until(opening).catch((err: unknown) => {
+      void opening.then((s) => s.close(), () => {});
+      throw err;
+    });
   };
   const answered = (reply: Promise<Reply>) => reply.then((r) => isObject(r.message.result), () => false);
   let handover: Handover | undefined;
@@ -208,14 +225,14 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ r
       }, () => false);
     try {
       const discovered = discover(session);
-      const initialized = await initialize(session, REVISIONS[0]).catch(() => undefined);
+      const initialized = await until(initialize(session, REVISIONS[0]).catch(() => undefined));
       legacy = initialized !== undefined && isObject(initialized.message.result);
-      stateless = await Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]);
+      stateless = await until(Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]));
       // A server may handle initialize first and then refuse server/discover in the session it made legacy (the .NET
       // SDK over stdio answers -32600): an error other than method-not-found is asked again, alone in a fresh session.
       if (legacy && !stateless && discoverError !== undefined && discoverError !== -32601) {
         const again = await open();
-        stateless = await discover(again).finally(() => again.close());
+        stateless = await until(discover(again)).finally(() => again.close());
       }
       if (legacy && !stateless) {
         const earlier = kept;
@@ -228,7 +245,7 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number): Promise<{ r
     // A server may keep to the era of the first request in a session: then initialize is asked in a fresh one.
     if (stateless && !legacy) {
       const fresh = await open();
-      legacy = await answered(initialize(fresh, REVISIONS[0])).finally(() => fresh.close());
+      legacy = await until(answered(initialize(fresh, REVISIONS[0]))).finally(() => fresh.close());
     }
     return { revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])], refused };
   } finally {

@@ -104,6 +104,20 @@ describe.concurrent('the zoo: every hostile server gets a finished run, valid re
       expect(marked(mark)).toEqual([]);
     });
   }
+  it('SIGTERM while the revision probe waits on a silent server ends the wait at once: partial reports, exit 143', async () => {
+    const mark = `ZOO_MARK=${randomUUID()}`;
+    const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
+    // --timeout 120: a probe that waited its requests out would outlast the test.
+    const cli = execa(process.execPath, [CLI, '--out', out, '--timeout', '120', '--env', mark, '--env', 'ZOO_MODE=silent', '--', 'node', ZOO_SERVER], { reject: false, forceKillAfterDelay: false, env: { GITHUB_ACTIONS: '', NO_COLOR: '1' } });
+    // Killed once the probe's server runs (its environment carries the mark).
+    for (let i = 0; i < 1200 && marked(mark).length === 0; i++) await sleep(50);
+    cli.kill('SIGTERM');
+    const r = await cli;
+    expect(r.exitCode, String(r.stderr)).toBe(143);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+    expect([validReport(report), report.interrupted]).toEqual([true, true]);
+    expect(marked(mark)).toEqual([]);
+  }, 60_000);
 });
 
 describe.concurrent('a server lost mid-run', () => {
