@@ -1,0 +1,23 @@
+// The probe of the request streams (transport/http/sse-*) watches a ping's stream for a few initialize round trips,
+// up to --timeout: a server that answers, slowly as a loaded machine does, is judged on what it sent, not skipped.
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runConformance } from '../src/index.js';
+import { ROOT } from './helpers.js';
+
+const SLOW_HTTP = join(ROOT, 'test/fixtures/servers/slow-http-server.mjs');
+
+describe('the streams of a slow HTTP server', () => {
+  it('are watched long enough for its ping to be answered', async () => {
+    const report = await runConformance({
+      target: [process.execPath, SLOW_HTTP],
+      httpUrl: 'http://127.0.0.1:{port}/mcp',
+      port: 'auto',
+      env: { SLOW_HTTP: 'busy' },
+      only: ['transport/http/sse-response', 'transport/http/sse-terminate'],
+    });
+    const status = (id: string) => report.checks.find((c) => c.id === id);
+    expect(status('transport/http/sse-response')).toMatchObject({ status: 'pass' });
+    expect(status('transport/http/sse-terminate')).toMatchObject({ status: 'pass' });
+  });
+});
