@@ -167,9 +167,11 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       clearTimeout(budgetTimer);
     }
     if (profile) {
-      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false };
+      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false, lateWaiting: [] };
       results.push(...(await runChecks(suite.checks, state, kind, options.eraLeftOut, locked, options.onProgress)));
       interrupted = options.signal?.aborted === true || state.budgetSpent;
+      // Sessions kept for late answers get one last --timeout, at most, before they close with the rest.
+      if (!interrupted) await Promise.all(state.lateWaiting.map(({ session, silent }) => session.lateGrace(silent, options.timeoutMs)));
     }
   } finally {
     await Promise.allSettled(pool.splice(0)); // untaken ones are in `sessions` once started
