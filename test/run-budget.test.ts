@@ -10,12 +10,12 @@ import { runSuiteWith } from './suite-run.js';
 describe.concurrent('a run whose budget is spent', () => {
   const run = async (budgetMs: number) => {
     const plan = await resolveTarget({ target: FAULTY, env: { MCP_FAULTS: 'silent-unknown-method' } });
-    return runSuiteWith({ plan, suite: await loadSuite({ only: ['base/method-not-found'] }), timeoutMs: 20_000, budgetMs, runs: 5, seed: 1 });
+    return runSuiteWith({ plan, suite: await loadSuite({ only: ['base/method-not-found'] }), timeoutMs: 60_000, budgetMs, runs: 5, seed: 1 });
   };
 
   it('ends the check still waiting as an error and marks the report interrupted', async () => {
-    // The budget covers discovery too: enough for it on a loaded machine, well short of the 20 s the check would wait.
-    const report = await run(5000);
+    // The budget covers discovery too: enough for it on a loaded machine, well short of the 60 s the check would wait.
+    const report = await run(15_000);
     expect(report.checks.find((c) => c.id === 'base/method-not-found')).toMatchObject({ status: 'error', message: 'run budget spent before this check finished' });
     expect(report.interrupted).toBe(true);
   });

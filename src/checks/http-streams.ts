@@ -173,7 +173,7 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
       const messages = messagesOf(w.get).filter(isObject);
       const responses = messages.filter(isResponse);
       if (responses.length > 0) return fail(`the GET stream carried ${responses.length} response(s), e.g. to ${JSON.stringify(responses[0]!.id)}`, { expected: 'requests and notifications only', actual: responses });
-      return pass(`the GET stream carried ${messages.length} message(s) while a ping was answered, none a response`);
+      return pass(`the GET stream carried ${messages.length} message(s) in ${Math.max(WATCH_MS, w.waitMs)} ms while a ping was answered, none a response`);
     },
   },
   {
