@@ -50,6 +50,7 @@ function watchStreams(ctx: CheckContext): Promise<Watched | string> {
 async function pingStream(ctx: CheckContext): Promise<{ post: HttpOutcome; events: SseEvent[]; waitMs: number } | string> {
   const w = await watchStreams(ctx);
   if (typeof w === 'string') return w;
+  if (w.post.error !== undefined) return `the ping got no answer within ${w.waitMs} ms (${w.post.error}): no stream to judge`;
   if (w.post.contentType !== 'text/event-stream') return `the ping was answered with ${said(w.post)}, not an SSE stream`;
   return { post: w.post, events: eventsOf(w.post), waitMs: w.waitMs };
 }
