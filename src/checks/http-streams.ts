@@ -7,8 +7,10 @@ import type { HttpOutcome } from '../transport/http-base.js';
 import type { SseEvent } from '../transport/sse-parser.js';
 import { isObject } from '../json.js';
 
-/** How long the probe reads the ping's stream: long enough for a loaded server to answer a ping. */
+/** How long the probe reads the ping's stream, at least: long enough for a server to answer a ping. */
 const STREAM_WAIT_MS = 3000;
+/** A loaded machine or a busy server answers slower: the window is this many of the probe's initialize round trips, up to --timeout. */
+const ROUND_TRIPS = 4;
 /** How long it watches the GET stream meanwhile (which may stay open for good), at most. */
 const WATCH_MS = 2000;
 /** How long the GET stream is still watched once the ping's stream has ended: what the server sends after it. */
@@ -17,35 +19,40 @@ const PROBE_ID = 'mcp-conformance-stream';
 const LISTENING = 'basic/transports#listening-for-messages-from-the-server';
 
 interface Watched {
-  /** The ping's answer, read for up to STREAM_WAIT_MS. */
+  /** The ping's answer, read for up to `waitMs`. */
   post: HttpOutcome;
   /** The GET stream's, read meanwhile. */
   get: HttpOutcome;
+  /** How long the ping's stream was read, at most. */
+  waitMs: number;
 }
 
 /** The shared probe, or why there is none. */
 function watchStreams(ctx: CheckContext): Promise<Watched | string> {
   return ctx.memo('transport/http/streams', async () => {
     const http = httpOf(await ctx.fresh());
+    const t0 = performance.now();
     const s = await probeSession(ctx, http, 'initialize, to watch the streams');
     if (!s.result) return `initialize by probe → ${said(s.init)}, so there are no streams to watch`;
+    const waitMs = Math.round(Math.min(ctx.timeoutMs, Math.max(STREAM_WAIT_MS, ROUND_TRIPS * (performance.now() - t0))));
     let pinged!: () => void;
     const stop = new Promise<void>((resolve) => (pinged = resolve));
-    const get = http.probe('GET', 'the standalone stream, watched', s.headers, undefined, WATCH_MS, stop);
-    const post = await http.probe('POST', 'ping, its stream watched', s.headers, ping(PROBE_ID), STREAM_WAIT_MS);
+    const get = http.probe('GET', 'the standalone stream, watched', s.headers, undefined, Math.max(WATCH_MS, waitMs), stop);
+    const post = await http.probe('POST', 'ping, its stream watched', s.headers, ping(PROBE_ID), waitMs);
     setTimeout(pinged, AFTER_MS);
-    const watched = { post, get: await get };
+    const watched = { post, get: await get, waitMs };
     await s.end();
     return watched;
   });
 }
 
 /** The ping's answer and its SSE events, or why there are none. */
-async function pingStream(ctx: CheckContext): Promise<{ post: HttpOutcome; events: SseEvent[] } | string> {
+async function pingStream(ctx: CheckContext): Promise<{ post: HttpOutcome; events: SseEvent[]; waitMs: number } | string> {
   const w = await watchStreams(ctx);
   if (typeof w === 'string') return w;
+  if (w.post.error !== undefined) return `the ping got no answer within ${w.waitMs} ms (${w.post.error}): no stream to judge`;
   if (w.post.contentType !== 'text/event-stream') return `the ping was answered with ${said(w.post)}, not an SSE stream`;
-  return { post: w.post, events: eventsOf(w.post) };
+  return { post: w.post, events: eventsOf(w.post), waitMs: w.waitMs };
 }
 
 const answersProbe = (e: SseEvent) => {
@@ -101,7 +108,7 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
       if (typeof stream === 'string') return skip(stream);
       const { post, events } = stream;
       if (events.some(answersProbe)) return pass(`the ping's stream brought its response (${events.length} events)`);
-      if (post.cut) return warn(`the ping's stream brought no response within ${STREAM_WAIT_MS} ms`, { expected: 'the ping\'s response on its stream', actual: actualOf(post) });
+      if (post.cut) return warn(`the ping's stream brought no response within ${stream.waitMs} ms`, { expected: 'the ping\'s response on its stream', actual: actualOf(post) });
       // From 2025-11-25 a server may close a resumable stream early and deliver later, through a GET with Last-Event-ID.
       if (ctx.profile.protocolVersion >= '2025-11-25' && events.some((e) => e.id !== undefined)) {
         return skip('the server closed the ping\'s resumable stream before its response, as 2025-11-25 allows; resuming it is not tested');
@@ -117,8 +124,8 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
     async run(ctx) {
       const stream = await pingStream(ctx);
       if (typeof stream === 'string') return skip(stream);
-      if (!stream.events.some(answersProbe)) return skip(`the ping's stream brought no response within ${STREAM_WAIT_MS} ms, so there is no end to expect`);
-      if (stream.post.cut) return warn(`the ping's stream was still open ${STREAM_WAIT_MS} ms after the ping, its response sent`, { expected: 'the stream closed after the response', actual: actualOf(stream.post) });
+      if (!stream.events.some(answersProbe)) return skip(`the ping's stream brought no response within ${stream.waitMs} ms, so there is no end to expect`);
+      if (stream.post.cut) return warn(`the ping's stream was still open ${stream.waitMs} ms after the ping, its response sent`, { expected: 'the stream closed after the response', actual: actualOf(stream.post) });
       return pass('the ping\'s stream ended after its response');
     },
   },
@@ -167,7 +174,7 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
       const messages = messagesOf(w.get).filter(isObject);
       const responses = messages.filter(isResponse);
       if (responses.length > 0) return fail(`the GET stream carried ${responses.length} response(s), e.g. to ${JSON.stringify(responses[0]!.id)}`, { expected: 'requests and notifications only', actual: responses });
-      return pass(`the GET stream carried ${messages.length} message(s) in ${WATCH_MS} ms while a ping was answered, none a response`);
+      return pass(`the GET stream carried ${messages.length} message(s) in ${Math.max(WATCH_MS, w.waitMs)} ms while a ping was answered, none a response`);
     },
   },
   {

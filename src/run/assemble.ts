@@ -37,6 +37,14 @@ export interface Finished {
   locked?: string;
 }
 
+/** The handshake's check when the run was stopped (Ctrl-C, SIGTERM, --budget) before it completed: nothing was judged. */
+export function handshakeStopped(budgetSpent: boolean, session: Session, protocolVersion: string): CheckResult {
+  const stateless = protocolVersion === STATELESS_REVISION;
+  const def = CHECKS.find((c) => c.id === (stateless ? 'stateless/discover/result' : 'lifecycle/initialize/result'))!;
+  const why = budgetSpent ? 'the run budget (--budget) was spent' : 'the run was interrupted';
+  return checkResult(def, { status: 'error', message: `${why} before ${stateless ? 'server/discover' : 'initialize'} completed; no check ran` }, 0, session.transcript.slice(0));
+}
+
 /**
  * Late answers and lost servers noted on the checks they concern, the frame rules' results after the active checks',
  * warnings made failures under --strict, and every secret the server echoed shown as ***.

@@ -37,6 +37,8 @@ export interface RunState {
   silent: Map<string, Exchange[]>;
   /** A check ended because the run's budget was spent: the run is marked interrupted. */
   budgetSpent: boolean;
+  /** HTTP sessions of checks that failed for silence, kept open for their late answers until the run ends (see attempt). */
+  lateWaiting: { session: Session; silent: Exchange[] }[];
 }
 
 /** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
@@ -131,7 +133,11 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     // late answers, so that a late server is told from a silent one before its session closes or serves the next check.
     const silent = outcome?.status === 'fail' && 'silent' in outcome ? outcome.silent : undefined;
     if (silent) await Promise.all([...fresh, ...(scratched ? [scratched.session] : [])].map((s) => s.lateGrace(silent, timeoutMs)));
-    await Promise.all(fresh.map((s) => s.close()));
+    // Over HTTP every session shares the one server process that the other checks keep busy: a session still waiting
+    // stays open until the run ends, so that an answer that comes later in the run is seen as late, not as silence.
+    const waiting = silent !== undefined && shared.session.transport.kind !== 'stdio' && !silent.every((e) => e.late);
+    if (waiting) state.lateWaiting.push(...fresh.map((session) => ({ session, silent })));
+    else await Promise.all(fresh.map((s) => s.close()));
   }
   // The last attempt's: a check that runs again alone keeps that verdict.
   if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);

@@ -214,6 +214,8 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: Abo
     let [stateless, legacy] = [false, false];
     /** The error code server/discover was refused with, when it was. */
     let discoverError: unknown;
+    /** server/discover was answered with a result that lists no supportedVersions: no DiscoverResult. */
+    let unlisted = false;
     const discover = (s: Session) =>
       s.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }).then((r) => {
         if (!isObject(r.message.result)) {
@@ -221,6 +223,7 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: Abo
           return false;
         }
         refused = eraRefusal(r.message.result, STATELESS_REVISION);
+        unlisted = !Array.isArray(r.message.result.supportedVersions);
         return refused === undefined;
       }, () => false);
     try {
@@ -228,6 +231,12 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: Abo
       const initialized = await until(initialize(session, REVISIONS[0]).catch(() => undefined));
       legacy = initialized !== undefined && isObject(initialized.message.result);
       stateless = await until(Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]));
+      // A server of the initialize wire may answer every method it does not know with a result, server/discover too:
+      // without supportedVersions that is no sign of 2026-07-28, whose run would blame it for rules it never took on.
+      if (legacy && stateless && unlisted) {
+        stateless = false;
+        refused = 'server/discover was answered with a result that lists no supportedVersions (no DiscoverResult), and initialize was answered';
+      }
       // A server may handle initialize first and then refuse server/discover in the session it made legacy (the .NET
       // SDK over stdio answers -32600): an error other than method-not-found is asked again, alone in a fresh session.
       if (legacy && !stateless && discoverError !== undefined && discoverError !== -32601) {

@@ -12,8 +12,8 @@ import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
 import { quoteArg } from '../transport/server-process.js';
-import { assembleReport, handshakeFailure } from './assemble.js';
-import { type Generation, Interrupted, type RunState } from './attempt.js';
+import { assembleReport, handshakeFailure, handshakeStopped } from './assemble.js';
+import { BudgetSpent, type Generation, Interrupted, type RunState } from './attempt.js';
 import { notRun } from './result.js';
 import { elsewhere, type EraLeftOut, runChecks } from './schedule.js';
 import { SCRATCH_SESSIONS } from './scratch.js';
@@ -144,22 +144,34 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   /** Set when the server wants a token the run lacks: only the authorization area runs. */
   let locked: string | undefined;
   try {
+    // Discovery is bounded like a check: by the budget and by an interruption.
+    let budgetTimer: NodeJS.Timeout | undefined;
+    const budget = new Promise<never>((_, reject) => (budgetTimer = setTimeout(() => reject(new BudgetSpent()), Math.max(0, deadline - performance.now()))));
+    budget.catch(() => {});
     try {
-      profile = await Promise.race([discover(shared, protocolVersion, handover?.initialized), interruption]);
+      profile = await Promise.race([discover(shared, protocolVersion, handover?.initialized), interruption, budget]);
       monitor.context.capabilities = profile.capabilities;
       monitor.context.transport = kind;
     } catch (err) {
-      locked = err instanceof Interrupted ? undefined : await lockedOut(shared);
-      if (err instanceof Interrupted) interrupted = true;
-      else if (locked) profile = lockedProfile(protocolVersion);
+      const stopped = err instanceof Interrupted || err instanceof BudgetSpent;
+      locked = stopped ? undefined : await lockedOut(shared);
+      // Stopped before anything was checked: an error, never a pass of nothing.
+      if (stopped) {
+        interrupted = true;
+        results.push(handshakeStopped(err instanceof BudgetSpent, shared, protocolVersion));
+      } else if (locked) profile = lockedProfile(protocolVersion);
       else results.push(handshakeFailure(err as Error, shared, protocolVersion));
       // A revision the server says it does not speak: one failure names the cause, and each check skips with it.
       if (err instanceof UnsupportedEra) results.push(...suite.checks.filter((c) => c.id !== results[0].id).map((c) => notRun(c, `not run: the server does not support ${protocolVersion} (${err.message})`)));
+    } finally {
+      clearTimeout(budgetTimer);
     }
     if (profile) {
-      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false };
+      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false, lateWaiting: [] };
       results.push(...(await runChecks(suite.checks, state, kind, options.eraLeftOut, locked, options.onProgress)));
       interrupted = options.signal?.aborted === true || state.budgetSpent;
+      // Sessions kept for late answers get one last --timeout, at most, before they close with the rest.
+      if (!interrupted) await Promise.all(state.lateWaiting.map(({ session, silent }) => session.lateGrace(silent, options.timeoutMs)));
     }
   } finally {
     await Promise.allSettled(pool.splice(0)); // untaken ones are in `sessions` once started

@@ -129,6 +129,13 @@ describe('--revision auto on a legacy server that answers server/discover', () =
     for (const run of runs) expect(run.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
   });
 
+  it('tests a server of the initialize wire that answers server/discover with an empty result there only, and says why', async () => {
+    const r = await runCli(['--seed', '1', '--env', 'MCP_FAULTS=discover-empty-result', '--', process.execPath, FAULTY]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    expect(r.report?.server?.protocolVersion).toBe('2025-11-25');
+    expect(r.stdout).toContain('eras        2026-07-28 not run: server/discover was answered with a result that lists no supportedVersions (no DiscoverResult), and initialize was answered');
+  });
+
   it('gives --revision 2026-07-28 on that server one failure naming the cause, and skips every other check with it', async () => {
     const r = await runCli(['--seed', '1', '--revision', '2026-07-28', '--env', 'MCP_FAULTS=legacy-discover', '--', process.execPath, FAULTY]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
