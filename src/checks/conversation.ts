@@ -3,13 +3,13 @@ import fc from 'fast-check';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Reply, Session } from '../session/session.js';
 import { RequestTimeout, seconds } from '../session/session.js';
-import { REVISIONS, SCHEMA_REVISIONS } from '../schema/validators.js';
+import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { callableTools } from '../generate/tool-policy.js';
 import { isObject } from '../json.js';
 import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, skip, warn, worst } from './check.js';
 import { slowMessage } from './timeouts.js';
-import { LOG_LEVELS, belowLevel } from './conversation-rules.js';
+import { LOG_LEVEL, LOG_LEVELS, belowLevel } from './conversation-rules.js';
 
 /** A response that crosses a cancellation on the wire is no fault; one that comes later than this after it is. */
 export const CANCEL_GRACE_MS = 1000;
@@ -49,7 +49,17 @@ interface Probe {
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const PROGRESS_KEY = 'conversation/progress-probe';
 
-/** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed; the rest with why. */
+/**
+ * Arguments with each property the schema gives a `default` set to it: a value the server's author chose, likelier to
+ * make the tool do its real work (and report progress or log on the way) than drawn extremes such as a negative step count.
+ */
+function withDefaults(schema: unknown, args: unknown): unknown {
+  if (!isObject(schema) || !isObject(schema.properties) || !isObject(args)) return args;
+  const defaults = Object.entries(schema.properties).filter(([, p]) => isObject(p) && p.default !== undefined);
+  return { ...args, ...Object.fromEntries(defaults.map(([k, p]) => [k, (p as Record<string, unknown>).default])) };
+}
+
+/** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed (schema defaults kept); the rest with why. */
 function toolCalls(ctx: CheckContext): { calls: { label: string; method: string; params: Record<string, unknown> }[]; leftOut: string[] } {
   const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
   const leftOut = skipped.map((s) => `${s.tool} (${s.reason})`);
@@ -66,7 +76,7 @@ function toolCalls(ctx: CheckContext): { calls: { label: string; method: string;
       leftOut.push(`${name} (${valid.reason})`);
       continue;
     }
-    const args = fc.sample(valid.arbitrary, { seed: ctx.seed, numRuns: 1 })[0];
+    const args = withDefaults(tool.inputSchema, fc.sample(valid.arbitrary, { seed: ctx.seed, numRuns: 1 })[0]);
     calls.push({ label: `tools/call ${name}`, method: 'tools/call', params: { name, arguments: args } });
   }
   return { calls, leftOut };
@@ -257,8 +267,12 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       const session = await ctx.ownSession();
       const seen: { level: unknown; entry: TranscriptEntry; phase: number }[] = [];
       let phase = 0;
+      let shownBelow = () => {};
+      const below = new Promise<void>((resolve) => (shownBelow = resolve));
       const stop = session.onInbound((e) => {
-        if (e.message?.method === 'notifications/message' && isObject(e.message.params)) seen.push({ level: e.message.params.level, entry: e.line.entry, phase });
+        if (e.message?.method !== 'notifications/message' || !isObject(e.message.params)) return;
+        seen.push({ level: e.message.params.level, entry: e.line.entry, phase });
+        if (phase === 1 && belowLevel(e.message.params.level, 'error')) shownBelow();
       });
       const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
       // The same calls at level debug, then at error: what they log at debug shows what error must hold back.
@@ -275,14 +289,16 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         const unset = (level: string, r: Reply | string) => skip(`logging/setLevel ${level} ${typeof r === 'string' ? `got no answer (${r})` : 'was refused'}: logging/set-level/each-level judges that`);
         const debug = await at('debug');
         if (typeof debug === 'string' || errorOf(debug)) return unset('debug', debug);
+        // A server that logs of its own accord at random levels (a timer) may yet send one below error: it gets one --timeout.
+        if (seen.some((m) => m.phase === 1)) await Promise.race([below, delay(ctx.timeoutMs)]);
         const error = await at('error');
         if (typeof error === 'string' || errorOf(error)) return unset('error', error);
         const shown = seen.filter((m) => m.phase === 1 && belowLevel(m.level, 'error'));
-        const below = seen.filter((m) => m.phase === 2 && belowLevel(m.level, 'error'));
+        const after = seen.filter((m) => m.phase === 2 && belowLevel(m.level, 'error'));
         const transcript = [debug.sent, error.sent, ...seen.map((m) => m.entry)].sort((a, b) => a.seq - b.seq);
         const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
-        if (below.length > 0) {
-          return warn(`${below.length} log message(s) below error came after logging/setLevel error`, { expected: `levels ${LOG_LEVELS.slice(LOG_LEVELS.indexOf('error')).join(', ')}`, actual: below.map((m) => m.level), transcript });
+        if (after.length > 0) {
+          return warn(`${after.length} log message(s) below error came after logging/setLevel error`, { expected: `levels ${LOG_LEVELS.slice(LOG_LEVELS.indexOf('error')).join(', ')}`, actual: after.map((m) => m.level), transcript });
         }
         if (shown.length === 0) return skip(`no log message below error came at level debug (${what}): nothing showed what level error holds back`);
         return pass(`at debug, ${shown.length} message(s) below error; after setLevel error, none (${what})`, { transcript });
@@ -290,6 +306,52 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         stop();
         // From here on the shared session logs at error too: logging/messages/threshold watches the rest of the run.
         await ctx.request('logging/setLevel', { level: 'error' }).catch(() => undefined);
+      }
+    },
+  },
+  {
+    id: 'logging/request-level/threshold',
+    revisions: [STATELESS_REVISION],
+    fresh: true,
+    title: 'A request whose _meta asks for log level error gets no log message below error',
+    requirement: requirement(
+      'log.07',
+      'MAY',
+      'server/utilities/logging#per-request-log-level',
+      'With io.modelcontextprotocol/logLevel in its _meta, the server MAY send notifications/message for that request at that level and above; no MUST or SHOULD names lower ones, so they warn',
+      STATELESS_REVISION,
+    ),
+    covers: ['07.logging'],
+    requires: { capabilities: ['logging'] },
+    async run(ctx) {
+      const session = await ctx.ownSession();
+      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
+      const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
+      if (calls.length === 0) return skip(`no tool the run may call, so no request that could log (${what})`);
+      const seen: { level: unknown; entry: TranscriptEntry; asked: string }[] = [];
+      let asked = '';
+      const stop = session.onInbound((e) => {
+        if (e.message?.method === 'notifications/message' && isObject(e.message.params)) seen.push({ level: e.message.params.level, entry: e.line.entry, asked });
+      });
+      // The same calls asking for debug, then for error: what they log at debug shows what error must hold back.
+      const at = async (level: string) => {
+        asked = level;
+        const replies = await Promise.all(calls.map((c) => session.request(c.method, { ...c.params, _meta: { [LOG_LEVEL]: level } }).catch(() => undefined)));
+        return replies.filter((r): r is Reply => r !== undefined);
+      };
+      try {
+        const debug = await at('debug');
+        const error = await at('error');
+        const shown = seen.filter((m) => m.asked === 'debug' && belowLevel(m.level, 'error'));
+        const below = seen.filter((m) => m.asked === 'error' && belowLevel(m.level, 'error'));
+        const transcript = [...debug, ...error].map((r) => r.sent).concat(seen.map((m) => m.entry)).sort((a, b) => a.seq - b.seq);
+        if (below.length > 0) {
+          return warn(`${below.length} log message(s) below error came for requests whose _meta asked for level error`, { expected: `levels ${LOG_LEVELS.slice(LOG_LEVELS.indexOf('error')).join(', ')}`, actual: below.map((m) => m.level), transcript });
+        }
+        if (shown.length === 0) return skip(`no log message below error came for the requests that asked for debug (${what}): nothing showed what level error holds back`);
+        return pass(`asking for debug, ${shown.length} message(s) below error; asking for error, none (${what})`, { transcript });
+      } finally {
+        stop();
       }
     },
   },

@@ -9,6 +9,7 @@ import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '.
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
+import { LOG_LEVEL } from './conversation-rules.js';
 
 const only07 = [STATELESS_REVISION];
 const req07 = (id: string, level: Level, page: string, text: string) => requirement(id, level, page, text, STATELESS_REVISION);
@@ -396,13 +397,16 @@ export const STATELESS_RULES: FrameRule[] = [
   {
     id: 'stateless/logging/requested-only',
     title: 'No log messages for requests that did not ask for them',
-    requirement: req07('log.07', 'MUST', 'server/utilities/logging', 'notifications/message only for requests whose _meta carries io.modelcontextprotocol/logLevel (the suite never sends one)'),
+    requirement: req07('log.07', 'MUST', 'server/utilities/logging#per-request-log-level', 'The server MUST NOT emit notifications/message for a request whose _meta does not include io.modelcontextprotocol/logLevel'),
     covers: ['07.logging'],
     looksAt: 'message in a 2026-07-28 session',
     inspect(e) {
       const m = e.message;
       if (e.revision !== STATELESS_REVISION || !m) return undefined;
-      return m.method === 'notifications/message' ? failing('notifications/message sent, though no request set a log level', { actual: m }) : [];
+      if (m.method !== 'notifications/message') return [];
+      // Messages come before their request's answer (on its own stream over HTTP): one that asked must still be waiting.
+      const asked = e.inFlight?.().some((x) => isObject(x.params) && isObject(x.params._meta) && x.params._meta[LOG_LEVEL] !== undefined);
+      return asked ? [] : failing('notifications/message sent, though no request waiting for an answer set a log level', { actual: m });
     },
   },
   {
