@@ -9,6 +9,7 @@ import { callableTools } from '../generate/tool-policy.js';
 import { isObject } from '../json.js';
 import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, skip, warn, worst } from './check.js';
 import { slowMessage } from './timeouts.js';
+import { httpOf } from './http.js';
 import { LOG_LEVEL, LOG_LEVELS, belowLevel } from './conversation-rules.js';
 
 /** A response that crosses a cancellation on the wire is no fault; one that comes later than this after it is. */
@@ -163,6 +164,23 @@ function judgeProgress(t: Traced, ordered: boolean): Outcome[] {
   return outcomes;
 }
 
+/**
+ * The probe's tool call that answered slowly enough to be cancelled after it started, longest first: one that reported
+ * progress on the way, else one far slower than the probe's other calls (all of which were sent at once, so each waited
+ * for the others a while); failing those, one still working at the timeout that had reported progress. Without one, why.
+ */
+function slowTarget({ traces, leftOut }: Probe): { target?: Traced; skipped: string } {
+  const calls = traces.filter((t) => t.method === 'tools/call');
+  const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] ?? 0;
+  const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (t.progress.length > 0 || t.tookMs! >= 3 * median);
+  const answered = calls.filter(slow).sort((a, b) => Number(b.progress.length > 0) - Number(a.progress.length > 0) || b.tookMs! - a.tookMs!);
+  const target = answered[0] ?? calls.find((t) => t.timedOut && t.progress.length > 0);
+  const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
+  const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
+  return { target, skipped: `no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}` };
+}
+
 const excerpt = (traces: Traced[]) => traces.flatMap((t) => [...(t.reply ? [t.reply.sent, t.reply.entry] : []), ...t.progress.map((p) => p.entry)]).sort((a, b) => a.seq - b.seq);
 
 export const CONVERSATION_CHECKS: CheckDef[] = [
@@ -198,22 +216,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       // started while the probe runs.
       const own = ctx.profile.capabilities.tools === undefined ? undefined : ctx.ownSession();
       own?.catch(() => {}); // a failed start is reported where it is awaited
-      const { traces, leftOut } = await progressProbe(ctx);
-      // A tool that answered slowly enough to be cancelled after it started, longest first: one that reported progress
-      // on the way, else one far slower than the probe's other calls (all of which were sent at once, so each waited
-      // for the others a while); failing those, one still working at the timeout that had reported progress.
-      const calls = traces.filter((t) => t.method === 'tools/call');
-      const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
-      const median = times[Math.floor(times.length / 2)] ?? 0;
-      const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (t.progress.length > 0 || t.tookMs! >= 3 * median);
-      const answered = calls.filter(slow).sort((a, b) => Number(b.progress.length > 0) - Number(a.progress.length > 0) || b.tookMs! - a.tookMs!);
-      const working = calls.filter((t) => t.timedOut && t.progress.length > 0);
-      const target = answered[0] ?? working[0];
-      if (!target) {
-        const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
-        const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
-        return skip(`no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`);
-      }
+      const { target, skipped } = slowTarget(await progressProbe(ctx));
+      if (!target) return skip(skipped);
       const session = await own!;
       const took = target.tookMs ?? ctx.timeoutMs;
       const token = nextToken();
@@ -353,6 +357,44 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       } finally {
         stop();
       }
+    },
+  },
+  {
+    id: 'cancellation/http/stream-close',
+    revisions: [STATELESS_REVISION],
+    transport: 'http',
+    fresh: true,
+    title: 'Closing the response stream of a working request cancels it, and the server keeps serving',
+    requirement: requirement(
+      '07.cancel',
+      'MUST',
+      'basic/patterns/cancellation',
+      'Over Streamable HTTP, closing the response stream of a request is its cancellation; the server sends nothing more for it and goes on serving (only the going on shows: a server that stops serving warns)',
+      STATELESS_REVISION,
+    ),
+    covers: ['cancel.http-disconnect'],
+    async run(ctx) {
+      const own = ctx.ownSession();
+      own.catch(() => {}); // a failed start is reported where it is awaited
+      const { target, skipped } = slowTarget(await progressProbe(ctx));
+      if (!target) return skip(skipped);
+      const session = await own;
+      const http = httpOf(session);
+      const took = target.tookMs ?? ctx.timeoutMs;
+      const closeAt = Math.round(took / 4);
+      const id = `mcp-conformance-stream-close-${nextToken()}`;
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: target.method, params: { ...target.params, _meta: { ...session.requestMeta, progressToken: nextToken() } } });
+      // The probe stops reading, and closes the stream, a quarter of the call's probe time in.
+      const o = await http.probe('POST', `${target.label}, its stream closed ${closeAt} ms in`, {}, body, closeAt);
+      if (o.status === undefined) return skip(`${target.label} got no response head within ${closeAt} ms, so there was no stream to close (${o.error ?? 'no answer'})`);
+      if (!o.cut) return skip(`${target.label} was answered (HTTP ${o.status}) within ${closeAt} ms, before its stream could be closed`);
+      const probe = ctx.profile.capabilities.tools !== undefined ? 'tools/list' : 'server/discover';
+      const alive = await session.request(probe, {}).then(
+        (r) => !errorOf(r),
+        () => false,
+      );
+      if (!alive) return warn(`after the stream of ${target.label} was closed ${closeAt} ms in, ${probe} was not answered: the server stopped serving`, { expected: `${probe} answered`, actual: 'no answer or an error' });
+      return pass(`the stream of ${target.label} was closed ${closeAt} ms in, before its answer; the server went on serving (${probe} answered)`);
     },
   },
 ];
