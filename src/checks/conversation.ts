@@ -372,6 +372,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       'Over Streamable HTTP, closing the response stream of a request is its cancellation; the server sends nothing more for it and goes on serving (only the going on shows: a server that stops serving warns)',
       STATELESS_REVISION,
     ),
+    // The other half of 07.cancel (a server's own notifications/cancelled only ends its subscription) is not judged:
+    // the reference server never sends one, so no such rule could be shown to pass.
     covers: ['cancel.http-disconnect'],
     async run(ctx) {
       const own = ctx.ownSession();
