@@ -166,15 +166,17 @@ function judgeProgress(t: Traced, ordered: boolean): Outcome[] {
 
 /**
  * The probe's tool call that answered slowly enough to be cancelled after it started, longest first: one that reported
- * progress on the way, else one far slower than the probe's other calls (all of which were sent at once, so each waited
+ * progress well before its answer, else one far slower than the probe's other calls (all of which were sent at once, so each waited
  * for the others a while); failing those, one still working at the timeout that had reported progress. Without one, why.
  */
 function slowTarget({ traces, leftOut }: Probe): { target?: Traced; skipped: string } {
   const calls = traces.filter((t) => t.method === 'tools/call');
   const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] ?? 0;
-  const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (t.progress.length > 0 || t.tookMs! >= 3 * median);
-  const answered = calls.filter(slow).sort((a, b) => Number(b.progress.length > 0) - Number(a.progress.length > 0) || b.tookMs! - a.tookMs!);
+  // Progress that came in one burst with the answer shows no work in between to cancel: it counts from its first frame.
+  const working = (t: Traced) => t.reply !== undefined && t.progress.length > 0 && t.reply.entry.t - t.progress[0].entry.t >= MIN_SLOW_MS;
+  const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (working(t) || t.tookMs! >= 3 * median);
+  const answered = calls.filter(slow).sort((a, b) => Number(working(b)) - Number(working(a)) || b.tookMs! - a.tookMs!);
   const target = answered[0] ?? calls.find((t) => t.timedOut && t.progress.length > 0);
   const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
   const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
@@ -257,7 +259,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         }
         return skip(`${target.label}'s response crossed the cancellation (${after} ms after it, tolerated): nothing showed whether the server honours cancellations`);
       }
-      return worst([pass(`${target.label} was cancelled ${Math.round(cancelAt - t0)} ms in and got no response within ${seconds(wait)}; the server kept serving`), ...notServing]);
+      return worst([pass(`${target.label} was cancelled ${Math.round(cancelAt - t0)} ms in and got no response within ${Math.round(wait)} ms; the server kept serving`), ...notServing]);
     },
   },
   {
@@ -278,6 +280,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         seen.push({ level: e.message.params.level, entry: e.line.entry, phase });
         if (phase === 1 && belowLevel(e.message.params.level, 'error')) shownBelow();
       });
+      // After the progress probe: the tools it found slow are left out rather than waited for twice more.
+      if (ctx.profile.capabilities.tools !== undefined) await progressProbe(ctx);
       const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
       // The same calls at level debug, then at error: what they log at debug shows what error must hold back.
       const at = async (level: string): Promise<Reply | string> => {
@@ -329,6 +333,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     requires: { capabilities: ['logging'] },
     async run(ctx) {
       const session = await ctx.ownSession();
+      if (ctx.profile.capabilities.tools !== undefined) await progressProbe(ctx); // the tools it found slow are left out
       const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
       const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
       if (calls.length === 0) return skip(`no tool the run may call, so no request that could log (${what})`);
