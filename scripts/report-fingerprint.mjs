@@ -13,7 +13,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
  */
 const VARYING = [
   [/^\d+ frame\(s\) inspected/g, '<n> frame(s) inspected'],
-  [/^\d+ ((?:[a-z]+\/)+[A-Za-z]+) request\(s\)/g, '<n> $1 request(s)'],
+  [/^\d+ ([a-z]+(?:\/[A-Za-z]+)*) request\(s\)/g, '<n> $1 request(s)'],
+  [/\b\d+ declined, \d+ accepted\b/g, '<n> declined, <n> accepted'],
   [/\b\d+(?:\.\d+)? ?ms\b/g, '<ms>'],
   [/\(id [^)]*\) answered after \d+(?:\.\d+)? s/g, '(id <id>) answered after <s>'],
 ];

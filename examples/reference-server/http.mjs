@@ -233,6 +233,28 @@ export function createHttpServer({ revision } = {}) {
       });
     },
 
+    /** Streams of slow requests still working, by request id (JSON): `res`, and the progressToken their notifications name. */
+    workStreams: new Map(),
+
+    /** Slow work's stream stays open until its answer; the client closing it first cancels the request (basic/patterns/cancellation). */
+    working07(res, msg, messages) {
+      const key = JSON.stringify(msg.id);
+      this.openStream07(res, messages);
+      res.flushHeaders();
+      this.workStreams.set(key, { res, token: msg.params?._meta?.progressToken });
+      res.on('close', () => {
+        if (!this.workStreams.delete(key)) return;
+        this.core.handleMessage({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: msg.id } });
+      });
+    },
+
+    /** The stream of the slow request a message belongs to: its answer, or progress naming its token. */
+    workStreamOf(message) {
+      if ('id' in message) return this.workStreams.get(JSON.stringify(message.id));
+      const token = message.params?.progressToken;
+      return token === undefined ? undefined : [...this.workStreams.values()].find((w) => w.token === token);
+    },
+
     /** A stateless POST: one request or notification, its headers checked, served without a session (Mcp-Session-Id is ignored). */
     statelessPost(req, res, msg) {
       const problem = requestProblem(msg);
@@ -248,8 +270,9 @@ export function createHttpServer({ revision } = {}) {
       const response = this.core.handleMessage(msg);
       const messages = [...this.coreSink, ...(response === null ? [] : [response])];
       this.coreSink = null;
-      // No response yet: a subscriptions/listen request, answered only with notifications for as long as it lasts.
-      if (response === null) return this.listen(res, msg.id, messages);
+      // No response yet: a subscriptions/listen request, answered only with notifications for as long as it lasts, or
+      // slow work, answered on its stream when done.
+      if (response === null) return msg.method === 'subscriptions/listen' ? this.listen(res, msg.id, messages) : this.working07(res, msg, messages);
       this.answer(res, this.statusOf(msg, response), messages);
     },
 
@@ -317,11 +340,20 @@ export function createHttpServer({ revision } = {}) {
   };
   if (app.core) {
     if (legacy) app.core.versions = [STATELESS_VERSION, ...SUPPORTED_VERSIONS];
-    // A notification for a listen stream goes there; anything else to the request being handled.
+    // Slow work answers later, on its request's stream.
+    app.core.canDefer = true;
+    // A notification for a listen stream goes there, the progress or answer of slow work to its stream; anything else to the request being handled.
     app.core.send = (message) => {
       const stream = app.listenStreams.get(JSON.stringify(message.params?._meta?.[META.subscriptionId]));
+      const work = app.coreSink ? undefined : app.workStreamOf(message);
       if (stream) stream.write(`data: ${JSON.stringify(message)}\n\n`);
-      else app.coreSink?.push(message);
+      else if (work) {
+        work.res.write(`data: ${JSON.stringify(message)}\n\n`);
+        if ('id' in message) {
+          app.workStreams.delete(JSON.stringify(message.id));
+          work.res.end();
+        }
+      } else app.coreSink?.push(message);
     };
   }
   // A request that breaks off mid-body just ends its connection.

@@ -16,6 +16,7 @@ export const META = {
   clientCapabilities: 'io.modelcontextprotocol/clientCapabilities',
   serverInfo: 'io.modelcontextprotocol/serverInfo',
   subscriptionId: 'io.modelcontextprotocol/subscriptionId',
+  logLevel: 'io.modelcontextprotocol/logLevel',
 };
 /** Methods of the stateless wire only. */
 const STATELESS_ONLY = new Set(['server/discover', 'subscriptions/listen']);
@@ -730,6 +731,8 @@ export function createServer({ revision } = {}) {
     versions: [...(stateless ? [STATELESS_VERSION] : []), ...(legacy ? SUPPORTED_VERSIONS : [])],
     /** Set while a stateless request is handled (handlers run synchronously). */
     statelessRequest: false,
+    /** The log level a stateless request's _meta asked for, while it is handled (none: no log messages for it). */
+    requestLogLevel: undefined,
     state: { protocolVersion: null, clientInfo: null, initialized: false, logLevel: 'info', noteCounter: 0, requestCounter: 0 },
     capabilities: {
       tools: { listChanged: true },
@@ -839,9 +842,9 @@ export function createServer({ revision } = {}) {
     },
 
     log(level, data) {
-      // 2026-07-28 logs only for requests that ask for it (_meta logLevel), which this server does not support.
-      if (this.statelessRequest) return;
-      if (this.capabilities.logging && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(this.state.logLevel)) {
+      // 2026-07-28 logs only for a request that asks for it, at the level its _meta names (server/utilities/logging).
+      const threshold = this.statelessRequest ? this.requestLogLevel : this.state.logLevel;
+      if (this.capabilities.logging && LOG_LEVELS.includes(threshold) && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold)) {
         this.notify('notifications/message', { level, logger: SERVER_NAME, data });
       }
     },
@@ -870,6 +873,7 @@ export function createServer({ revision } = {}) {
       if (!handler || (STATELESS_ONLY.has(msg.method) && !isStateless)) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
       if ('params' in msg && !isObject(msg.params)) return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, 'Invalid params: expected an object');
       this.statelessRequest = isStateless;
+      this.requestLogLevel = isStateless ? msg.params?._meta?.[META.logLevel] : undefined;
       try {
         const result = handler(msg.params ?? {}, this, msg.id);
         if (result === PENDING) return null;

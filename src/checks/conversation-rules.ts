@@ -8,6 +8,9 @@ import type { Finding, FrameRule } from './frame-rule.js';
 /** The eight log levels, least severe first (RFC 5424). */
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
+/** The `_meta` key with which a 2026-07-28 request asks for log messages, and from which level (server/utilities/logging). */
+export const LOG_LEVEL = 'io.modelcontextprotocol/logLevel';
+
 /** Whether `level` is one of the eight and less severe than `threshold`. */
 export const belowLevel = (level: unknown, threshold: string) => LOG_LEVELS.indexOf(String(level)) >= 0 && LOG_LEVELS.indexOf(String(level)) < LOG_LEVELS.indexOf(threshold);
 

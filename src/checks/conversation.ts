@@ -3,13 +3,14 @@ import fc from 'fast-check';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Reply, Session } from '../session/session.js';
 import { RequestTimeout, seconds } from '../session/session.js';
-import { REVISIONS, SCHEMA_REVISIONS } from '../schema/validators.js';
+import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import { schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { callableTools } from '../generate/tool-policy.js';
 import { isObject } from '../json.js';
 import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, skip, warn, worst } from './check.js';
 import { slowMessage } from './timeouts.js';
-import { LOG_LEVELS, belowLevel } from './conversation-rules.js';
+import { httpOf } from './http.js';
+import { LOG_LEVEL, LOG_LEVELS, belowLevel } from './conversation-rules.js';
 
 /** A response that crosses a cancellation on the wire is no fault; one that comes later than this after it is. */
 export const CANCEL_GRACE_MS = 1000;
@@ -49,7 +50,17 @@ interface Probe {
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const PROGRESS_KEY = 'conversation/progress-probe';
 
-/** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed; the rest with why. */
+/**
+ * Arguments with each property the schema gives a `default` set to it: a value the server's author chose, likelier to
+ * make the tool do its real work (and report progress or log on the way) than drawn extremes such as a negative step count.
+ */
+function withDefaults(schema: unknown, args: unknown): unknown {
+  if (!isObject(schema) || !isObject(schema.properties) || !isObject(args)) return args;
+  const defaults = Object.entries(schema.properties).filter(([, p]) => isObject(p) && p.default !== undefined);
+  return { ...args, ...Object.fromEntries(defaults.map(([k, p]) => [k, (p as Record<string, unknown>).default])) };
+}
+
+/** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed (schema defaults kept); the rest with why. */
 function toolCalls(ctx: CheckContext): { calls: { label: string; method: string; params: Record<string, unknown> }[]; leftOut: string[] } {
   const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
   const leftOut = skipped.map((s) => `${s.tool} (${s.reason})`);
@@ -66,7 +77,7 @@ function toolCalls(ctx: CheckContext): { calls: { label: string; method: string;
       leftOut.push(`${name} (${valid.reason})`);
       continue;
     }
-    const args = fc.sample(valid.arbitrary, { seed: ctx.seed, numRuns: 1 })[0];
+    const args = withDefaults(tool.inputSchema, fc.sample(valid.arbitrary, { seed: ctx.seed, numRuns: 1 })[0]);
     calls.push({ label: `tools/call ${name}`, method: 'tools/call', params: { name, arguments: args } });
   }
   return { calls, leftOut };
@@ -153,6 +164,25 @@ function judgeProgress(t: Traced, ordered: boolean): Outcome[] {
   return outcomes;
 }
 
+/**
+ * The probe's tool call that answered slowly enough to be cancelled after it started, longest first: one that reported
+ * progress well before its answer, else one far slower than the probe's other calls (all of which were sent at once, so each waited
+ * for the others a while); failing those, one still working at the timeout that had reported progress. Without one, why.
+ */
+function slowTarget({ traces, leftOut }: Probe): { target?: Traced; skipped: string } {
+  const calls = traces.filter((t) => t.method === 'tools/call');
+  const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
+  const median = times[Math.floor(times.length / 2)] ?? 0;
+  // Progress that came in one burst with the answer shows no work in between to cancel: it counts from its first frame.
+  const working = (t: Traced) => t.reply !== undefined && t.progress.length > 0 && t.reply.entry.t - t.progress[0].entry.t >= MIN_SLOW_MS;
+  const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (working(t) || t.tookMs! >= 3 * median);
+  const answered = calls.filter(slow).sort((a, b) => Number(working(b)) - Number(working(a)) || b.tookMs! - a.tookMs!);
+  const target = answered[0] ?? calls.find((t) => t.timedOut && t.progress.length > 0);
+  const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
+  const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
+  return { target, skipped: `no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}` };
+}
+
 const excerpt = (traces: Traced[]) => traces.flatMap((t) => [...(t.reply ? [t.reply.sent, t.reply.entry] : []), ...t.progress.map((p) => p.entry)]).sort((a, b) => a.seq - b.seq);
 
 export const CONVERSATION_CHECKS: CheckDef[] = [
@@ -188,22 +218,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       // started while the probe runs.
       const own = ctx.profile.capabilities.tools === undefined ? undefined : ctx.ownSession();
       own?.catch(() => {}); // a failed start is reported where it is awaited
-      const { traces, leftOut } = await progressProbe(ctx);
-      // A tool that answered slowly enough to be cancelled after it started, longest first: one that reported progress
-      // on the way, else one far slower than the probe's other calls (all of which were sent at once, so each waited
-      // for the others a while); failing those, one still working at the timeout that had reported progress.
-      const calls = traces.filter((t) => t.method === 'tools/call');
-      const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
-      const median = times[Math.floor(times.length / 2)] ?? 0;
-      const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (t.progress.length > 0 || t.tookMs! >= 3 * median);
-      const answered = calls.filter(slow).sort((a, b) => Number(b.progress.length > 0) - Number(a.progress.length > 0) || b.tookMs! - a.tookMs!);
-      const working = calls.filter((t) => t.timedOut && t.progress.length > 0);
-      const target = answered[0] ?? working[0];
-      if (!target) {
-        const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
-        const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
-        return skip(`no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`);
-      }
+      const { target, skipped } = slowTarget(await progressProbe(ctx));
+      if (!target) return skip(skipped);
       const session = await own!;
       const took = target.tookMs ?? ctx.timeoutMs;
       const token = nextToken();
@@ -243,7 +259,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         }
         return skip(`${target.label}'s response crossed the cancellation (${after} ms after it, tolerated): nothing showed whether the server honours cancellations`);
       }
-      return worst([pass(`${target.label} was cancelled ${Math.round(cancelAt - t0)} ms in and got no response within ${seconds(wait)}; the server kept serving`), ...notServing]);
+      return worst([pass(`${target.label} was cancelled ${Math.round(cancelAt - t0)} ms in and got no response within ${Math.round(wait)} ms; the server kept serving`), ...notServing]);
     },
   },
   {
@@ -257,9 +273,15 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       const session = await ctx.ownSession();
       const seen: { level: unknown; entry: TranscriptEntry; phase: number }[] = [];
       let phase = 0;
+      let shownBelow = () => {};
+      const below = new Promise<void>((resolve) => (shownBelow = resolve));
       const stop = session.onInbound((e) => {
-        if (e.message?.method === 'notifications/message' && isObject(e.message.params)) seen.push({ level: e.message.params.level, entry: e.line.entry, phase });
+        if (e.message?.method !== 'notifications/message' || !isObject(e.message.params)) return;
+        seen.push({ level: e.message.params.level, entry: e.line.entry, phase });
+        if (phase === 1 && belowLevel(e.message.params.level, 'error')) shownBelow();
       });
+      // After the progress probe: the tools it found slow are left out rather than waited for twice more.
+      if (ctx.profile.capabilities.tools !== undefined) await progressProbe(ctx);
       const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
       // The same calls at level debug, then at error: what they log at debug shows what error must hold back.
       const at = async (level: string): Promise<Reply | string> => {
@@ -275,14 +297,16 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         const unset = (level: string, r: Reply | string) => skip(`logging/setLevel ${level} ${typeof r === 'string' ? `got no answer (${r})` : 'was refused'}: logging/set-level/each-level judges that`);
         const debug = await at('debug');
         if (typeof debug === 'string' || errorOf(debug)) return unset('debug', debug);
+        // A server that logs of its own accord at random levels (a timer) may yet send one below error: it gets one --timeout.
+        if (seen.some((m) => m.phase === 1)) await Promise.race([below, delay(ctx.timeoutMs)]);
         const error = await at('error');
         if (typeof error === 'string' || errorOf(error)) return unset('error', error);
         const shown = seen.filter((m) => m.phase === 1 && belowLevel(m.level, 'error'));
-        const below = seen.filter((m) => m.phase === 2 && belowLevel(m.level, 'error'));
+        const after = seen.filter((m) => m.phase === 2 && belowLevel(m.level, 'error'));
         const transcript = [debug.sent, error.sent, ...seen.map((m) => m.entry)].sort((a, b) => a.seq - b.seq);
         const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
-        if (below.length > 0) {
-          return warn(`${below.length} log message(s) below error came after logging/setLevel error`, { expected: `levels ${LOG_LEVELS.slice(LOG_LEVELS.indexOf('error')).join(', ')}`, actual: below.map((m) => m.level), transcript });
+        if (after.length > 0) {
+          return warn(`${after.length} log message(s) below error came after logging/setLevel error`, { expected: `levels ${LOG_LEVELS.slice(LOG_LEVELS.indexOf('error')).join(', ')}`, actual: after.map((m) => m.level), transcript });
         }
         if (shown.length === 0) return skip(`no log message below error came at level debug (${what}): nothing showed what level error holds back`);
         return pass(`at debug, ${shown.length} message(s) below error; after setLevel error, none (${what})`, { transcript });
@@ -291,6 +315,93 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         // From here on the shared session logs at error too: logging/messages/threshold watches the rest of the run.
         await ctx.request('logging/setLevel', { level: 'error' }).catch(() => undefined);
       }
+    },
+  },
+  {
+    id: 'logging/request-level/threshold',
+    revisions: [STATELESS_REVISION],
+    fresh: true,
+    title: 'A request whose _meta asks for log level error gets no log message below error',
+    requirement: requirement(
+      'log.07',
+      'MAY',
+      'server/utilities/logging#per-request-log-level',
+      'With io.modelcontextprotocol/logLevel in its _meta, the server MAY send notifications/message for that request at that level and above; no MUST or SHOULD names lower ones, so they warn',
+      STATELESS_REVISION,
+    ),
+    covers: ['07.logging'],
+    requires: { capabilities: ['logging'] },
+    async run(ctx) {
+      const session = await ctx.ownSession();
+      if (ctx.profile.capabilities.tools !== undefined) await progressProbe(ctx); // the tools it found slow are left out
+      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
+      const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
+      if (calls.length === 0) return skip(`no tool the run may call, so no request that could log (${what})`);
+      const seen: { level: unknown; entry: TranscriptEntry; asked: string }[] = [];
+      let asked = '';
+      const stop = session.onInbound((e) => {
+        if (e.message?.method === 'notifications/message' && isObject(e.message.params)) seen.push({ level: e.message.params.level, entry: e.line.entry, asked });
+      });
+      // The same calls asking for debug, then for error: what they log at debug shows what error must hold back.
+      const at = async (level: string) => {
+        asked = level;
+        const replies = await Promise.all(calls.map((c) => session.request(c.method, { ...c.params, _meta: { [LOG_LEVEL]: level } }).catch(() => undefined)));
+        return replies.filter((r): r is Reply => r !== undefined);
+      };
+      try {
+        const debug = await at('debug');
+        const error = await at('error');
+        const shown = seen.filter((m) => m.asked === 'debug' && belowLevel(m.level, 'error'));
+        const below = seen.filter((m) => m.asked === 'error' && belowLevel(m.level, 'error'));
+        const transcript = [...debug, ...error].map((r) => r.sent).concat(seen.map((m) => m.entry)).sort((a, b) => a.seq - b.seq);
+        if (below.length > 0) {
+          return warn(`${below.length} log message(s) below error came for requests whose _meta asked for level error`, { expected: `levels ${LOG_LEVELS.slice(LOG_LEVELS.indexOf('error')).join(', ')}`, actual: below.map((m) => m.level), transcript });
+        }
+        if (shown.length === 0) return skip(`no log message below error came for the requests that asked for debug (${what}): nothing showed what level error holds back`);
+        return pass(`asking for debug, ${shown.length} message(s) below error; asking for error, none (${what})`, { transcript });
+      } finally {
+        stop();
+      }
+    },
+  },
+  {
+    id: 'cancellation/http/stream-close',
+    revisions: [STATELESS_REVISION],
+    transport: 'http',
+    fresh: true,
+    title: 'Closing the response stream of a working request cancels it, and the server keeps serving',
+    requirement: requirement(
+      '07.cancel',
+      'MUST',
+      'basic/patterns/cancellation',
+      'Over Streamable HTTP, closing the response stream of a request is its cancellation; the server sends nothing more for it and goes on serving (only the going on shows: a server that stops serving warns)',
+      STATELESS_REVISION,
+    ),
+    // The other half of 07.cancel (a server's own notifications/cancelled only ends its subscription) is not judged:
+    // the reference server never sends one, so no such rule could be shown to pass.
+    covers: ['cancel.http-disconnect'],
+    async run(ctx) {
+      const own = ctx.ownSession();
+      own.catch(() => {}); // a failed start is reported where it is awaited
+      const { target, skipped } = slowTarget(await progressProbe(ctx));
+      if (!target) return skip(skipped);
+      const session = await own;
+      const http = httpOf(session);
+      const took = target.tookMs ?? ctx.timeoutMs;
+      const closeAt = Math.round(took / 4);
+      const id = `mcp-conformance-stream-close-${nextToken()}`;
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method: target.method, params: { ...target.params, _meta: { ...session.requestMeta, progressToken: nextToken() } } });
+      // The probe stops reading, and closes the stream, a quarter of the call's probe time in.
+      const o = await http.probe('POST', `${target.label}, its stream closed ${closeAt} ms in`, {}, body, closeAt);
+      if (o.status === undefined) return skip(`${target.label} got no response head within ${closeAt} ms, so there was no stream to close (${o.error ?? 'no answer'})`);
+      if (!o.cut) return skip(`${target.label} was answered (HTTP ${o.status}) within ${closeAt} ms, before its stream could be closed`);
+      const probe = ctx.profile.capabilities.tools !== undefined ? 'tools/list' : 'server/discover';
+      const alive = await session.request(probe, {}).then(
+        (r) => !errorOf(r),
+        () => false,
+      );
+      if (!alive) return warn(`after the stream of ${target.label} was closed ${closeAt} ms in, ${probe} was not answered: the server stopped serving`, { expected: `${probe} answered`, actual: 'no answer or an error' });
+      return pass(`the stream of ${target.label} was closed ${closeAt} ms in, before its answer; the server went on serving (${probe} answered)`);
     },
   },
 ];

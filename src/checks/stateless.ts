@@ -9,6 +9,7 @@ import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '.
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
+import { LOG_LEVEL } from './conversation-rules.js';
 
 const only07 = [STATELESS_REVISION];
 const req07 = (id: string, level: Level, page: string, text: string) => requirement(id, level, page, text, STATELESS_REVISION);
@@ -20,6 +21,7 @@ const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'res
 const DEFINED_RESERVED = new Set([-32020, -32021, -32022]);
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
 const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
 /** The only methods whose result may be an InputRequiredResult (basic/patterns/mrtr). */
 const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -129,6 +131,52 @@ export const STATELESS_CHECKS: CheckDef[] = [
       if (code === -32602) return pass('tools/list without clientCapabilities → -32602');
       const outcome = code === undefined ? fail : warn;
       return outcome(`tools/list without clientCapabilities was ${code === undefined ? 'served' : `rejected with ${JSON.stringify(code)}`}`, { expected: { error: { code: -32602 } }, actual: describeReply(reply) });
+    },
+  },
+  {
+    id: 'stateless/meta/client-info-optional',
+    fresh: true,
+    title: 'A request whose _meta has no clientInfo is served',
+    requirement: req07('07.meta.required', 'SHOULD', 'basic#per-request-protocol-fields', 'Only protocolVersion and clientCapabilities are required in _meta; clientInfo is one a client SHOULD send, so a request without it is served (a refusal warns: no sentence makes it a MUST)'),
+    revisions: only07,
+    async run(ctx) {
+      const session = await ctx.ownSession();
+      // Undefined drops the key from the frame the session sends.
+      const reply = await session.request('server/discover', { _meta: { [CLIENT_INFO]: undefined } });
+      if (!errorOf(reply)) return pass('server/discover without clientInfo in _meta was served');
+      return warn(`server/discover without clientInfo in _meta was rejected with ${JSON.stringify(errorOf(reply)!.code)}`, { expected: 'a DiscoverResult', actual: describeReply(reply) });
+    },
+  },
+  {
+    id: 'stateless/removed-methods',
+    fresh: true,
+    title: 'The methods 2026-07-28 removed get -32601',
+    requirement: req07('base.method-not-found', 'SHOULD', 'changelog', 'ping, logging/setLevel, resources/subscribe and resources/unsubscribe are not methods of 2026-07-28: -32601 is the answer; serving them, or another error, warns (no sentence makes it a MUST for a server that keeps them for legacy clients)'),
+    revisions: only07,
+    async run(ctx) {
+      const session = await ctx.ownSession();
+      const uri = 'mcp-conformance://does-not-exist/resource';
+      const calls: [string, Record<string, unknown>][] = [['ping', {}], ['logging/setLevel', { level: 'error' }], ['resources/subscribe', { uri }], ['resources/unsubscribe', { uri }]];
+      const replies = await Promise.all(calls.map(([method, params]) => session.request(method, params).then((r) => ({ method, r }))));
+      const other = replies.filter(({ r }) => errorOf(r)?.code !== -32601);
+      if (other.length === 0) return pass(`${calls.map(([m]) => m).join(', ')} → -32601`);
+      return warn(other.map(({ method, r }) => `${method} → ${errorOf(r) ? `error ${JSON.stringify(errorOf(r)!.code)}` : 'a result'}`).join('; '), { expected: { error: { code: -32601 } }, actual: other.map(({ method, r }) => ({ method, reply: describeReply(r) })) });
+    },
+  },
+  {
+    id: 'stateless/resources/not-found-uri',
+    title: 'The not-found error of an unknown resource names its URI in data.uri',
+    requirement: req07('res.read.not-found.07', 'SHOULD', 'server/resources#error-handling', 'Reading a resource that does not exist gets -32602 whose data.uri names the URI (SEP-2164)'),
+    revisions: only07,
+    requires: { capabilities: ['resources'] },
+    async run(ctx) {
+      const uri = 'mcp-conformance://does-not-exist/resource';
+      const reply = await ctx.request('resources/read', { uri });
+      const err = errorOf(reply);
+      // The code itself is resources/read/unknown-uri's to judge.
+      if (err?.code !== -32602) return skip(`resources/read of ${uri} → ${err ? `error ${JSON.stringify(err.code)}` : 'a result'}, not -32602: resources/read/unknown-uri judges that`);
+      if (isObject(err.data) && err.data.uri === uri) return pass(`resources/read of ${uri} → -32602 with data.uri`);
+      return warn(`resources/read of ${uri} → -32602 without data.uri naming it`, { expected: { error: { code: -32602, data: { uri } } }, actual: describeReply(reply) });
     },
   },
   {
@@ -396,13 +444,16 @@ export const STATELESS_RULES: FrameRule[] = [
   {
     id: 'stateless/logging/requested-only',
     title: 'No log messages for requests that did not ask for them',
-    requirement: req07('log.07', 'MUST', 'server/utilities/logging', 'notifications/message only for requests whose _meta carries io.modelcontextprotocol/logLevel (the suite never sends one)'),
+    requirement: req07('log.07', 'MUST', 'server/utilities/logging#per-request-log-level', 'The server MUST NOT emit notifications/message for a request whose _meta does not include io.modelcontextprotocol/logLevel'),
     covers: ['07.logging'],
     looksAt: 'message in a 2026-07-28 session',
     inspect(e) {
       const m = e.message;
       if (e.revision !== STATELESS_REVISION || !m) return undefined;
-      return m.method === 'notifications/message' ? failing('notifications/message sent, though no request set a log level', { actual: m }) : [];
+      if (m.method !== 'notifications/message') return [];
+      // Messages come before their request's answer (on its own stream over HTTP): one that asked must still be waiting.
+      const asked = e.inFlight?.().some((x) => isObject(x.params) && isObject(x.params._meta) && x.params._meta[LOG_LEVEL] !== undefined);
+      return asked ? [] : failing('notifications/message sent, though no request waiting for an answer set a log level', { actual: m });
     },
   },
   {
