@@ -10,6 +10,10 @@
 //   official      @modelcontextprotocol/conformance `server --url` on that same server (all scenarios)
 //   huge-frame    the full default suite on bench/servers/huge-frame.mjs (a 50 MiB resource) over stdio
 //   wide-frames   the full default suite on bench/servers/wide-frames.mjs (each session's initialize: 15 MiB)
+//   huge-frame+hog  the huge-frame row with a CPU hog (a busy loop) on another core beside it
+//   same-work     a hand-written client doing the protocol work of a ref-stdio run (bench/same-work.mjs): as many
+//                 server processes, the same lines in the same order, no checking; ref-stdio / same-work is the
+//                 tool's own overhead
 // plus the generated tools/call requests per second of the property engine (bench/properties.mjs, in process).
 // Every CLI run's wall time and peak RSS (of the tool's process) is measured; medians are printed with their
 // ratios to the floor and to the official suite, and written to bench/results.json.
@@ -21,6 +25,7 @@ import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CLI, EVERYTHING, OFFICIAL, REFERENCE, ROOT, RSS_METHOD, median, officialNodeFlags, officialResults, startEverythingHttp, timed } from './lib.mjs';
 import { propertyRates } from './properties.mjs';
+import { record, sameWork } from './same-work.mjs';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const PROPERTY_REPEATS = Number(process.argv[3] ?? 5);
@@ -74,6 +79,16 @@ function floor() {
   });
 }
 
+/** Runs `fn` with a CPU hog (a busy loop in another process) beside it: a second core busy. */
+async function withHog(fn) {
+  const hog = spawn(process.execPath, ['-e', 'for (;;);'], { stdio: 'ignore' });
+  try {
+    return await fn();
+  } finally {
+    hog.kill('SIGKILL');
+  }
+}
+
 async function ours(args, work, cli = CLI) {
   const out = await mkdtemp(join(work, 'ours-'));
   const r = await timed([cli, '--out', out, '--seed', '7', ...args]);
@@ -99,12 +114,15 @@ function summary(runs) {
     ...(runs[0].rssMB !== undefined && { peakRssMB: { median: median(runs.map((r) => r.rssMB)), max: Math.max(...runs.map((r) => r.rssMB)) } }),
     ...(runs[0].checks !== undefined && { checks: median(runs.map((r) => r.checks)) }),
     ...(runs[0].scenarios !== undefined && { scenarios: median(runs.map((r) => r.scenarios)) }),
+    ...(runs[0].stalls !== undefined && { stalls: runs.map((r) => r.stalls) }),
     ...(keys.length > 0 && { statuses: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.statuses[k] ?? 0))])) }),
     exitCodes: [...new Set(runs.map((r) => r.code))],
   };
 }
 
 const work = await mkdtemp(join(tmpdir(), 'mcpc-bench-'));
+// Other work on the machine skews every row: the load averages are written with the results.
+const loadBefore = os.loadavg();
 const everything = await startEverythingHttp();
 try {
   const flags = await officialNodeFlags(work);
@@ -119,10 +137,21 @@ try {
     [`every-http${suffix}`]: { command: `mcp-conformance <server-everything streamableHttp URL>${note}`, run: () => ours([everything.url], work, cli) },
     [`huge-frame${suffix}`]: { command: `mcp-conformance --timeout 3 bench/servers/huge-frame.mjs (a 50 MiB resource)${note}`, run: () => ours(['--timeout', '3', join(ROOT, 'bench/servers/huge-frame.mjs')], work, cli) },
     [`wide-frames${suffix}`]: { command: `mcp-conformance bench/servers/wide-frames.mjs (a 15 MiB frame to every session as it starts)${note}`, run: () => ours([join(ROOT, 'bench/servers/wide-frames.mjs')], work, cli) },
+    [`huge-frame+hog${suffix}`]: {
+      command: `mcp-conformance --timeout 3 bench/servers/huge-frame.mjs, beside a busy loop in another process (a second core busy)${note}`,
+      run: () => withHog(() => ours(['--timeout', '3', join(ROOT, 'bench/servers/huge-frame.mjs')], work, cli)),
+    },
   });
+  // The protocol work of a ref-stdio run (same seed), recorded once, before the turns.
+  const referenceCommand = [process.execPath, SERVER];
+  const recording = await record(work, 7, referenceCommand);
   const rows = {
     floor: { command: `node examples/reference-server/server.mjs: initialize, list all, ${PINGS} pings (hand-written client)`, run: () => floor() },
     ...toolRows(CLI, '', ''),
+    'same-work': {
+      command: `hand-written client: the lines a ref-stdio run sent (${recording.lines}) to as many reference server processes (${recording.processes.length}), in order, no checking`,
+      run: () => sameWork(referenceCommand, recording),
+    },
     official: { command: 'conformance server --url <server-everything streamableHttp URL> --suite all', run: () => official(everything.url, work, flags) },
     // Another build of the tool (a copy of a checkout's dist/, schema/ and cases/ inside this repository, so that it
     // resolves node_modules; e.g. from before a change), measured in the same turns.
@@ -170,6 +199,18 @@ try {
     row.ratioToFloor = Math.round((row.wallMs.median / floorMs) * 100) / 100;
     if (officialMs) row.ratioToOfficial = Math.round((row.wallMs.median / officialMs) * 100) / 100;
   }
+  // The issue's targets (#19), as ratios of medians in this one run.
+  const ratio = (a, b) => (result.rows[a]?.wallMs && result.rows[b]?.wallMs ? Math.round((result.rows[a].wallMs.median / result.rows[b].wallMs.median) * 100) / 100 : undefined);
+  const rates = Object.values(properties).map((r) => r.median);
+  const rss = Object.values(result.rows).map((r) => r.peakRssMB?.max).filter((x) => x !== undefined);
+  result.targets = {
+    'every-http / official (≤ 0.75)': ratio('every-http', 'official'),
+    'every-stdio / official (≤ 1.2)': ratio('every-stdio', 'official'),
+    'ref-stdio / same-work (≤ 6)': ratio('ref-stdio', 'same-work'),
+    'property rate, generated tools/call per s (≥ 2000)': Math.min(...rates),
+    'peak RSS, MB, any row (< 200)': Math.max(...rss),
+  };
+  result.load = { before: loadBefore, after: os.loadavg() };
   await writeFile(RESULTS, `${JSON.stringify(result, null, 2)}\n`);
 
   const pad = (s, n) => String(s).padStart(n);
@@ -184,6 +225,8 @@ try {
     );
   }
   for (const [id, r] of Object.entries(properties)) lines.push(`${id}: ${r.median} generated tools/call/s (median of ${r.runs.length} × ${r.calls} calls)`);
+  for (const [target, value] of Object.entries(result.targets)) lines.push(`${target}: ${value ?? '-'}`);
+  lines.push(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${result.load.after.map((x) => x.toFixed(2)).join(' ')}`);
   lines.push(`written to ${RESULTS}`);
   process.stdout.write(lines.join('\n') + '\n');
 } finally {

@@ -91,6 +91,11 @@ export interface CheckDef {
    * when it does not pass there (see ScratchSessions). Starts first, like `fresh`.
    */
   scratch?: boolean;
+  /**
+   * Does work a server may find slow on the shared session (tools called with valid arguments): starts before every
+   * other check, so that a slow tool's one timeout runs while the rest of the run works rather than after it.
+   */
+  slowWork?: boolean;
   /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
   transport?: TransportKind;
   /** The skip reason on stdio, when it says more than the transport's name. */

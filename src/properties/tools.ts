@@ -163,6 +163,7 @@ export const TOOL_PROPERTIES: CheckDef[] = [
     ),
     covers: ['tools.call.shape'],
     requires: { capabilities: ['tools'] },
+    slowWork: true,
     async run(ctx) {
       const none = noTools(ctx);
       if (none) return none;

@@ -68,6 +68,21 @@ async function initializeAs(session: Session, protocolVersion: string) {
   return reply;
 }
 
+/**
+ * The slow tools a check sees: those found slow before its attempt started, and those it finds itself (which attempts
+ * started later see too). A check that began before a tool was found slow goes on as it began, so the tools it leaves
+ * out depend on when it started (the first turns of a run, for most), not on how long it took on a loaded machine.
+ */
+function slowToolsAt(run: Map<string, string>): Map<string, string> {
+  const view = new Map(run);
+  const keep = view.set.bind(view);
+  view.set = (tool, why) => {
+    run.set(tool, why);
+    return keep(tool, why);
+  };
+  return view;
+}
+
 /** Runs a check once; `scratch` gives it the session its ownSession() returns. */
 export async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<Session>): Promise<CheckResult> {
   const { profile, shared, memo, timeoutMs, deadline, interruption, generation } = state;
@@ -77,6 +92,7 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   let scratched: { session: Session; from: number } | undefined;
   const ctx: CheckContext = {
     ...generation,
+    slowTools: slowToolsAt(generation.slowTools),
     profile,
     timeoutMs,
     async request(method, params, opts) {

@@ -42,13 +42,14 @@ export async function runChecks(checks: CheckDef[], state: RunState, kind: Trans
   const progress = progressTracker(checks.map((c) => c.id), onProgress);
   const runOne = (def: CheckDef) =>
     progress.track(def.id, locked && !def.id.startsWith('auth/') ? Promise.resolve(notRun(def, locked)) : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state));
-  // All at once, those that open sessions of their own first: their servers start while the others start. Each
+  // All at once: first those that may wait on slow work (their timeout then overlaps the rest of the run), then those
+  // that open sessions of their own: their servers start while the others start. Each
   // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
   // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
   // turns go in this order too: case files (a few exchanges) before generated checks (a hundred values), so a
   // case that must run again alone starts early.
   const concurrent = checks.filter((c) => !c.last);
-  const order = (c: CheckDef) => (c.fresh ? 0 : c.scratch ? (c.source !== undefined ? 1 : 2) : 3);
+  const order = (c: CheckDef) => (c.slowWork ? -1 : c.fresh ? 0 : c.scratch ? (c.source !== undefined ? 1 : 2) : 3);
   const started: Promise<CheckResult>[] = [];
   for (const def of [...concurrent].sort((a, b) => order(a) - order(b))) {
     started.push(runOne(def));

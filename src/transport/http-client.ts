@@ -1,3 +1,4 @@
+import dns, { type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 
@@ -26,6 +27,28 @@ export function sessionAgent(url: URL): http.Agent {
 }
 
 
+/** Each host name resolved once per run: every new connection of every session would otherwise look it up again. */
+const resolved = new Map<string, Promise<LookupAddress[]>>();
+
+/** net's lookup hook, from the run's cache (a failed lookup is not kept: the next connection asks again). */
+function lookup(hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
+  let addresses = resolved.get(hostname);
+  if (!addresses) {
+    addresses = dns.promises.lookup(hostname, { all: true });
+    resolved.set(hostname, addresses);
+    addresses.catch(() => resolved.delete(hostname));
+  }
+  addresses.then(
+    (all) => {
+      const fit = options.family ? all.filter((a) => a.family === options.family) : all;
+      if (fit.length === 0) callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '');
+      else if (options.all) callback(null, fit);
+      else callback(null, fit[0].address, fit[0].family);
+    },
+    (err: NodeJS.ErrnoException) => callback(err, ''),
+  );
+}
+
 /** Sends a request; resolves with the response once its head arrived, rejects when there is no response at all. */
 export async function send(req: HttpRequest): Promise<http.IncomingMessage> {
   for (let retries = STALE_RETRIES; ; retries--) {
@@ -42,7 +65,7 @@ export async function send(req: HttpRequest): Promise<http.IncomingMessage> {
 function sendOnce(req: HttpRequest): Promise<http.IncomingMessage> {
   const mod = req.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const r = mod.request(req.url, { method: req.method, headers: req.headers, agent: req.agent, signal: req.signal }, resolve);
+    const r = mod.request(req.url, { method: req.method, headers: req.headers, agent: req.agent, signal: req.signal, lookup }, resolve);
     // Small messages go out at once rather than waiting for the last packet's ACK (Nagle).
     r.on('socket', (socket) => socket.setNoDelay(true));
     r.on('error', (err: NodeJS.ErrnoException) => reject(Object.assign(err, { stale: r.reusedSocket && err.code === 'ECONNRESET' })));
