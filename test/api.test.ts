@@ -9,7 +9,9 @@ import { FAULTY, REFERENCE, ROOT } from './helpers.js';
 
 describe.concurrent('runConformance', () => {
   it('tests a server path and returns the report model, writing no files unless asked', async () => {
-    const report = await runConformance({ target: REFERENCE, timeout: 5 });
+    // The model is what is tested: a few checks make it (the reference server passes the whole suite in
+    // test/e2e/faults.test.ts and through the CLI in test/e2e/cli.test.ts).
+    const report = await runConformance({ target: REFERENCE, timeout: 5, only: ['lifecycle/**', 'ping/**', 'tools/names/**'] });
     expect(verdict(report)).toBe('pass');
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
     expect(report.server?.name).toBe('mcp-reference-server');
