@@ -17,6 +17,10 @@ const DIR = process.env.MCP_CONFORMANCE_CORPUS_DIR ?? join(homedir(), '.cache', 
 const SANDBOX = join(DIR, 'sandbox');
 const OUT = join(DIR, 'out');
 const args = process.argv.slice(2);
+if (args.includes('--help') || args.includes('-h')) {
+  process.stdout.write('usage: npm run corpus [-- MATRIX-ARGS…]\n\nInstalls the servers of corpus/servers.yaml (pinned) into $MCP_CONFORMANCE_CORPUS_DIR\n(default ~/.cache/mcp-conformance-corpus), runs `mcp-conformance matrix` on them (default --seed 7 --jobs 2;\nother arguments go to the matrix) and writes corpus/results.json and the table in corpus/README.md.\n');
+  process.exit(0);
+}
 const given = (flag) => args.includes(flag);
 const matrixArgs = [...(given('--seed') ? [] : ['--seed', '7']), ...(given('--jobs') ? [] : ['--jobs', '2']), ...args];
 
@@ -75,7 +79,11 @@ const left = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !==
 });
 if (left.length > 0) process.stderr.write(`corpus: processes left running: ${left.join(', ')}\n`);
 
-// 5. results.json and the README table.
+// 5. results.json and the README table; a matrix that wrote none (bad arguments: exit 2) has said why.
+if (!existsSync(join(OUT, 'matrix.json'))) {
+  process.stderr.write(`corpus: the matrix wrote no matrix.json (exit ${run.status}); results.json is left as it was\n`);
+  process.exit(run.status || 2);
+}
 const matrix = JSON.parse(readFileSync(join(OUT, 'matrix.json'), 'utf8'));
 const seed = matrixArgs[matrixArgs.indexOf('--seed') + 1];
 const results = {
