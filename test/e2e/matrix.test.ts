@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
 import type { Matrix } from '../../src/schema/generated/matrix.js';
+import type { Report } from '../../src/schema/generated/report.js';
 import { CLI, FAULTY, REFERENCE } from '../helpers.js';
 
 /** A process whose command line holds `marker`, still running. */
@@ -43,14 +44,15 @@ describe('mcp-conformance matrix', () => {
       expect(String(r.stdout)).not.toContain('\x1b[');
       expect(String(r.stdout)).toMatch(/^banner\s+FAIL\s/m);
       const matrix = JSON.parse(await readFile(join(out, 'matrix.json'), 'utf8')) as Matrix;
-      expect(matrix.servers.map((s) => [s.name, s.verdict])).toEqual([['reference', 'pass'], ['reference-again', 'pass'], ['banner', 'fail'], ['cannot-start', 'no-report'], ['hangs', 'no-report']]);
+      expect(matrix.servers.map((s) => [s.name, s.verdict])).toEqual([['reference', 'pass'], ['reference-again', 'pass'], ['banner', 'fail'], ['cannot-start', 'no-report'], ['hangs', 'error']]);
       const [, , banner, cannotStart, hangs] = matrix.servers;
       expect(banner.exitCode).toBe(1);
       expect(cannotStart.reason).toMatch(/no-such-server/);
-      // The budget ends the run (SIGTERM, then SIGKILL 10 s later at the latest): stopped while it still waits for the
-      // silent server's first answer, it has no report to leave.
-      expect(hangs).toMatchObject({ timedOut: true, reason: 'stopped after its budget of 3 s' });
+      // The budget ends the run (its own --budget, or the matrix's SIGTERM, then SIGKILL 10 s later at the latest):
+      // stopped while it still waits for the silent server's first answer, it reports the handshake as an error.
       expect(hangs.durationMs).toBeLessThan(3000 + 10_000 + 5000);
+      const hung = JSON.parse(await readFile(join(out, hangs.folder, 'report.json'), 'utf8')) as Report;
+      expect(hung.checks.find((c) => c.id === 'lifecycle/initialize/result')).toMatchObject({ status: 'error', message: expect.stringMatching(/^the run (budget \(--budget\) was spent|was interrupted) before initialize completed; no check ran$/) });
       expect(running(marker)).toEqual([]);
       const row = matrix.rows.find((r) => r.id === 'transport/stdio/stdout-only-messages')!;
       expect(row.majority).toBe('pass');
