@@ -45,6 +45,8 @@ interface Probe {
   traces: Traced[];
   /** Tools the policy (or their input schema) leaves out, with why. */
   leftOut: string[];
+  /** Tools it found slow (a check that started before it ended does not see them in its slowTools). */
+  slow: Map<string, string>;
 }
 
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -61,13 +63,13 @@ function withDefaults(schema: unknown, args: unknown): unknown {
 }
 
 /** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed (schema defaults kept); the rest with why. */
-function toolCalls(ctx: CheckContext): { calls: { label: string; method: string; params: Record<string, unknown> }[]; leftOut: string[] } {
+function toolCalls(ctx: CheckContext, foundSlow: ReadonlyMap<string, string> = new Map()): { calls: { label: string; method: string; params: Record<string, unknown> }[]; leftOut: string[] } {
   const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
   const leftOut = skipped.map((s) => `${s.tool} (${s.reason})`);
   const calls = [];
   for (const tool of callable) {
     const name = String(tool.name);
-    const slow = ctx.slowTools.get(name);
+    const slow = ctx.slowTools.get(name) ?? foundSlow.get(name);
     if (slow) {
       leftOut.push(`${name} (${slow})`);
       continue;
@@ -131,11 +133,13 @@ function progressProbe(ctx: CheckContext): Promise<Probe> {
     const tools = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
     const traces = await trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs);
     // A tool left unanswered is slow: the run calls it no more (ARCHITECTURE.md, timeouts).
+    const slow = new Map<string, string>();
     for (const t of traces) {
       const name = String(t.params.name);
-      if (t.timedOut && t.method === 'tools/call' && !ctx.slowTools.has(name)) ctx.slowTools.set(name, slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]));
+      if (t.timedOut && t.method === 'tools/call') slow.set(name, ctx.slowTools.get(name) ?? slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]));
     }
-    return { session, traces, leftOut: tools.leftOut };
+    for (const [name, why] of slow) if (!ctx.slowTools.has(name)) ctx.slowTools.set(name, why);
+    return { session, traces, leftOut: tools.leftOut, slow };
   });
 }
 
@@ -280,14 +284,14 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         seen.push({ level: e.message.params.level, entry: e.line.entry, phase });
         if (phase === 1 && belowLevel(e.message.params.level, 'error')) shownBelow();
       });
-      // After the progress probe: the tools it found slow are left out rather than waited for twice more.
-      if (ctx.profile.capabilities.tools !== undefined) await progressProbe(ctx);
-      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
       // The same calls at level debug, then at error: what they log at debug shows what error must hold back.
-      const at = async (level: string): Promise<Reply | string> => {
+      let calls: ReturnType<typeof toolCalls>['calls'] = [];
+      let leftOut: string[] = [];
+      const at = async (level: string, before?: () => Promise<void>): Promise<Reply | string> => {
         const set = await session.request('logging/setLevel', { level }).catch((err: Error) => err.message);
         if (typeof set === 'string' || errorOf(set)) return set;
         phase++;
+        await before?.();
         await Promise.all(calls.map((c) => session.request(c.method, c.params).catch(() => undefined)));
         await delay(LINGER_MS);
         return set;
@@ -295,10 +299,17 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       try {
         // Not answered or refused: logging/set-level/each-level judges setLevel itself.
         const unset = (level: string, r: Reply | string) => skip(`logging/setLevel ${level} ${typeof r === 'string' ? `got no answer (${r})` : 'was refused'}: logging/set-level/each-level judges that`);
-        const debug = await at('debug');
+        const debugFrom = performance.now();
+        // At debug from the start, the calls after the progress probe: the tools it found slow are left out rather than
+        // waited for twice more, and what the server logs meanwhile counts at debug.
+        const debug = await at('debug', async () => {
+          ({ calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx, (await progressProbe(ctx)).slow));
+        });
         if (typeof debug === 'string' || errorOf(debug)) return unset('debug', debug);
-        // A server that logs of its own accord at random levels (a timer) may yet send one below error: it gets one --timeout.
-        if (seen.some((m) => m.phase === 1)) await Promise.race([below, delay(ctx.timeoutMs)]);
+        // A server that logs of its own accord at random levels (a timer) may yet send one below error: it gets one
+        // --timeout at debug in all, the time it already spent there included.
+        const left = ctx.timeoutMs - (performance.now() - debugFrom);
+        if (seen.some((m) => m.phase === 1) && left > 0) await Promise.race([below, delay(left)]);
         const error = await at('error');
         if (typeof error === 'string' || errorOf(error)) return unset('error', error);
         const shown = seen.filter((m) => m.phase === 1 && belowLevel(m.level, 'error'));
@@ -333,8 +344,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     requires: { capabilities: ['logging'] },
     async run(ctx) {
       const session = await ctx.ownSession();
-      if (ctx.profile.capabilities.tools !== undefined) await progressProbe(ctx); // the tools it found slow are left out
-      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
+      // After the progress probe: the tools it found slow are left out.
+      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx, (await progressProbe(ctx)).slow);
       const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
       if (calls.length === 0) return skip(`no tool the run may call, so no request that could log (${what})`);
       const seen: { level: unknown; entry: TranscriptEntry; asked: string }[] = [];
