@@ -64,6 +64,8 @@ describe('the stateless wire', () => {
     const asking = ['ask-llm', 'confirm-choice', 'sign-in', 'list-roots'];
     const names = (tools: typeof legacy.tools) => tools.map((t) => String(t.name)).sort();
     expect(names(modern.tools)).toEqual([...names(legacy.tools).filter((n) => !asking.includes(n)), 'ask-name'].sort());
+    // greet-asked asks for input the same way: the stateless wire only.
+    expect(names(modern.prompts)).toEqual([...names(legacy.prompts), 'greet-asked'].sort());
   });
 
   it('fails discovery on a server without server/discover, and an initialize-only server stays reachable', async () => {

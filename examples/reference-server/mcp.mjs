@@ -335,6 +335,14 @@ function defaultPrompts() {
     },
     { name: 'plain', title: 'Plain', description: 'A prompt without arguments.', render: () => [{ role: 'user', content: text('Say hello.') }] },
     {
+      name: 'greet-asked',
+      title: 'Greet (asks the name)',
+      description: 'Greets someone whose name it asks the user for (a form elicitation, when the client can answer one).',
+      // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
+      stateless: true,
+      render: (_args, params) => greetAsked(params),
+    },
+    {
       name: 'describe-logo',
       title: 'Describe the logo',
       description: 'Shows the logo and asks for a description.',
@@ -381,6 +389,22 @@ function askName(args, params) {
   if (unseal(params.requestState).tool !== 'ask-name') throw invalidParams('Invalid requestState');
   const name = answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
   return { content: [text(name ? `${args.greeting ?? 'Hello'}, ${name}!` : 'No name was given.')] };
+}
+
+/**
+ * greet-asked: asks for the name when the request declared elicitation, then greets with the answer the retry carries.
+ * Without elicitation it needs nothing from the client: it greets "the user".
+ */
+function greetAsked(params) {
+  const greeting = (name) => [{ role: 'user', content: text(`Please greet ${name ?? 'the user'} warmly.`) }];
+  if (!clientCapabilities(params).elicitation) return greeting();
+  const answer = params.inputResponses?.name;
+  if (params.requestState === undefined || !isObject(answer)) {
+    const ask = { mode: 'form', message: 'Whom should I greet?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
+    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: ask } }, requestState: seal({ prompt: 'greet-asked' }) };
+  }
+  if (unseal(params.requestState).prompt !== 'greet-asked') throw invalidParams('Invalid requestState');
+  return greeting(answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined);
 }
 
 // ---------------------------------------------------------------- per-revision views
@@ -585,12 +609,12 @@ export const handlers = {
   'prompts/list'(params, server) {
     checkParams(params, { cursor: '?string' }, 'prompts/list');
     const rev = server.revision;
-    return paginate(server.prompts.map((p) => promptView(p, rev)), params, 'prompts', 'prompts');
+    return paginate(server.visiblePrompts().map((p) => promptView(p, rev)), params, 'prompts', 'prompts');
   },
 
   'prompts/get'(params, server) {
     checkParams(params, { name: 'string', arguments: '?object' }, 'prompts/get');
-    const prompt = server.prompts.find((p) => p.name === params.name);
+    const prompt = server.visiblePrompts().find((p) => p.name === params.name);
     if (!prompt) throw invalidParams(`Unknown prompt: ${JSON.stringify(params.name)}`);
     const args = params.arguments ?? {};
     for (const [key, value] of Object.entries(args)) {
@@ -599,7 +623,9 @@ export const handlers = {
     for (const a of prompt.arguments ?? []) {
       if (a.required && args[a.name] === undefined) throw invalidParams(`Missing required argument: ${a.name}`);
     }
-    return { description: prompt.description, messages: prompt.render(args) };
+    const messages = prompt.render(args, params);
+    // A prompt may ask for input instead (2026-07-28): its InputRequiredResult goes out as it is.
+    return Array.isArray(messages) ? { description: prompt.description, messages } : messages;
   },
 
   'completion/complete'(params, server) {
@@ -608,7 +634,7 @@ export const handlers = {
     const { ref, argument } = params;
     let candidates;
     if (ref.type === 'ref/prompt' && typeof ref.name === 'string') {
-      const prompt = server.prompts.find((p) => p.name === ref.name);
+      const prompt = server.visiblePrompts().find((p) => p.name === ref.name);
       if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
       candidates = { greet: { name: NAMES }, summarize: { style: STYLES } }[ref.name]?.[argument.name] ?? [];
     } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
@@ -778,6 +804,11 @@ export function createServer({ revision } = {}) {
     visibleTools() {
       // Tools that ask the client something need a wire that carries a later answer: the initialize wire over stdio.
       return this.tools.filter((t) => (!t.stateless || this.revision === STATELESS_VERSION) && (!t.clientRequests || (this.canDefer && this.revision !== STATELESS_VERSION)));
+    },
+
+    /** The prompts of the wire in use: some exist on the stateless wire only. */
+    visiblePrompts() {
+      return this.prompts.filter((p) => !p.stateless || this.revision === STATELESS_VERSION);
     },
 
     /** Tells every subscriber of `uri`: a resources/subscribe one, and each listen stream that asked for it. */

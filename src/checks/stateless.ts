@@ -2,11 +2,11 @@
 import fc from 'fast-check';
 import { LISTS, walkList } from '../discovery/discover.js';
 import { callableTools } from '../generate/tool-policy.js';
-import { schemaArbitraries } from '../generate/schema-arbitrary.js';
+import { promptArgumentsSchema, schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { REVISIONS, STATELESS_REVISION, resultDefinition, validate } from '../schema/validators.js';
 import type { Level } from '../schema/generated/report.js';
 import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '../session/session.js';
-import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from './check.js';
+import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
 import { LOG_LEVEL } from './conversation-rules.js';
@@ -98,6 +98,72 @@ function answers(result: Record<string, unknown>): { responses: Record<string, u
 
 /** A requestState with its first character changed: what integrity protection must catch. */
 const tampered = (state: string) => (state.startsWith('A') ? 'B' : 'A') + state.slice(1);
+
+const MRTR_RETRY = req07('07.mrtr', 'MUST', 'basic/patterns/mrtr', 'A client retries a request that returned an InputRequiredResult with inputResponses and the requestState; the server completes it, and rejects a requestState that was tampered with');
+
+/**
+ * Answers the input requests of `first` (what `what` returned) round after round through `call`, which repeats the
+ * request with the extra params given, until the request completes; then retries the first round with a tampered
+ * requestState, which must not complete.
+ */
+async function retried(what: string, first: Record<string, unknown>, call: (extra: Record<string, unknown>) => Promise<Reply>): Promise<Outcome> {
+  let result = first;
+  for (let round = 1; round <= MAX_ROUNDS; round++) {
+    const answered = answers(result);
+    if ('unknown' in answered) return skip(`${what} asks for input of a kind the suite cannot give: ${JSON.stringify(answered.unknown)}`);
+    const reply = await call({ inputResponses: answered.responses, requestState: result.requestState });
+    const next = resultOf(reply);
+    if (!next) return fail(`${what}: the retry with input responses was refused`, { expected: 'a complete result', actual: describeReply(reply) });
+    if (next.resultType !== 'input_required') return tamper(round);
+    result = next;
+  }
+  return fail(`${what} still asked for input after ${MAX_ROUNDS} retries`, { expected: 'a complete result', actual: result });
+
+  async function tamper(rounds: number): Promise<Outcome> {
+    const done = `completed after ${rounds} retr${rounds === 1 ? 'y' : 'ies'}`;
+    const state = first.requestState;
+    if (typeof state !== 'string') return pass(`${what} ${done} (no requestState to tamper with)`);
+    const answered = answers(first) as { responses: Record<string, unknown> };
+    const reply = await call({ inputResponses: answered.responses, requestState: tampered(state) });
+    // Integrity matters only when the state does: a SHOULD for a black box that cannot tell.
+    if (resultOf(reply)?.resultType === 'complete') return warn(`${what} ${done}, and also completed with a tampered requestState`, { expected: 'an error for the altered requestState', actual: describeReply(reply) });
+    return pass(`${what} ${done}; a tampered requestState was refused`);
+  }
+}
+
+/** The client capabilities whose input requests the suite can answer (INPUT_ANSWER): a prompt probe declares them all. */
+const ANSWERABLE = Object.fromEntries(Object.values(INPUT_CAPABILITY).map((c) => [c, {}]));
+/** Prompts a probe gets at most. */
+const MAX_PROMPTS = 20;
+
+/** A listed prompt that asked for input: the arguments it was got with and its InputRequiredResult. */
+interface PromptProbe {
+  prompt: string;
+  arguments: unknown;
+  asked: Record<string, unknown>;
+}
+
+/**
+ * Gets each listed prompt once, with valid arguments, declaring every capability the suite can answer for: the prompts
+ * that answer with an InputRequiredResult, or why there are none. Getting a listed prompt is safe.
+ */
+function promptProbes(ctx: CheckContext): Promise<PromptProbe[] | string> {
+  return ctx.memo('stateless:prompt-probes', async () => {
+    const probes: PromptProbe[] = [];
+    const got: string[] = [];
+    for (const prompt of ctx.profile.prompts.slice(0, MAX_PROMPTS)) {
+      const valid = schemaArbitraries(promptArgumentsSchema(prompt)).valid;
+      if (!valid.ok) continue;
+      const [args] = fc.sample(valid.arbitrary, { numRuns: 1, seed: ctx.seed });
+      const name = String(prompt.name);
+      const result = resultOf(await ctx.request('prompts/get', { name, arguments: args, ...capabilitiesMeta(ANSWERABLE) }));
+      got.push(name);
+      if (result?.resultType === 'input_required') probes.push({ prompt: name, arguments: args, asked: result });
+    }
+    if (probes.length > 0) return probes;
+    return `no listed prompt (${got.join(', ') || 'none got'}) asks for input when the client declares ${Object.keys(ANSWERABLE).join(', ')}`;
+  });
+}
 
 export const STATELESS_CHECKS: CheckDef[] = [
   {
@@ -282,39 +348,35 @@ export const STATELESS_CHECKS: CheckDef[] = [
   {
     id: 'stateless/mrtr/retry',
     title: 'Retrying with the input responses and requestState completes the request; a tampered requestState is refused',
-    requirement: req07('07.mrtr', 'MUST', 'basic/patterns/mrtr', 'A client retries a request that returned an InputRequiredResult with inputResponses and the requestState; the server completes it, and rejects a requestState that was tampered with'),
+    requirement: MRTR_RETRY,
     revisions: only07,
     async run(ctx) {
       const probe = await inputProbe(ctx);
       if (typeof probe === 'string') return skip(probe);
       const { tool, caps } = probe;
-      const call = (extra: Record<string, unknown>) => ctx.request('tools/call', { name: tool, arguments: probe.arguments, ...extra, ...capabilitiesMeta(caps) });
       const first = resultOf(probe.asked);
       if (errorOf(probe.bare) && Object.keys(caps).length === 0) return skip(`${tool}'s -32021 names no required capabilities to declare (see stateless/capabilities/missing)`);
       if (!first) return fail(`${tool} declared ${JSON.stringify(caps)} and still got an error`, { expected: 'an InputRequiredResult', actual: describeReply(probe.asked) });
       if (first.resultType !== 'input_required') return skip(`${tool} completed at once when the capabilities it named were declared`);
-      let result = first;
-      for (let round = 1; round <= MAX_ROUNDS; round++) {
-        const answered = answers(result);
-        if ('unknown' in answered) return skip(`${tool} asks for input of a kind the suite cannot give: ${JSON.stringify(answered.unknown)}`);
-        const reply = await call({ inputResponses: answered.responses, requestState: result.requestState });
-        const next = resultOf(reply);
-        if (!next) return fail(`${tool}: the retry with input responses was refused`, { expected: 'a complete result', actual: describeReply(reply) });
-        if (next.resultType !== 'input_required') return tamper(first, round);
-        result = next;
+      return retried(tool, first, (extra) => ctx.request('tools/call', { name: tool, arguments: probe.arguments, ...extra, ...capabilitiesMeta(caps) }));
+    },
+  },
+  {
+    id: 'stateless/mrtr/retry-prompt',
+    title: 'A prompt that asks for input completes when retried with the input responses and requestState; a tampered requestState is refused',
+    requirement: MRTR_RETRY,
+    revisions: only07,
+    requires: { capabilities: ['prompts'] },
+    async run(ctx) {
+      const probes = await promptProbes(ctx);
+      if (typeof probes === 'string') return skip(probes);
+      const outcomes: Outcome[] = [];
+      for (const { prompt, arguments: args, asked } of probes) {
+        const call = (extra: Record<string, unknown>) => ctx.request('prompts/get', { name: prompt, arguments: args, ...extra, ...capabilitiesMeta(ANSWERABLE) });
+        outcomes.push(await retried(`prompt ${prompt}`, asked, call));
       }
-      return fail(`${tool} still asked for input after ${MAX_ROUNDS} retries`, { expected: 'a complete result', actual: result });
-
-      async function tamper(asked: Record<string, unknown>, rounds: number): Promise<Outcome> {
-        const done = `completed after ${rounds} retr${rounds === 1 ? 'y' : 'ies'}`;
-        const state = asked.requestState;
-        if (typeof state !== 'string') return pass(`${tool} ${done} (no requestState to tamper with)`);
-        const answered = answers(asked) as { responses: Record<string, unknown> };
-        const reply = await call({ inputResponses: answered.responses, requestState: tampered(state) });
-        // Integrity matters only when the state does: a SHOULD for a black box that cannot tell.
-        if (resultOf(reply)?.resultType === 'complete') return warn(`${tool} ${done}, and also completed with a tampered requestState`, { expected: 'an error for the altered requestState', actual: describeReply(reply) });
-        return pass(`${tool} ${done}; a tampered requestState was refused`);
-      }
+      // A skip only when no prompt could be judged.
+      return outcomes.every((o) => o.status === 'skip') ? skip(outcomes.map((o) => o.message).join('; ')) : worst(outcomes);
     },
   },
   {
