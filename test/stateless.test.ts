@@ -97,6 +97,17 @@ describe('the stateless wire', () => {
     expect(await judged('2025-11-25', {})).toBe('fail');
   });
 
+  it('passes a listed prompt that answers -32021 for a capability the request did not declare', async () => {
+    const judged = async (faults: string) => {
+      const plan = await resolveTarget({ target: FAULTY, env: { MCP_REVISION: STATELESS_REVISION, MCP_FAULTS: faults } });
+      const suite = await loadSuite({ only: ['prompts/get/listed'] });
+      const report = await runSuiteWith({ plan, suite, timeoutMs: 5000, budgetMs: 60_000, protocolVersion: STATELESS_REVISION });
+      const check = report.checks.find((c) => c.id === 'prompts/get/listed');
+      return [check?.status, check?.transcript?.some((e) => e.dir === 'recv' && e.text.includes('"code":-32021'))];
+    };
+    expect(await judged('prompt-needs-elicitation')).toEqual(['pass', true]);
+  });
+
   it('refuses 2026-07-28 over legacy HTTP+SSE, which has no stateless wire', async () => {
     const run = conform(await resolveOptions({ target: 'http://127.0.0.1:9/sse', transport: 'sse', revision: STATELESS_REVISION }));
     await expect(run).rejects.toThrow(ConfigError);
