@@ -108,8 +108,10 @@ describe('each HTTP fault trips exactly the check that targets it', () => {
 describe('server-everything over HTTP', () => {
   it('agrees with its stdio run on every check both transports run, but three the SDK itself answers differently', async () => {
     const [stdio, http] = await Promise.all([
-      runCli([...SEED, '--', 'node', EVERYTHING, 'stdio']),
-      runCli([...STARTED, ...SEED, '--', 'node', EVERYTHING, 'streamableHttp']),
+      // Its long-running operation takes 10 s with the defaults a call keeps, as long as the default --timeout: which
+      // comes first would decide tools/call/valid-arguments by chance. With 20 s both runs see the answer.
+      runCli([...SEED, '--timeout', '20', '--', 'node', EVERYTHING, 'stdio']),
+      runCli([...STARTED, ...SEED, '--timeout', '20', '--', 'node', EVERYTHING, 'streamableHttp']),
     ]);
     for (const r of [stdio, http]) expect(r.report?.summary.error, r.stdout).toBe(0);
     expect(await differences(stdio.report!, http.report!)).toEqual([
