@@ -8,15 +8,13 @@ import { ROOT } from './helpers.js';
 
 const SLOW_HTTP = join(ROOT, 'test/fixtures/servers/slow-http-server.mjs');
 
+/** A run of the checks `only` on slow-http-server.mjs in `mode`, started by the run on a free port. */
+const slowRun = (mode: string, only: string[], timeout?: number) =>
+  runConformance({ target: [process.execPath, SLOW_HTTP], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', env: { SLOW_HTTP: mode }, only, ...(timeout !== undefined && { timeout }) });
+
 describe('the streams of a slow HTTP server', () => {
   it('are watched long enough for its ping to be answered', async () => {
-    const report = await runConformance({
-      target: [process.execPath, SLOW_HTTP],
-      httpUrl: 'http://127.0.0.1:{port}/mcp',
-      port: 'auto',
-      env: { SLOW_HTTP: 'busy' },
-      only: ['transport/http/sse-response', 'transport/http/sse-terminate'],
-    });
+    const report = await slowRun('busy', ['transport/http/sse-response', 'transport/http/sse-terminate']);
     const status = (id: string) => report.checks.find((c) => c.id === id);
     expect(status('transport/http/sse-response')).toMatchObject({ status: 'pass' });
     expect(status('transport/http/sse-terminate')).toMatchObject({ status: 'pass' });
@@ -25,14 +23,7 @@ describe('the streams of a slow HTTP server', () => {
 
 describe('a ping answered after its check gave up on it, over HTTP', () => {
   it('is a late answer (warn), not a server that stopped answering (fail)', async () => {
-    const report = await runConformance({
-      target: [process.execPath, SLOW_HTTP],
-      httpUrl: 'http://127.0.0.1:{port}/mcp',
-      port: 'auto',
-      env: { SLOW_HTTP: 'late-ping' },
-      timeout: 2,
-      only: ['base/batch/removed'],
-    });
+    const report = await slowRun('late-ping', ['base/batch/removed'], 2);
     const check = report.checks.find((c) => c.id === 'base/batch/removed');
     expect(check).toMatchObject({ status: 'warn', message: expect.stringContaining('late answer (after the timeout): ping') });
   });
