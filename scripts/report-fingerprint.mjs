@@ -8,8 +8,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
- * What differs between two runs of the same server: times ("12.3 ms"), a late answer's id and wait, and counts of
- * frames or server→client requests that depend on how concurrent checks interleave.
+ * What differs between two runs of the same server: times ("12.3 ms"), a late answer's id and wait, counts of
+ * frames or server→client requests that depend on how concurrent checks interleave, and of progress cut off by a timeout.
  */
 const VARYING = [
   [/^\d+ frame\(s\) inspected/g, '<n> frame(s) inspected'],
@@ -17,6 +17,8 @@ const VARYING = [
   [/\b\d+ declined, \d+ accepted\b/g, '<n> declined, <n> accepted'],
   [/\b\d+(?:\.\d+)? ?ms\b/g, '<ms>'],
   [/\(id [^)]*\) answered after \d+(?:\.\d+)? s/g, '(id <id>) answered after <s>'],
+  // How many progress notifications came before --timeout gave up on a call.
+  [/^\d+ (progress notification\(s\) for .*unanswered within --timeout)/gs, '<n> $1'],
 ];
 /**
  * Checks whose message tells what timing showed (whether a quick call looked slow enough to cancel, on a loaded

@@ -92,8 +92,9 @@ export interface CheckDef {
    */
   scratch?: boolean;
   /**
-   * Does work a server may find slow on the shared session (tools called with valid arguments): starts before every
-   * other check, so that a slow tool's one timeout runs while the rest of the run works rather than after it.
+   * Does work a server may find slow (tools called with valid arguments, the progress probe): starts before every
+   * other check, and over stdio takes the server processes started during discovery, so that a slow tool's one timeout
+   * runs while the rest of the run works rather than after it.
    */
   slowWork?: boolean;
   /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */

@@ -27,6 +27,8 @@ interface Progress {
 /** One request sent with a progressToken, and what came for it. */
 interface Traced {
   label: string;
+  /** Its request id, when the caller chose it. */
+  id?: string;
   method: string;
   params: Record<string, unknown>;
   token: string | number;
@@ -38,6 +40,12 @@ interface Traced {
   failed?: string;
   timedOut?: boolean;
   progress: Progress[];
+  /** Milliseconds to its first progress. */
+  firstProgressMs?: number;
+  /** A tools/call still unanswered MIN_SLOW_MS after its first progress: working, so it can be cancelled after it started. */
+  working?: boolean;
+  /** Answered, or given up on. */
+  settled: Promise<void>;
 }
 
 interface Probe {
@@ -49,6 +57,22 @@ interface Probe {
   slow: Map<string, string>;
 }
 
+/**
+ * The probe under way. What waits on a slow tool waits once, beside the probe, not after it: the cancellation starts
+ * its call as soon as the probe finds one working, and the logging checks as soon as every call is answered or working.
+ */
+interface ProbeRun {
+  /** Its tool calls, as they were sent. */
+  calls: Call[];
+  traces: Traced[];
+  /** The first tools/call found working; undefined once every call is sorted and none is. */
+  working: Promise<Traced | undefined>;
+  /** Every call answered, given up on, or found working: the tools to leave out of further calls, with why. */
+  sorted: Promise<Map<string, string>>;
+  done: Promise<Probe>;
+}
+
+type Call = { label: string; method: string; params: Record<string, unknown> };
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const PROGRESS_KEY = 'conversation/progress-probe';
 
@@ -63,7 +87,7 @@ function withDefaults(schema: unknown, args: unknown): unknown {
 }
 
 /** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed (schema defaults kept); the rest with why. */
-function toolCalls(ctx: CheckContext, foundSlow: ReadonlyMap<string, string> = new Map()): { calls: { label: string; method: string; params: Record<string, unknown> }[]; leftOut: string[] } {
+function toolCalls(ctx: CheckContext, foundSlow: ReadonlyMap<string, string> = new Map()): { calls: Call[]; leftOut: string[] } {
   const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
   const leftOut = skipped.map((s) => `${s.tool} (${s.reason})`);
   const calls = [];
@@ -99,48 +123,116 @@ let tokens = 0;
 /** Unique tokens of both JSON types the spec allows: strings and integers. */
 const nextToken = (): string | number => (++tokens % 2 === 0 ? 4242 + tokens : `mcp-conformance-progress-${tokens}`);
 
-/** Sends each request with a progressToken of its own, at once, and records the progress that names it until the answers (and a little after). */
-async function trace(session: Session, requests: { label: string; method: string; params: Record<string, unknown> }[], timeoutMs: number): Promise<Traced[]> {
-  const traces: Traced[] = requests.map((r) => ({ ...r, token: nextToken(), sentAt: 0, progress: [] }));
+/**
+ * Sends each request with a progressToken of its own, at once, and records the progress that names it until the
+ * answers (and a little after). `working` is told of the first tools/call found working, `sorted` once no call is
+ * left that is neither answered nor working.
+ */
+function trace(session: Session, requests: Call[], timeoutMs: number, idOf?: (token: string | number) => string) {
+  let sortedCount = 0;
+  let isSorted = () => {};
+  const sorted = new Promise<void>((resolve) => (isSorted = resolve));
+  let found = (_t: Traced | undefined) => {};
+  const working = new Promise<Traced | undefined>((resolve) => (found = resolve));
+  void sorted.then(() => found(undefined));
+  const sort = () => ++sortedCount === requests.length && isSorted();
+  const traces: Traced[] = requests.map((r) => {
+    const token = nextToken();
+    return { ...r, token, ...(idOf && { id: idOf(token) }), sentAt: 0, progress: [], settled: Promise.resolve() };
+  });
   const byToken = new Map(traces.map((t) => [JSON.stringify(t.token), t]));
   const stop = session.onInbound((e: InboundEvent) => {
     const params = e.message?.method === 'notifications/progress' && isObject(e.message.params) ? e.message.params : undefined;
     const t = params && byToken.get(JSON.stringify(params.progressToken));
-    if (t) t.progress.push({ params: params!, entry: e.line.entry });
+    if (!t) return;
+    t.progress.push({ params: params!, entry: e.line.entry });
+    if (t.progress.length > 1 || t.method !== 'tools/call' || t.reply || t.failed) return;
+    t.firstProgressMs = Math.round(performance.now() - t.sentAt);
+    setTimeout(() => {
+      if (t.reply || t.failed) return;
+      t.working = true;
+      found(t);
+      sort();
+    }, MIN_SLOW_MS);
   });
-  await Promise.all(
-    traces.map(async (t) => {
-      t.sentAt = performance.now();
-      const params = { ...t.params, _meta: { progressToken: t.token } };
-      try {
-        t.reply = await session.request(t.method, params, { timeoutMs });
+  for (const t of traces) {
+    t.sentAt = performance.now();
+    t.settled = session.request(t.method, { ...t.params, _meta: { progressToken: t.token } }, { timeoutMs, ...(t.id && { id: t.id }) }).then(
+      (reply) => {
+        t.reply = reply;
         t.tookMs = Math.round(performance.now() - t.sentAt);
-      } catch (err) {
-        t.failed = (err as Error).message;
+      },
+      (err: Error) => {
+        t.failed = err.message;
         t.timedOut = err instanceof RequestTimeout;
-      }
-    }),
-  );
-  await delay(LINGER_MS);
-  stop();
-  return traces;
+      },
+    );
+    void t.settled.then(() => t.working || sort());
+  }
+  if (traces.length === 0) isSorted();
+  const done = Promise.all(traces.map((t) => t.settled)).then(async () => {
+    await delay(LINGER_MS);
+    stop();
+    return traces;
+  });
+  return { traces, working, sorted, done };
+}
+
+/** Tools a probe call of which went unanswered within --timeout: the run calls them no more (ARCHITECTURE.md, timeouts). */
+function unanswered(ctx: CheckContext, traces: Traced[]): Map<string, string> {
+  const slow = new Map<string, string>();
+  for (const t of traces) {
+    const name = String(t.params.name);
+    if (t.timedOut && t.method === 'tools/call') slow.set(name, ctx.slowTools.get(name) ?? slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]));
+  }
+  return slow;
 }
 
 /** The run's one progress probe: list requests and one call of each callable tool, each with a progressToken, on a session of its own. */
-function progressProbe(ctx: CheckContext): Promise<Probe> {
+function probeRun(ctx: CheckContext): Promise<ProbeRun> {
   return ctx.memo(PROGRESS_KEY, async () => {
     const session = await ctx.ownSession();
     const tools = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
-    const traces = await trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs);
-    // A tool left unanswered is slow: the run calls it no more (ARCHITECTURE.md, timeouts).
-    const slow = new Map<string, string>();
-    for (const t of traces) {
-      const name = String(t.params.name);
-      if (t.timedOut && t.method === 'tools/call') slow.set(name, ctx.slowTools.get(name) ?? slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]));
-    }
-    for (const [name, why] of slow) if (!ctx.slowTools.has(name)) ctx.slowTools.set(name, why);
-    return { session, traces, leftOut: tools.leftOut, slow };
+    const run = trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs);
+    const sorted = run.sorted.then(() => {
+      const skip = unanswered(ctx, run.traces);
+      for (const t of run.traces) if (t.working) skip.set(String(t.params.name), `still working ${MIN_SLOW_MS} ms after its first progress in the progress probe`);
+      return skip;
+    });
+    const done = run.done.then((traces) => {
+      const slow = unanswered(ctx, traces);
+      for (const [name, why] of slow) if (!ctx.slowTools.has(name)) ctx.slowTools.set(name, why);
+      return { session, traces, leftOut: tools.leftOut, slow };
+    });
+    return { calls: tools.calls, traces: run.traces, working: run.working, sorted, done };
   });
+}
+
+const progressProbe = async (ctx: CheckContext): Promise<Probe> => (await probeRun(ctx)).done;
+
+/**
+ * The tool call to cancel: the first the probe finds working (found while it still works), else, once the probe is
+ * done, its slowest (see slowTarget).
+ */
+async function cancelTarget(ctx: CheckContext): Promise<{ target?: Traced; skipped: string }> {
+  const run = await probeRun(ctx);
+  const target = await run.working;
+  return target ? { target, skipped: '' } : slowTarget(await run.done);
+}
+
+/** When to cancel a call of the target's tool (unless its own progress shows sooner that it started): as the probe's call was found working, or a quarter of its time in. */
+const cancelAfter = (target: Traced, timeoutMs: number) => (target.working ? target.firstProgressMs! + MIN_SLOW_MS : Math.round((target.tookMs ?? timeoutMs) / 4));
+
+/**
+ * When the probe found no call working: a new call of its slowest tool (see slowTarget), to be cancelled at its own
+ * first progress or a quarter of the probe's time in, with the probe's call as its twin; without one, why.
+ */
+async function callSlowest(session: Session, probe: Probe, timeoutMs: number): Promise<{ target: Traced; twin: Traced } | { skipped: string }> {
+  const { target: twin, skipped } = slowTarget(probe);
+  if (!twin) return { skipped };
+  const one = trace(session, [twin], 2 * timeoutMs, (token) => `mcp-conformance-cancel-${token}`);
+  await Promise.race([one.working, delay(cancelAfter(twin, timeoutMs)), one.traces[0].settled]);
+  return { target: one.traces[0], twin };
 }
 
 /** What is wrong with the progress one request got: after its answer (stdio only: one ordered stream), not increasing, past its total. */
@@ -194,6 +286,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     id: 'progress/requests/notifications',
     revisions: SCHEMA_REVISIONS,
     fresh: true,
+    slowWork: true,
     title: 'Progress for a request with a progressToken increases and stops with the response',
     requirement: requirement('prog.increasing', 'MUST', 'basic/utilities/progress#progress-flow', 'The progress value MUST increase with each notification; progress notifications MUST stop after completion'),
     covers: ['prog.stop-after'],
@@ -215,6 +308,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     id: 'cancellation/request/no-response',
     revisions: REVISIONS,
     fresh: true,
+    slowWork: true,
     title: 'A cancelled request gets no response, and the server keeps serving',
     requirement: requirement('cancel.no-response', 'SHOULD', 'basic/utilities/cancellation#behavior-requirements', 'Receivers of a cancellation SHOULD stop processing the request and not send a response for it'),
     async run(ctx) {
@@ -222,32 +316,28 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       // started while the probe runs.
       const own = ctx.profile.capabilities.tools === undefined ? undefined : ctx.ownSession();
       own?.catch(() => {}); // a failed start is reported where it is awaited
-      const { target, skipped } = slowTarget(await progressProbe(ctx));
-      if (!target) return skip(skipped);
-      const session = await own!;
-      const took = target.tookMs ?? ctx.timeoutMs;
-      const token = nextToken();
-      const id = `mcp-conformance-cancel-${token}`;
-      let started: () => void;
-      const begun = new Promise<void>((resolve) => (started = resolve));
-      const stop = session.onInbound((e) => {
-        if (e.message?.method === 'notifications/progress' && isObject(e.message.params) && e.message.params.progressToken === token) started();
-      });
-      // Waits for the answer a server that ignores the cancellation would send: its probe's time again, and the grace.
-      const wait = Math.min(took + CANCEL_GRACE_MS, 2 * ctx.timeoutMs);
-      const t0 = performance.now();
-      let answeredAt: number | undefined;
-      const reply = session.request('tools/call', { ...target.params, _meta: { progressToken: token } }, { id, timeoutMs: wait }).then(
-        (r) => ((answeredAt = performance.now()), r),
-        () => undefined,
-      );
-      // Cancelled once it has started: at its first progress, or a quarter of its probe's time in.
-      await Promise.race([begun, delay(took / 4), reply]);
-      stop();
-      if (answeredAt !== undefined) return skip(`${target.label} answered in ${Math.round(answeredAt - t0)} ms, before it could be cancelled`);
+      const probe = await probeRun(ctx);
+      if (!own) return skip(slowTarget(await probe.done).skipped);
+      const session = await own;
+      const longest = 2 * ctx.timeoutMs;
+      // Its own call of each tool the probe calls, sent beside the probe's: the first found working is cancelled, while
+      // its twin in the probe runs on and shows when an answer that ignores the cancellation would come.
+      const mine = trace(session, probe.calls, longest, (token) => `mcp-conformance-cancel-${token}`);
+      const found = await mine.working;
+      const call = found ? { target: found, twin: probe.traces.find((t) => t.label === found.label)! } : await callSlowest(session, await probe.done, ctx.timeoutMs);
+      if ('skipped' in call) return skip(call.skipped);
+      const { target, twin } = call;
+      if (target.tookMs !== undefined) return skip(`${target.label} answered in ${target.tookMs} ms, before it could be cancelled`);
+      const id = target.id!;
       const cancelAt = performance.now();
       const cancel = session.notify('notifications/cancelled', { requestId: id, reason: 'mcp-conformance: cancellation probe' });
-      const answer = await reply;
+      // Waits for the answer a server that ignores the cancellation would send: as long as the probe's call took (it may
+      // still be working), and the grace.
+      await Promise.race([target.settled, twin.settled]);
+      const wait = Math.min((twin.tookMs ?? ctx.timeoutMs) + CANCEL_GRACE_MS, longest);
+      await Promise.race([target.settled, delay(target.sentAt + wait - performance.now())]);
+      const answer = target.reply;
+      const answeredAt = target.tookMs === undefined ? undefined : target.sentAt + target.tookMs;
       const alive = await session.request('ping', {}).then(
         () => true,
         () => false,
@@ -263,7 +353,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         }
         return skip(`${target.label}'s response crossed the cancellation (${after} ms after it, tolerated): nothing showed whether the server honours cancellations`);
       }
-      return worst([pass(`${target.label} was cancelled ${Math.round(cancelAt - t0)} ms in and got no response within ${Math.round(wait)} ms; the server kept serving`), ...notServing]);
+      return worst([pass(`${target.label} was cancelled ${Math.round(cancelAt - target.sentAt)} ms in and got no response within ${Math.round(wait)} ms; the server kept serving`), ...notServing]);
     },
   },
   {
@@ -300,10 +390,10 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
         // Not answered or refused: logging/set-level/each-level judges setLevel itself.
         const unset = (level: string, r: Reply | string) => skip(`logging/setLevel ${level} ${typeof r === 'string' ? `got no answer (${r})` : 'was refused'}: logging/set-level/each-level judges that`);
         const debugFrom = performance.now();
-        // At debug from the start, the calls after the progress probe: the tools it found slow are left out rather than
-        // waited for twice more, and what the server logs meanwhile counts at debug.
+        // At debug from the start, the calls once the progress probe has sorted its own: the tools it found slow or still
+        // working are left out rather than waited for twice more, and what the server logs meanwhile counts at debug.
         const debug = await at('debug', async () => {
-          ({ calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx, (await progressProbe(ctx)).slow));
+          ({ calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx, await (await probeRun(ctx)).sorted));
         });
         if (typeof debug === 'string' || errorOf(debug)) return unset('debug', debug);
         // A server that logs of its own accord at random levels (a timer) may yet send one below error: it gets one
@@ -344,8 +434,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     requires: { capabilities: ['logging'] },
     async run(ctx) {
       const session = await ctx.ownSession();
-      // After the progress probe: the tools it found slow are left out.
-      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx, (await progressProbe(ctx)).slow);
+      // Once the progress probe has sorted its calls: the tools it found slow or still working are left out.
+      const { calls, leftOut } = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx, await (await probeRun(ctx)).sorted);
       const what = `${calls.length} tool call(s)${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`;
       if (calls.length === 0) return skip(`no tool the run may call, so no request that could log (${what})`);
       const seen: { level: unknown; entry: TranscriptEntry; asked: string }[] = [];
@@ -394,15 +484,14 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     async run(ctx) {
       const own = ctx.ownSession();
       own.catch(() => {}); // a failed start is reported where it is awaited
-      const { target, skipped } = slowTarget(await progressProbe(ctx));
+      const { target, skipped } = await cancelTarget(ctx);
       if (!target) return skip(skipped);
       const session = await own;
       const http = httpOf(session);
-      const took = target.tookMs ?? ctx.timeoutMs;
-      const closeAt = Math.round(took / 4);
+      const closeAt = cancelAfter(target, ctx.timeoutMs);
       const id = `mcp-conformance-stream-close-${nextToken()}`;
       const body = JSON.stringify({ jsonrpc: '2.0', id, method: target.method, params: { ...target.params, _meta: { ...session.requestMeta, progressToken: nextToken() } } });
-      // The probe stops reading, and closes the stream, a quarter of the call's probe time in.
+      // The probe stops reading, and closes the stream, as long in as the probe's call was found working (or a quarter of its time).
       const o = await http.probe('POST', `${target.label}, its stream closed ${closeAt} ms in`, {}, body, closeAt);
       if (o.status === undefined) return skip(`${target.label} got no response head within ${closeAt} ms, so there was no stream to close (${o.error ?? 'no answer'})`);
       if (!o.cut) return skip(`${target.label} was answered (HTTP ${o.status}) within ${closeAt} ms, before its stream could be closed`);
