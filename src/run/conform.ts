@@ -7,7 +7,7 @@ import { eraRefusal, initialize, statelessMeta } from '../discovery/discover.js'
 import { isObject } from '../json.js';
 import { mergeReports } from '../report/merge.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
-import { type InboundEvent, type Reply, Session } from '../session/session.js';
+import { type Reply, Session } from '../session/session.js';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
@@ -16,6 +16,7 @@ import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
 import { shardSuite } from '../suite/shard.js';
 import { Interrupted } from './attempt.js';
+import { FRESH_POOL, type Warm, keepInbound } from './warm.js';
 import type { OnProgress } from './progress.js';
 import { ISSUER_ENV, JWKS_ENV, LocalIssuer } from '../auth/issuer.js';
 
@@ -71,7 +72,7 @@ async function runOne(
   options: ResolvedOptions,
   { baseline, suite }: { baseline?: Baseline; suite: Suite },
   signal?: AbortSignal,
-  start?: { plan: LaunchPlan; handover?: Handover; eraLeftOut?: { revision: string; reason: string } },
+  start?: { plan: LaunchPlan; handover?: Handover; warm?: Promise<Warm>[]; eraLeftOut?: { revision: string; reason: string } },
   onProgress?: OnProgress,
 ): Promise<Conformed> {
   const plan = start?.plan ?? (await planOf(options));
@@ -92,6 +93,7 @@ async function runOne(
     toolCalls: { mode: options.toolCalls, allow: options.allowTools },
     signal,
     handover: start?.handover,
+    warm: start?.warm,
     eraLeftOut: start?.eraLeftOut,
     onProgress,
     issuer: options.issuer,
@@ -137,10 +139,13 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
   const plan = await planOf(options);
   // The stateless wire has no legacy HTTP+SSE transport (see conform).
   const stateless = plan.transport !== 'sse';
-  const probing = revision === 'auto' && stateless ? spokenRevisions(plan, options.timeoutMs, signal) : undefined;
+  // A narrow run (--only, --shard) may take none of the sessions started ahead.
+  const warm = (options.only ?? []).length === 0 && options.shard === undefined ? FRESH_POOL : 0;
+  const probing = revision === 'auto' && stateless ? spokenRevisions(plan, options.timeoutMs, warm, signal) : undefined;
   probing?.catch(() => {}); // awaited below, once the checks are loaded
   const files = early ?? (await loadFiles(options).catch(async (err: unknown) => {
-    await release((await probing?.catch(() => undefined))?.handover);
+    const spoken = await probing?.catch(() => undefined);
+    await release(spoken?.handover, spoken?.warm);
     throw err;
   }));
   // Interrupted while probing: the run below reports the interruption (at the newest initialize revision).
@@ -154,7 +159,8 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
     if (signal?.aborted && runs.length > 0) break; // the first run still reports the interruption
     const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
     const told = onProgress && ((p: Parameters<OnProgress>[0]) => onProgress({ ...p, revision }));
-    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: runs.length === 0 ? spoken?.handover : undefined, eraLeftOut }, told));
+    const first = runs.length === 0;
+    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: first ? spoken?.handover : undefined, warm: first ? spoken?.warm : undefined, eraLeftOut }, told));
   }
   return runs;
 }
@@ -168,8 +174,9 @@ export function combined(runs: readonly Conformed[]): Report {
   return mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run) }))).report;
 }
 
-/** Ends a handed-over session that no run took. */
-async function release(handover: Handover | undefined): Promise<void> {
+/** Ends a handed-over session, and sessions started ahead, that no run took. */
+async function release(handover: Handover | undefined, warm: Promise<Warm>[] = []): Promise<void> {
+  await Promise.all(warm.map((w) => w.then((s) => s.session.close(), () => {})));
   await handover?.session.close();
   await handover?.connection.close();
 }
@@ -186,7 +193,7 @@ const DISCOVER_GRACE_MS = 1000;
  * keeps the probe's session: its run goes on in it rather than starting the server again. A server that answers
  * server/discover without 2026-07-28 among its supportedVersions does not speak that era: `refused` says so.
  */
-async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: AbortSignal): Promise<{ revisions: string[]; handover?: Handover; refused?: string }> {
+async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: number, signal?: AbortSignal): Promise<{ revisions: string[]; handover?: Handover; refused?: string; warm: Promise<Warm>[] }> {
   const connection = connect(plan, { timeoutMs, probeVersion: REVISIONS[0] });
   // A Ctrl-C or SIGTERM stops the waiting at once (a silent server would hold each wait for --timeout); the sessions
   // are closed on the way out.
@@ -207,10 +214,14 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: Abo
   const answered = (reply: Promise<Reply>) => reply.then((r) => isObject(r.message.result), () => false);
   let handover: Handover | undefined;
   let refused: string | undefined;
+  let warm: Promise<Warm>[] = [];
   try {
     const session = await open();
-    let kept: InboundEvent[] | undefined = [];
-    session.onInbound((e) => kept?.push(e));
+    const kept = keepInbound(session);
+    // Over stdio, the first fresh sessions of the run start now, while the probe asks and the checks load: a server
+    // process's start-up no longer waits for both.
+    if (plan.url === undefined) warm = Array.from({ length: warmCount }, () => open().then(keepInbound));
+    for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
     let [stateless, legacy] = [false, false];
     /** The error code server/discover was refused with, when it was. */
     let discoverError: unknown;
@@ -244,9 +255,8 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: Abo
         stateless = await until(discover(again)).finally(() => again.close());
       }
       if (legacy && !stateless) {
-        const earlier = kept;
-        handover = { connection, session, initialized: initialized!, earlier: () => ((kept = undefined), earlier) };
-        return { revisions: [REVISIONS[0]], handover, refused };
+        handover = { ...kept, connection, initialized: initialized! };
+        return { revisions: [REVISIONS[0]], handover, refused, warm };
       }
     } finally {
       if (!handover) await session.close();
@@ -256,7 +266,10 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, signal?: Abo
       const fresh = await open();
       legacy = await until(answered(initialize(fresh, REVISIONS[0]))).finally(() => fresh.close());
     }
-    return { revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])], refused };
+    return { revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])], refused, warm };
+  } catch (err) {
+    await release(undefined, warm);
+    throw err;
   } finally {
     if (!handover) await connection.close();
   }

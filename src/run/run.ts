@@ -7,7 +7,7 @@ import { randomSeed } from '../properties/runner.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { REVISIONS } from '../schema/revisions.js';
-import { type Exchange, type InboundEvent, type Reply, Session } from '../session/session.js';
+import { type Exchange, type Reply, Session } from '../session/session.js';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
@@ -17,6 +17,7 @@ import { BudgetSpent, type Generation, Interrupted, type RunState } from './atte
 import { notRun } from './result.js';
 import { elsewhere, type EraLeftOut, runChecks } from './schedule.js';
 import { SCRATCH_SESSIONS } from './scratch.js';
+import { FRESH_POOL, type Warm } from './warm.js';
 import { MAX_RESTARTS, SharedServer } from './shared-server.js';
 import { lockedOut, lockedProfile } from './locked.js';
 import type { LocalIssuer } from '../auth/issuer.js';
@@ -45,6 +46,8 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** A session already initialized at `protocolVersion` (the auto probe's), and its connection: the run goes on in them. */
   handover?: Handover;
+  /** Fresh stdio sessions started during the auto probe: the run hands them out first, and closes those it does not take. */
+  warm?: Promise<Warm>[];
   /** An era the auto probe left out, because the server said it does not speak it: that era's checks skip with the reason. */
   eraLeftOut?: EraLeftOut;
   /** The --auth-server, when the run has one: the authorization checks ask it for tokens. */
@@ -54,18 +57,11 @@ export interface RunOptions {
 }
 
 /** A session and its connection passed on to a run, which then owns them. */
-export interface Handover {
+export interface Handover extends Warm {
   connection: Connection;
-  session: Session;
   /** The answer to the initialize the session sent. */
   initialized: Reply;
-  /** Stops keeping what the session receives, and returns what it kept: the run's frame rules judge that too. */
-  earlier(): InboundEvent[];
 }
-
-
-/** Fresh stdio sessions started ahead, at most, while discovery runs (a default run takes seven: version probes, uninitialized cases, scratch sessions). */
-const FRESH_POOL = 4;
 
 /** Starts the server, discovers it, runs every check of the suite, shuts everything down, and returns the report. */
 export async function runSuite(options: RunOptions): Promise<Report> {
@@ -110,7 +106,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     monitor.watch(session);
     return session;
   };
-  const adopt = ({ session, earlier }: Handover) => {
+  const adopt = ({ session, earlier }: Warm) => {
     sessions.push(session);
     monitor.watch(session, earlier());
     return session;
@@ -130,12 +126,16 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   // are started now, while discovery runs, and handed out first; no more than the run will take, so a narrow run
   // starts none it does not use.
   const pool: Promise<Session>[] = [];
+  const warm = options.warm ?? [];
   if (kind === 'stdio') {
     const applies = suite.checks.filter((c) => elsewhere(c, 'stdio', protocolVersion) === undefined);
     const takers = applies.filter((c) => c.fresh).length + Math.min(SCRATCH_SESSIONS, applies.filter((c) => c.scratch).length);
-    for (let i = 0; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());
+    for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));
+    for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
   }
+  // Started for a run that takes fewer (a narrow one).
+  const unused = warm.splice(0).map((w) => w.then((s) => s.session.close(), () => {}));
   let profile: ServerProfile | undefined;
   const results: CheckResult[] = [];
   const lostWaiting = new Set<string>();
@@ -174,7 +174,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       if (!interrupted) await Promise.all(state.lateWaiting.map(({ session, silent }) => session.lateGrace(silent, options.timeoutMs)));
     }
   } finally {
-    await Promise.allSettled(pool.splice(0)); // untaken ones are in `sessions` once started
+    await Promise.allSettled([...pool.splice(0), ...unused]); // untaken ones are in `sessions` once started
     await sharedServer.settle();
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
