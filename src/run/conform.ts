@@ -218,10 +218,6 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
   try {
     const session = await open();
     const kept = keepInbound(session);
-    // Over stdio, the first fresh sessions of the run start now, while the probe asks and the checks load: a server
-    // process's start-up no longer waits for both.
-    if (plan.url === undefined) warm = Array.from({ length: warmCount }, () => open().then(keepInbound));
-    for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
     let [stateless, legacy] = [false, false];
     /** The error code server/discover was refused with, when it was. */
     let discoverError: unknown;
@@ -240,6 +236,11 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
     try {
       const discovered = discover(session);
       const initialized = await until(initialize(session, REVISIONS[0]).catch(() => undefined));
+      // Over stdio, the first fresh sessions of the run start now, while the probe waits on server/discover and the
+      // checks load; not before the probe's server has answered, which must never lose a start-up race (a lock, a port)
+      // to them.
+      if (plan.url === undefined) warm = Array.from({ length: warmCount }, () => open().then(keepInbound));
+      for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
       legacy = initialized !== undefined && isObject(initialized.message.result);
       stateless = await until(Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]));
       // A server of the initialize wire may answer every method it does not know with a result, server/discover too:
