@@ -7,6 +7,7 @@
 //   ref-http      the same over Streamable HTTP (--http-url … --port auto -- node examples/reference-server/http.mjs)
 //   every-stdio   the full default suite on @modelcontextprotocol/server-everything over stdio
 //   every-http    the full default suite on server-everything over Streamable HTTP (one server for all runs)
+//   every-http-no-tools  the same with --tool-calls none: no tool called, so no wait on its 10 s operation
 //   official      @modelcontextprotocol/conformance `server --url` on that same server (all scenarios)
 //   huge-frame    the full default suite on bench/servers/huge-frame.mjs (a 50 MiB resource) over stdio
 //   wide-frames   the full default suite on bench/servers/wide-frames.mjs (each session's initialize: 15 MiB)
@@ -135,6 +136,8 @@ try {
     },
     [`every-stdio${suffix}`]: { command: `mcp-conformance -- node server-everything/dist/index.js stdio${note}`, run: () => ours(['--', process.execPath, EVERYTHING, 'stdio'], work, cli) },
     [`every-http${suffix}`]: { command: `mcp-conformance <server-everything streamableHttp URL>${note}`, run: () => ours([everything.url], work, cli) },
+    // What the tool itself costs beside the official suite: no tool called, so no wait on the server's 10 s operation.
+    [`every-http-no-tools${suffix}`]: { command: `mcp-conformance --tool-calls none <server-everything streamableHttp URL>${note}`, run: () => ours(['--tool-calls', 'none', everything.url], work, cli) },
     [`huge-frame${suffix}`]: { command: `mcp-conformance --timeout 3 bench/servers/huge-frame.mjs (a 50 MiB resource)${note}`, run: () => ours(['--timeout', '3', join(ROOT, 'bench/servers/huge-frame.mjs')], work, cli) },
     [`wide-frames${suffix}`]: { command: `mcp-conformance bench/servers/wide-frames.mjs (a 15 MiB frame to every session as it starts)${note}`, run: () => ours([join(ROOT, 'bench/servers/wide-frames.mjs')], work, cli) },
     [`huge-frame+hog${suffix}`]: {
@@ -206,6 +209,7 @@ try {
   result.targets = {
     'every-http / official (≤ 0.75)': ratio('every-http', 'official'),
     'every-stdio / official (≤ 1.2)': ratio('every-stdio', 'official'),
+    'every-http --tool-calls none / official (not a target: the tool without the 10 s operation)': ratio('every-http-no-tools', 'official'),
     'ref-stdio / same-work (≤ 6)': ratio('ref-stdio', 'same-work'),
     'property rate, generated tools/call per s (≥ 2000)': Math.min(...rates),
     'peak RSS, MB, any row (< 200)': Math.max(...rss),
