@@ -85,6 +85,16 @@ function answerFor(message: Message, round: Round, root: string, seed: number): 
   }
 }
 
+/**
+ * initialize declaring `capabilities`, and the version the server answered with (else the one asked for). Only the
+ * version is kept: the probe's frame would hold the whole answer (megabytes, for some servers) while its calls run.
+ */
+async function negotiate(session: Session, protocolVersion: string, capabilities: Record<string, unknown>): Promise<string> {
+  const init = await session.request('initialize', { protocolVersion, capabilities, clientInfo: { name: TOOL.name, version: TOOL.version } });
+  const negotiated = (init.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof negotiated === 'string' ? negotiated : protocolVersion;
+}
+
 /** Initializes `session` declaring the client capabilities, then calls the tools and answers what the server asks. */
 async function probe(ctx: CheckContext): Promise<Probe> {
   const root = await mkdtemp(join(tmpdir(), 'mcp-conformance-root-'));
@@ -103,9 +113,7 @@ async function probe(ctx: CheckContext): Promise<Probe> {
     return answer;
   };
   try {
-    const init = await session.request('initialize', { protocolVersion: ctx.profile.protocolVersion, capabilities, clientInfo: { name: TOOL.name, version: TOOL.version } });
-    const negotiated = (init.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-    session.revision = schemaRevision(typeof negotiated === 'string' ? negotiated : ctx.profile.protocolVersion);
+    session.revision = schemaRevision(await negotiate(session, ctx.profile.protocolVersion, capabilities));
     session.notify('notifications/initialized');
     // A server may ask right after initialized (roots, for one): a round trip lets those requests come first.
     await session.request('ping').catch(() => undefined);
