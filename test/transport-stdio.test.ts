@@ -271,6 +271,35 @@ describe('a server that goes away', () => {
   });
 });
 
+describe('recording a session', () => {
+  it('keeps only the stray responses, not the answers its requests already got', async () => {
+    // Answers each request, then sends a response to an id never asked for.
+    const { t, transcript } = await start(
+      server(
+        'stray',
+        `let buf = '';
+         process.stdin.on('data', (d) => {
+           buf += d;
+           let i;
+           while ((i = buf.indexOf('\\n')) >= 0) {
+             const m = JSON.parse(buf.slice(0, i));
+             buf = buf.slice(i + 1);
+             process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { big: 'x'.repeat(1000) } }) + '\\n');
+             process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 'never-sent', result: {} }) + '\\n');
+           }
+         });`,
+      ),
+    );
+    const session = new Session(t, transcript, 600_000);
+    const recording = session.record();
+    const reply = await session.request('ping');
+    await waitFor(() => transcript.entries.filter((e) => e.dir === 'recv').length >= 2);
+    const seen = recording.stop();
+    expect(reply.message.result).toEqual({ big: 'x'.repeat(1000) });
+    expect(seen.map((e) => e.message)).toEqual([{ jsonrpc: '2.0', id: 'never-sent', result: {} }]);
+  });
+});
+
 describe('the transcript of a flood', () => {
   it('keeps the first and the last frames, every event, and counts the rest', () => {
     const transcript = new Transcript();
