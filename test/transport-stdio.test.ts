@@ -140,7 +140,7 @@ describe('stdout framing', () => {
   });
 
   it('several sessions receiving large lines at once get them whole, in turn, and the shared budget ends empty', async () => {
-    const size = 13 * 1024 * 1024; // three at once pass the 32 MiB budget
+    const size = 13 * 1024 * 1024; // two at once pass the 16 MiB budget
     const big = server('big', `process.stdout.write(JSON.stringify({ big: 'x'.repeat(${size}) }) + '\\n{"after":1}\\n'); process.stdin.resume();`);
     const runs = await Promise.all([1, 2, 3].map(() => start(big)));
     for (const { lines } of runs) await waitFor(() => lines.length >= 2, 60_000);
