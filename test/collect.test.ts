@@ -34,6 +34,24 @@ describe('collecting after large lines', () => {
     expect(asked).toBe(1);
   });
 
+  it('collects at once for a line about to be copied, from COLLECT_AFTER_BYTES on only', () => {
+    let collections = 0;
+    const collector = new LargeLineCollector(100, () => () => void collections++);
+    collector.copying(99);
+    expect(collections).toBe(0);
+    collector.copying(100);
+    collector.copying(500);
+    expect(collections).toBe(2);
+  });
+
+  it('frees the memory of dead Buffers before copying() returns', () => {
+    const before = process.memoryUsage().arrayBuffers;
+    (() => Buffer.alloc(64 * 1024 * 1024, 1))();
+    new LargeLineCollector(1).copying(1);
+    expect(process.memoryUsage().arrayBuffers).toBeLessThan(before + 32 * 1024 * 1024);
+    expect(runInNewContext('typeof gc')).toBe('undefined');
+  });
+
   it('really collects garbage, and leaves no gc() to the other contexts of the process', async () => {
     const collected: string[] = [];
     const registry = new FinalizationRegistry((name: string) => collected.push(name));

@@ -18,4 +18,15 @@ describe('splitting a stream into lines', () => {
     s.end();
     expect(lines).toEqual(['{"a":1}', '{"b":2}', 'xxxx…(150)', 'last (partial)']);
   });
+
+  it('joins a large line whole, in a buffer of its own mapping size, so that freeing it gives its memory back', () => {
+    const lines: RawLine[] = [];
+    const s = new LineSplitter(16 * 1024 * 1024, 4, (l) => lines.push(l));
+    const chunk = Buffer.alloc(64 * 1024, 'y');
+    for (let i = 0; i < 40; i++) s.push(chunk);
+    s.push(bytes('z\nnext\n'));
+    expect(lines.map((l) => [l.bytes, l.data.length, l.overflow])).toEqual([[40 * 64 * 1024 + 1, 40 * 64 * 1024 + 1, false], [4, 4, false]]);
+    expect(lines[0]!.data.equals(Buffer.concat([Buffer.alloc(40 * 64 * 1024, 'y'), bytes('z')]))).toBe(true);
+    expect(lines[0]!.data.buffer.byteLength).toBeGreaterThanOrEqual(32 * 1024 * 1024);
+  });
 });

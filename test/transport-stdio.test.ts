@@ -140,7 +140,7 @@ describe('stdout framing', () => {
   });
 
   it('several sessions receiving large lines at once get them whole, in turn, and the shared budget ends empty', async () => {
-    const size = 13 * 1024 * 1024; // three at once pass the 32 MiB budget
+    const size = 13 * 1024 * 1024; // two at once pass the 16 MiB budget
     const big = server('big', `process.stdout.write(JSON.stringify({ big: 'x'.repeat(${size}) }) + '\\n{"after":1}\\n'); process.stdin.resume();`);
     const runs = await Promise.all([1, 2, 3].map(() => start(big)));
     for (const { lines } of runs) await waitFor(() => lines.length >= 2, 60_000);
@@ -268,6 +268,35 @@ describe('a server that goes away', () => {
     expect((await session.close()).how).toBe('stdin-eof');
     expect(lost).toEqual([]);
     expect(session.alive).toBe(false);
+  });
+});
+
+describe('recording a session', () => {
+  it('keeps only the stray responses, not the answers its requests already got', async () => {
+    // Answers each request, then sends a response to an id never asked for.
+    const { t, transcript } = await start(
+      server(
+        'stray',
+        `let buf = '';
+         process.stdin.on('data', (d) => {
+           buf += d;
+           let i;
+           while ((i = buf.indexOf('\\n')) >= 0) {
+             const m = JSON.parse(buf.slice(0, i));
+             buf = buf.slice(i + 1);
+             process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: m.id, result: { big: 'x'.repeat(1000) } }) + '\\n');
+             process.stdout.write(JSON.stringify({ jsonrpc: '2.0', id: 'never-sent', result: {} }) + '\\n');
+           }
+         });`,
+      ),
+    );
+    const session = new Session(t, transcript, 600_000);
+    const recording = session.record();
+    const reply = await session.request('ping');
+    await waitFor(() => transcript.entries.filter((e) => e.dir === 'recv').length >= 2);
+    const seen = recording.stop();
+    expect(reply.message.result).toEqual({ big: 'x'.repeat(1000) });
+    expect(seen.map((e) => e.message)).toEqual([{ jsonrpc: '2.0', id: 'never-sent', result: {} }]);
   });
 });
 

@@ -280,13 +280,14 @@ export class Session {
   }
 
   /**
-   * Starts recording inbound responses; `stop()` returns those that arrived in between. Only responses: a flooding
-   * server's notifications would pile up for as long as the recording runs.
+   * Starts recording stray responses (those that answer no request of this session: a request's own answer goes to
+   * its caller, and kept here it would hold a possibly huge result for as long as the recording runs); `stop()` returns
+   * those that arrived in between. Only responses: a flooding server's notifications would pile up meanwhile.
    */
   record(): { stop(): InboundEvent[] } {
     const seen: InboundEvent[] = [];
     const waiter = (e: InboundEvent) => {
-      if (e.kind === 'response') seen.push(e);
+      if (e.kind === 'response' && !e.exchange) seen.push(e);
     };
     this.messageWaiters.add(waiter);
     return {

@@ -47,10 +47,13 @@ export class LineBudget {
   }
 }
 
-/** Two maximal frames' worth: one line being completed, another waiting. */
-export const LINE_BUDGET_BYTES = 32 * 1024 * 1024;
-/** A line this small never pauses its stream: only large frames wait their turn. */
-export const SMALL_LINE_BYTES = 1024 * 1024;
+/**
+ * One maximal frame's worth: the oldest line goes on to its end while the others wait with at most SMALL_LINE_BYTES each,
+ * so only one large line is assembled, decoded and parsed at a time (each leaves copies of itself until collected).
+ */
+export const LINE_BUDGET_BYTES = 16 * 1024 * 1024;
+/** A line this small never pauses its stream: only large frames wait their turn (the others hold this much each meanwhile). */
+export const SMALL_LINE_BYTES = 256 * 1024;
 
 /** The budget every stdio transport of the process shares. */
 export const ASSEMBLING = new LineBudget(LINE_BUDGET_BYTES, SMALL_LINE_BYTES);

@@ -142,9 +142,12 @@ export class StdioTransport implements Transport {
       if (raw.partial) problems.push('partial line at end of stream');
       entry = this.transcript.add('recv', lenientUtf8.decode(raw.data), raw.bytes, raw.sha256);
     } else {
+      // A huge line's chunks are dead once joined, its bytes once decoded: collected before each next copy is made.
+      LARGE_LINES.copying(raw.bytes);
       const { text, utf8, sha256 } = decodeLine(raw, problems);
       // The bytes are not needed once decoded: a huge line is not held twice while it is parsed.
       raw.data = EMPTY;
+      LARGE_LINES.copying(raw.bytes);
       if (raw.partial) problems.push('partial line at end of stream');
       entry = this.transcript.add('recv', text, raw.bytes, sha256);
       if (text.trim() === '') {
