@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wrongRevision } from '../src/checks/check.js';
+import { inputProbe } from '../src/checks/stateless.js';
 import { ConfigError } from '../src/config/yaml-file.js';
 import { conform, conformEach } from '../src/run/conform.js';
 import { resolveOptions } from '../src/config/options.js';
@@ -131,5 +132,42 @@ describe('--revision auto', () => {
 
   it('stands for several runs, which conformEach makes: conform runs one revision', async () => {
     await expect(conform(await resolveOptions({ target: server(), revision: 'auto' }))).rejects.toThrow(/one run per revision/);
+  });
+});
+
+describe('the input probe of the MRTR checks', () => {
+  /** Tools a, b and c, read-only; the stub answers each call after a pause, `slower` later, and counts what is in flight. */
+  function probeContext(answers: Record<string, object>, slower: string) {
+    let pending = 0;
+    let most = 0;
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
+    const memo = new Map<string, Promise<unknown>>();
+    const ctx = {
+      seed: 1,
+      toolCalls: { mode: 'safe', allow: [] },
+      profile: { capabilities: { tools: {} }, tools: ['a', 'b', 'c'].map(tool) },
+      memo: (key: string, fn: () => Promise<unknown>) => (memo.has(key) ? memo.get(key) : (memo.set(key, fn()), memo.get(key))),
+      async request(method: string, params: { name: string }) {
+        most = Math.max(most, ++pending);
+        await new Promise((r) => setTimeout(r, params.name === slower ? 60 : 20));
+        pending--;
+        const answer = answers[params.name] ?? { result: { content: [] } };
+        return { message: { jsonrpc: '2.0', id: 1, ...answer }, sent: {}, entry: {} };
+      },
+    };
+    return { ctx: ctx as unknown as Parameters<typeof inputProbe>[0], most: () => most };
+  }
+  const asks = { result: { resultType: 'input_required', inputRequests: {} } };
+
+  it('calls the tools side by side, and takes the first in list order that asks for input', async () => {
+    const { ctx, most } = probeContext({ b: asks, c: asks }, 'b');
+    const probe = await inputProbe(ctx);
+    expect(typeof probe === 'object' && probe.tool).toBe('b');
+    expect(most()).toBeGreaterThan(1);
+  });
+
+  it('says so when no tool asks for input', async () => {
+    const { ctx } = probeContext({}, 'a');
+    expect(await inputProbe(ctx)).toBe('no tool the run may call (a, b, c) needs a client capability or asks for input');
   });
 });
