@@ -116,6 +116,8 @@ describe('the stateless wire', () => {
   });
 });
 
+const verdictOf = (run: { report: Parameters<typeof verdict>[0] }) => verdict(run.report);
+
 describe('--revision auto', () => {
   const server = (...args: string[]) => [process.execPath, join(REFERENCE, 'server.mjs'), ...args];
   const judged = async (target: string[]) =>
@@ -123,6 +125,23 @@ describe('--revision auto', () => {
 
   it('tests a dual-era server in both eras, with one verdict each', async () => {
     expect(await judged(server('--revision', 'all'))).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
+  });
+
+  it("runs a dual-era server's two eras side by side, each on servers of its own", async () => {
+    const runs = await conformEach(await resolveOptions({ target: server('--revision', 'all'), revision: 'auto', seed: 1, runs: 5 }));
+    const [first, second] = runs.map((r) => r.report);
+    expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
+    expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
+  });
+
+  it('runs the eras of an HTTP server it starts side by side, each on a port of its own', async () => {
+    const runs = await conformEach(
+      await resolveOptions({ target: [process.execPath, join(REFERENCE, 'http.mjs'), '--port', '{port}', '--revision', 'all'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: 'auto', seed: 1, runs: 5 }),
+    );
+    const [first, second] = runs.map((r) => r.report);
+    expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
+    expect(first.target.description).not.toBe(second.target.description);
+    expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
   });
 
   it('tests a server of one era once', async () => {
