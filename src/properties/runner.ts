@@ -10,7 +10,7 @@ import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed
 
 /** Requests one property keeps in flight on the shared session, at most. */
 const IN_FLIGHT = 32;
-/** Requests spent shrinking one counterexample at most; nor more time than one --timeout (a server that takes a second per answer would otherwise spend minutes on it). */
+/** Requests spent shrinking one counterexample at most, within one --timeout (at a second per answer, 100 requests would take minutes). */
 const SHRINK_BUDGET = 100;
 
 export type Request = (method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }) => Promise<Reply>;
@@ -78,9 +78,9 @@ function seedOf(seed: number, id: string): number {
 
 /**
  * How many values a property keeps in flight: as many as the server answers in a quarter of the timeout, by Little's
- * law (in flight = answers per ms × ms in flight), measured again after each window's worth of answers. A sequential
- * server's queue so never looks like one that stopped answering, and one that answers side by side (over HTTP) gets
- * more at once as it shows it can.
+ * law (in flight = answers per ms × ms in flight), measured again after each window's worth of answers. So a
+ * sequential server's queue never looks like one that stopped answering, and one that answers side by side (over
+ * HTTP) gets more at once as it shows it can.
  */
 class Window {
   private since = performance.now();

@@ -159,7 +159,7 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
   const worker = async () => {
     for (let i = next++; i < all.length; i = next++) {
       if (signal?.aborted && i > 0) return; // the first run still reports the interruption
-      const own = i === 0 || plan.url === undefined ? plan : await otherPort(options, plan);
+      const own = i > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
       runs[i] = await runOne({ ...options, revision: all[i] }, files, signal, { plan: own, handover: i === 0 ? spoken?.handover : undefined, eraLeftOut }, told?.(all[i]));
     }
   };
