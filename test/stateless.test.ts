@@ -3,6 +3,7 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wrongRevision } from '../src/checks/check.js';
+import { inputProbe } from '../src/checks/stateless.js';
 import { ConfigError } from '../src/config/yaml-file.js';
 import { conform, conformEach } from '../src/run/conform.js';
 import { resolveOptions } from '../src/config/options.js';
@@ -115,6 +116,8 @@ describe('the stateless wire', () => {
   });
 });
 
+const verdictOf = (run: { report: Parameters<typeof verdict>[0] }) => verdict(run.report);
+
 describe('--revision auto', () => {
   const server = (...args: string[]) => [process.execPath, join(REFERENCE, 'server.mjs'), ...args];
   const judged = async (target: string[]) =>
@@ -124,6 +127,23 @@ describe('--revision auto', () => {
     expect(await judged(server('--revision', 'all'))).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
   });
 
+  it("runs a dual-era server's two eras side by side, each on servers of its own", async () => {
+    const runs = await conformEach(await resolveOptions({ target: server('--revision', 'all'), revision: 'auto', seed: 1, runs: 5 }));
+    const [first, second] = runs.map((r) => r.report);
+    expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
+    expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
+  });
+
+  it('runs the eras of an HTTP server it starts side by side, each on a port of its own', async () => {
+    const runs = await conformEach(
+      await resolveOptions({ target: [process.execPath, join(REFERENCE, 'http.mjs'), '--port', '{port}', '--revision', 'all'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: 'auto', seed: 1, runs: 5 }),
+    );
+    const [first, second] = runs.map((r) => r.report);
+    expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
+    expect(first.target.description).not.toBe(second.target.description);
+    expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
+  });
+
   it('tests a server of one era once', async () => {
     expect(await judged(server())).toEqual([['2025-11-25', 'pass']]);
     expect(await judged(server('--revision', STATELESS_REVISION))).toEqual([[STATELESS_REVISION, 'pass']]);
@@ -131,5 +151,42 @@ describe('--revision auto', () => {
 
   it('stands for several runs, which conformEach makes: conform runs one revision', async () => {
     await expect(conform(await resolveOptions({ target: server(), revision: 'auto' }))).rejects.toThrow(/one run per revision/);
+  });
+});
+
+describe('the input probe of the MRTR checks', () => {
+  /** Tools a, b and c, read-only; the stub answers each call after a pause, `slower` later, and counts what is in flight. */
+  function probeContext(answers: Record<string, object>, slower: string) {
+    let pending = 0;
+    let most = 0;
+    const tool = (name: string) => ({ name, inputSchema: { type: 'object' }, annotations: { readOnlyHint: true } });
+    const memo = new Map<string, Promise<unknown>>();
+    const ctx = {
+      seed: 1,
+      toolCalls: { mode: 'safe', allow: [] },
+      profile: { capabilities: { tools: {} }, tools: ['a', 'b', 'c'].map(tool) },
+      memo: (key: string, fn: () => Promise<unknown>) => (memo.has(key) ? memo.get(key) : (memo.set(key, fn()), memo.get(key))),
+      async request(method: string, params: { name: string }) {
+        most = Math.max(most, ++pending);
+        await new Promise((r) => setTimeout(r, params.name === slower ? 60 : 20));
+        pending--;
+        const answer = answers[params.name] ?? { result: { content: [] } };
+        return { message: { jsonrpc: '2.0', id: 1, ...answer }, sent: {}, entry: {} };
+      },
+    };
+    return { ctx: ctx as unknown as Parameters<typeof inputProbe>[0], most: () => most };
+  }
+  const asks = { result: { resultType: 'input_required', inputRequests: {} } };
+
+  it('calls the tools side by side, and takes the first in list order that asks for input', async () => {
+    const { ctx, most } = probeContext({ b: asks, c: asks }, 'b');
+    const probe = await inputProbe(ctx);
+    expect(typeof probe === 'object' && probe.tool).toBe('b');
+    expect(most()).toBeGreaterThan(1);
+  });
+
+  it('says so when no tool asks for input', async () => {
+    const { ctx } = probeContext({}, 'a');
+    expect(await inputProbe(ctx)).toBe('no tool the run may call (a, b, c) needs a client capability or asks for input');
   });
 });

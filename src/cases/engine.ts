@@ -33,11 +33,18 @@ export function caseCheck(c: LoadedCase): CheckDef {
     source: c.file,
     fresh: c.session === 'uninitialized',
     scratch: c.session === 'fresh',
+    slowWork: asksListed(c),
     revisions: c.revisions === 'all' ? SCHEMA_REVISIONS : c.revisions,
     requires: c.requires,
     run: (ctx) => runCase(c, ctx),
   };
 }
+
+/** What a listed item of each profile list is asked for, work a server may find slow (see slowWork in checks/timeouts). */
+const WORK_ON = { tools: 'tools/call', resources: 'resources/read', prompts: 'prompts/get' } as Record<string, string>;
+
+/** A case that asks for the work of each listed tool, resource or prompt: it starts first (see CheckDef.slowWork). */
+const asksListed = (c: LoadedCase) => c.forEach !== undefined && c.steps.some((step) => 'request' in step && step.request === WORK_ON[c.forEach!.in]);
 
 async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
   const { profile } = ctx;

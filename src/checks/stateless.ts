@@ -61,6 +61,9 @@ interface InputProbe {
   asked: Reply;
 }
 
+/** Tool calls inputProbe keeps in flight. */
+const PROBE_AHEAD = 8;
+
 /**
  * Calls each tool the policy allows once, with valid arguments and no client capabilities, until one needs a client
  * capability (-32021) or asks for input; then calls it again declaring what it required. Shared by the checks it serves.
@@ -69,12 +72,21 @@ export function inputProbe(ctx: CheckContext): Promise<InputProbe | string> {
   return ctx.memo('stateless:input-probe', async () => {
     if (ctx.profile.capabilities.tools === undefined) return 'the server does not declare the tools capability';
     const { callable } = callableTools(ctx.profile.tools, ctx.toolCalls);
-    for (const tool of callable) {
+    const calls = callable.flatMap((tool) => {
       const valid = schemaArbitraries(tool.inputSchema).valid;
-      if (!valid.ok) continue;
-      const [args] = fc.sample(valid.arbitrary, { numRuns: 1, seed: ctx.seed });
-      const name = String(tool.name);
-      const bare = await ctx.request('tools/call', { name, arguments: args, ...capabilitiesMeta({}) });
+      return valid.ok ? [{ name: String(tool.name), args: fc.sample(valid.arbitrary, { numRuns: 1, seed: ctx.seed })[0] }] : [];
+    });
+    // A few calls go out ahead of the one judged, so that tools slow to fail do not wait on each other; they are still
+    // judged in list order, as when sent one after the other.
+    const sent: Promise<Reply>[] = [];
+    for (const [i, { name, args }] of calls.entries()) {
+      while (sent.length < Math.min(calls.length, i + PROBE_AHEAD)) {
+        const call = calls[sent.length];
+        const reply = ctx.request('tools/call', { name: call.name, arguments: call.args, ...capabilitiesMeta({}) });
+        reply.catch(() => {}); // one not judged (an earlier tool answered the probe) may fail unheard
+        sent.push(reply);
+      }
+      const bare = await sent[i];
       const data = errorOf(bare)?.data;
       if (errorOf(bare)?.code === -32021) {
         const caps = isObject(data) && isObject(data.requiredCapabilities) ? data.requiredCapabilities : {};

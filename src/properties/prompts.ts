@@ -17,6 +17,8 @@ export const PROMPT_PROPERTIES: CheckDef[] = [
     title: 'A prompt argument that is not a string gets error -32602',
     requirement: requirement('base.invalid-params', 'SHOULD', 'server/prompts#error-handling', 'Prompt arguments are strings: a value of another type breaks the GetPromptRequest schema and is answered with error -32602'),
     requires: { capabilities: ['prompts'] },
+    // A listed prompt may be slow to get.
+    slowWork: true,
     async run(ctx) {
       const calls: fc.Arbitrary<PromptCall>[] = [];
       const left: string[] = [];

@@ -10,7 +10,7 @@ import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed
 
 /** Requests one property keeps in flight on the shared session, at most. */
 const IN_FLIGHT = 32;
-/** Requests spent shrinking one counterexample at most. */
+/** Requests spent shrinking one counterexample at most, within one --timeout (at a second per answer, 100 requests would take minutes). */
 const SHRINK_BUDGET = 100;
 
 export type Request = (method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }) => Promise<Reply>;
@@ -77,20 +77,52 @@ function seedOf(seed: number, id: string): number {
 }
 
 /**
- * Calls `fn` on the items with at most `limit` pending, starting them in order (so requests go out in order),
+ * How many values a property keeps in flight: as many as the server answers in a quarter of the timeout, by Little's
+ * law (in flight = answers per ms × ms in flight), measured again after each window's worth of answers. So a
+ * sequential server's queue never looks like one that stopped answering, and one that answers side by side (over
+ * HTTP) gets more at once as it shows it can.
+ */
+class Window {
+  private since = performance.now();
+  private answers = 0;
+
+  constructor(
+    public size: number,
+    private readonly quarterMs: number,
+  ) {}
+
+  answered(): void {
+    if (++this.answers < this.size) return;
+    const now = performance.now();
+    this.size = Math.max(1, Math.min(IN_FLIGHT, Math.floor((this.answers * this.quarterMs) / Math.max(1, now - this.since))));
+    [this.since, this.answers] = [now, 0];
+  }
+}
+
+/**
+ * Calls `fn` on the items with at most `window.size` pending, starting them in order (so requests go out in order),
  * until `stop()` says so; returns the results of the ones started.
  */
-async function inOrder<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>, stop: () => boolean): Promise<R[]> {
+function inOrder<T, R>(items: T[], window: Window | undefined, fn: (item: T) => Promise<R>, stop: () => boolean): Promise<R[]> {
   const out: R[] = [];
   let next = 0;
-  const worker = async () => {
-    while (next < items.length && !stop()) {
-      const i = next++;
-      out[i] = await fn(items[i]);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out;
+  let pending = 0;
+  return new Promise((resolve, reject) => {
+    const pump = () => {
+      while (next < items.length && !stop() && pending < (window?.size ?? 1)) {
+        const i = next++;
+        pending++;
+        fn(items[i]).then((r) => {
+          out[i] = r;
+          pending--;
+          window?.answered();
+          pump();
+        }, reject);
+      }
+      if (pending === 0) resolve(out);
+    };
+    pump();
+  });
 }
 
 /** Long strings cut for the report; the replay command reproduces the whole value. */
@@ -202,19 +234,18 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     }),
   );
   const repeats = sampledCount - values.length;
-  // The first value to be answered goes alone and times the server: no more is kept in flight than a sequential server
-  // answers in a quarter of the timeout, so a slow tool's queue never looks like a server that stopped answering.
+  // The first value to be answered goes alone and times the server, which sets the first window (see Window).
   const heads: Run<T>[] = [];
-  let inFlight = 1;
+  let window: Window | undefined;
   while (heads.length < values.length && !lostOne) {
     const t = performance.now();
     const head = await runOne(values[heads.length]);
     heads.push(head);
     if (head.slow) continue;
-    if (!property.oneAtATime) inFlight = Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t))));
+    if (!property.oneAtATime) window = new Window(Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t)))), ctx.timeoutMs / 4);
     break;
   }
-  const all = [...heads, ...(await inOrder(values.slice(heads.length), inFlight, runOne, () => lostOne))];
+  const all = [...heads, ...(await inOrder(values.slice(heads.length), window, runOne, () => lostOne))];
   const runs = all.filter((r) => !r.slow);
   // A value that timed out was sent all the same; one whose part had timed out before was not.
   const sentRuns = all.filter((r) => !r.slow || r.slow.timeout);
@@ -248,12 +279,13 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   const status = first.verdict!.status;
   let last = first;
   let budget = SHRINK_BUDGET;
+  const shrinkUntil = performance.now() + ctx.timeoutMs;
   let gone: Run<T> | undefined;
   let harness: unknown;
   const { stratum, index } = origin.get(first.value)!;
   const { arbitrary, examples, runs: numRuns } = strata[stratum];
   const shrinking = fc.asyncProperty(arbitrary, async (value) => {
-    if (budget-- <= 0 || gone || harness) return true;
+    if (budget-- <= 0 || performance.now() > shrinkUntil || gone || harness) return true;
     try {
       const run = await runOne(value);
       if (run.lost) gone = run;

@@ -17,7 +17,7 @@ import type { Handover } from './run.js';
 import { shardSuite } from '../suite/shard.js';
 import { Interrupted } from './attempt.js';
 import { FRESH_POOL, type Warm, keepInbound } from './warm.js';
-import type { OnProgress } from './progress.js';
+import type { OnProgress, Progress } from './progress.js';
 import { ISSUER_ENV, JWKS_ENV, LocalIssuer } from '../auth/issuer.js';
 
 export interface Conformed {
@@ -154,15 +154,53 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
     throw err;
   });
   const all = spoken?.revisions ?? (revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : [REVISIONS[0]]);
+  const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
+  // Runs overlap when each can have a server of its own: over stdio, or over HTTP when the run starts the server on a
+  // free port. A server already running at a URL, or one on the user's fixed port, takes one run at a time.
+  const apart = plan.url === undefined || (plan.command !== '' && options.port === 'auto' && options.httpUrl?.includes('{port}') === true);
+  const told = progressOfEach(all, onProgress);
   const runs: Conformed[] = [];
-  for (const revision of all) {
-    if (signal?.aborted && runs.length > 0) break; // the first run still reports the interruption
-    const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
-    const told = onProgress && ((p: Parameters<OnProgress>[0]) => onProgress({ ...p, revision }));
-    const first = runs.length === 0;
-    runs.push(await runOne({ ...options, revision }, files, signal, { plan, handover: first ? spoken?.handover : undefined, warm: first ? spoken?.warm : undefined, eraLeftOut }, told));
-  }
-  return runs;
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < all.length; i = next++) {
+      if (signal?.aborted && i > 0) return; // the first run still reports the interruption
+      const own = i > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
+      const first = i === 0;
+      runs[i] = await runOne({ ...options, revision: all[i] }, files, signal, { plan: own, handover: first ? spoken?.handover : undefined, warm: first ? spoken?.warm : undefined, eraLeftOut }, told?.(all[i]));
+    }
+  };
+  // A run that cannot start ends the command, once the run beside it has ended too (and stopped its servers).
+  const ended = await Promise.allSettled(Array.from({ length: apart ? Math.min(RUNS_AT_ONCE, all.length) : 1 }, worker));
+  const failed = ended.find((e) => e.status === 'rejected');
+  if (failed) throw failed.reason;
+  return runs.filter(Boolean);
+}
+
+/** Runs of several revisions (one per era of a dual-era server) that go side by side, at most. */
+const RUNS_AT_ONCE = 2;
+
+/** The plan again with another free port, for a run beside the first: two servers cannot listen on one. */
+async function otherPort(options: ResolvedOptions, first: LaunchPlan): Promise<LaunchPlan> {
+  let plan = await planOf(options);
+  for (let tries = 1; plan.url === first.url && tries < 5; tries++) plan = await planOf(options);
+  return plan;
+}
+
+/**
+ * One progress for runs side by side, their counts added up: each run's told under its revision. An area's line is
+ * its own run's.
+ */
+function progressOfEach(revisions: string[], onProgress: OnProgress | undefined): ((revision: string) => OnProgress) | undefined {
+  if (!onProgress) return undefined;
+  if (revisions.length === 1) return (revision) => (p) => onProgress({ ...p, revision });
+  const latest = new Map<string, Progress>();
+  return (revision) => (p) => {
+    latest.set(revision, p);
+    const all = [...latest.values()];
+    const sum = (field: 'done' | 'total' | 'failures') => all.reduce((n, q) => n + q[field], 0);
+    const running = [...latest].filter(([, q]) => q.done < q.total).map(([r]) => r);
+    onProgress({ done: sum('done'), total: sum('total'), failures: sum('failures'), current: p.current, revision: p.areaDone ? revision : running.join(' + ') || revision, ...(p.areaDone && { areaDone: p.areaDone }) });
+  };
 }
 
 /** The revision a run of conformEach stood for (the server may have negotiated an older one): it names the run's folder. */

@@ -110,6 +110,53 @@ describe('a property run against the server', () => {
     expect(most).toBeLessThanOrEqual(5); // 400 ms / 4 / 20 ms
   });
 
+  it('keeps more in flight for a server that answers side by side, as its answers show it can', async () => {
+    let pending = 0;
+    let most = 0;
+    const ctx = {
+      ...context(1, { runs: 200 }).ctx,
+      timeoutMs: 400,
+      async request(_method: string, params: unknown): Promise<Reply> {
+        most = Math.max(most, ++pending);
+        await new Promise((r) => setTimeout(r, 20));
+        pending--;
+        return { message: { jsonrpc: '2.0', id: 1, result: params as object }, sent: entry(''), entry: entry('') };
+      },
+    } as unknown as CheckContext;
+    expect((await checkProperty(ctx, property(() => pass('fine')))).status).toBe('pass');
+    // A sequential server of the same speed gets 5 at most (above); this one shows 5 answered in the time of one.
+    expect(most).toBeGreaterThan(5);
+  });
+
+  it('spends at most one timeout shrinking, however few requests that is', async () => {
+    let shrinking = false;
+    let shrinkRequests = 0;
+    const ctx = {
+      ...context(2).ctx,
+      timeoutMs: 100,
+      async request(_method: string, params: unknown): Promise<Reply> {
+        if (shrinking) shrinkRequests++;
+        await new Promise((r) => setTimeout(r, 30));
+        return { message: { jsonrpc: '2.0', id: 1, result: params as object }, sent: entry(''), entry: entry('') };
+      },
+    } as unknown as CheckContext;
+    let sent = 0;
+    const outcome = await checkProperty(ctx, {
+      ...property(() => warn('always')),
+      arbitrary: fc.string({ minLength: 200, maxLength: 400 }) as never,
+      judge: async (n, request) => {
+        // The 50 generated values go first; every request after them is a shrinking step.
+        if (++sent > 50) shrinking = true;
+        await request('test/echo', { n });
+        return warn('always');
+      },
+    });
+    expect(outcome.status).toBe('warn');
+    // 100 ms of 30 ms answers: a few steps, where the request budget alone would allow 100.
+    expect(shrinkRequests).toBeGreaterThan(0);
+    expect(shrinkRequests).toBeLessThanOrEqual(5);
+  });
+
   it('sends no more values once one is left unanswered: waiting out more timeouts would change nothing', async () => {
     const { ctx, attempts } = context(4, { runs: 300, hangs: (n) => n >= 500 });
     const outcome = await checkProperty(ctx, property(() => pass('fine')));
