@@ -25,6 +25,12 @@ const VARYING = [
  * machine): their status is compared, their message is not.
  */
 const TIMED = /^(?:\d{4}-\d\d-\d\d\/)?cancellation\/request\/no-response$/;
+/**
+ * A passive rule with several findings quotes the first frame that broke it: which one came first depends on how
+ * concurrent checks interleaved (and so does how many frames the run brought). Their count is compared, not the one
+ * quoted.
+ */
+const FIRST_OF_MANY = /^[\s\S]*\((and \d+ more finding\(s\)) in \d+ frame\(s\)\)$/;
 /** Parts of a message whose order is the order in which concurrent work ended (discovery walks its lists at once). */
 const UNORDERED = /^(?:[a-z]+\/)+list: /;
 
@@ -40,7 +46,10 @@ export function fingerprint(report, root = ROOT) {
     seed: report.seed,
     ...(report.interrupted && { interrupted: true }),
     summary: report.summary,
-    checks: report.checks.map((c) => ({ id: c.id, status: c.status, level: c.level, message: TIMED.test(c.id) ? '<timing>' : normalise(c.message).replaceAll(root, '<root>/'), expected: c.expected, actual: c.actual })),
+    checks: report.checks.map((c) => {
+      if (FIRST_OF_MANY.test(c.message)) return { id: c.id, status: c.status, level: c.level, message: c.message.replace(FIRST_OF_MANY, '<one finding> ($1 in <n> frame(s))') };
+      return { id: c.id, status: c.status, level: c.level, message: TIMED.test(c.id) ? '<timing>' : normalise(c.message).replaceAll(root, '<root>/'), expected: c.expected, actual: c.actual };
+    }),
   };
 }
 
