@@ -230,7 +230,7 @@ const cancelAfter = (target: Traced, timeoutMs: number) => (target.working ? tar
 async function callSlowest(session: Session, probe: Probe, timeoutMs: number): Promise<{ target: Traced; twin: Traced } | { skipped: string }> {
   const { target: twin, skipped } = slowTarget(probe);
   if (!twin) return { skipped };
-  const one = trace(session, [twin], 2 * timeoutMs, (token) => `mcp-conformance-cancel-${token}`);
+  const one = trace(session, [{ label: twin.label, method: twin.method, params: twin.params }], 2 * timeoutMs, (token) => `mcp-conformance-cancel-${token}`);
   await Promise.race([one.working, delay(cancelAfter(twin, timeoutMs)), one.traces[0].settled]);
   return { target: one.traces[0], twin };
 }

@@ -201,6 +201,9 @@ export class Session {
     const stderr = this.transport.stderrTail();
     for (const p of pending) {
       clearTimeout(p.timer);
+      // An answer may still come where the transport outlives the session (an HTTP response stream): it answers a
+      // request the client sent, late, and is no unsolicited response.
+      this.expire(p.exchange);
       p.reject(new SessionClosed(p.exchange.method, why, stderr));
     }
   }
@@ -258,13 +261,18 @@ export class Session {
           return;
         }
         this.pending.delete(key(id));
-        this.expired.set(key(id), exchange);
-        if (this.expired.size > 1000) this.expired.delete(this.expired.keys().next().value!);
+        this.expire(exchange);
         this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${waited} ms`);
         reject(new RequestTimeout(method, waited, exchange));
       });
       this.pending.set(key(id), { exchange, resolve, reject, timer: setTimeout(() => expire(ms, false), ms) });
     });
+  }
+
+  /** Keeps a request given up on (bounded), so that its answer, if it comes, is known for a late one. */
+  private expire(exchange: Exchange): void {
+    this.expired.set(key(exchange.id), exchange);
+    if (this.expired.size > 1000) this.expired.delete(this.expired.keys().next().value!);
   }
 
   notify(method: string, params?: unknown): TranscriptEntry {
