@@ -59,6 +59,16 @@ describe('every check passes on the reference server', () => {
   });
 });
 
+describe('cancellation without progress', () => {
+  it('cancels the slowest call a quarter of its time in, and passes on a server that honours it (progress-quiet)', async () => {
+    const check = 'cancellation/request/no-response';
+    const report = await run(FAULTY, { ...QUICK, suite: await quickSuite(check), env: { MCP_FAULTS: 'progress-quiet' } });
+    const result = report.checks.find((c) => c.id === check);
+    expect(result?.status, result?.message).toBe('pass');
+    expect(result?.message).toMatch(/^tools\/call count-slowly was cancelled \d+ ms in and got no response/);
+  });
+});
+
 describe.concurrent('each fault trips the check that targets it', () => {
   it('covers every check with at least one fault', async () => {
     const { checks, frameRules } = await loadSuite();
