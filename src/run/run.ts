@@ -123,8 +123,8 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
   const sharedServer = new SharedServer(shared, open, protocolVersion, kind === 'stdio' ? MAX_RESTARTS : 0);
   // Fresh sessions (version probes, uninitialized cases, scratch sessions) over stdio cost a process start each: a few
-  // are started now, while discovery runs, and handed out first; no more than the run will take, so a narrow run
-  // starts none it does not use.
+  // are started ahead (beside the auto probe, `warm`, else now, while discovery runs) and handed out first; no more
+  // than the run will take, so a narrow run starts none it does not use.
   const pool: Promise<Session>[] = [];
   const warm = options.warm ?? [];
   if (kind === 'stdio') {
