@@ -40,7 +40,8 @@ for (const spec of new Set(servers.map((s) => s.labels.package))) {
   if (existsSync(manifest) && String(JSON.parse(readFileSync(manifest, 'utf8')).version).replace(/^v/, '') === version) continue;
   process.stdout.write(`install ${spec}\n`);
   mkdirSync(prefix, { recursive: true });
-  const npm = spawnSync('npm', ['install', '--prefix', prefix, `${name}@${version}`, '--save-exact', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { stdio: 'inherit' });
+  // A browser download (puppeteer's, for desktop-commander) cannot reach its host here, and no server run needs it.
+  const npm = spawnSync('npm', ['install', '--prefix', prefix, `${name}@${version}`, '--save-exact', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } });
   if (npm.status !== 0) {
     process.stderr.write(`corpus: installing ${spec} failed (exit ${npm.status})\n`);
     process.exit(2);
@@ -49,7 +50,9 @@ for (const spec of new Set(servers.map((s) => s.labels.package))) {
 
 // 2. The sandbox, afresh: what a server writes (a memory file, a database) must not carry over into the next run.
 rmSync(SANDBOX, { recursive: true, force: true });
-for (const dir of ['fs', 'memory', 'libsql', 'cron', 'kube', 'vault', 'vault-out', 'cortex', 'onshape', 'leanspec']) mkdirSync(join(SANDBOX, dir), { recursive: true });
+for (const dir of ['fs', 'memory', 'libsql', 'cron', 'kube', 'vault', 'vault-out', 'cortex', 'onshape', 'leanspec', 'desktop-commander']) mkdirSync(join(SANDBOX, dir), { recursive: true });
+// Loaded with `node --import` by a server that fetches at start and crashes offline: every fetch answers {}.
+writeFileSync(join(SANDBOX, 'offline-fetch.mjs'), "globalThis.fetch = async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });\n");
 writeFileSync(join(SANDBOX, 'fs/hello.txt'), 'hi\n');
 writeFileSync(join(SANDBOX, 'vault/a.txt'), 'hello\n');
 // A cluster that is never there: a closed port on loopback.

@@ -61,10 +61,12 @@ function mergeShards(shards: readonly MergeInput[], notes: string[]): Report {
 function span(reports: readonly Report[]): Omit<Report, 'checks'> {
   const start = Math.min(...reports.map((r) => Date.parse(r.startedAt)));
   const end = Math.max(...reports.map((r) => Date.parse(r.startedAt) + r.durationMs));
+  const counted = reports.flatMap((r) => r.processes ?? []);
   return {
     ...reports[0],
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
+    ...(counted.length > 0 && { processes: { started: counted.reduce((n, c) => n + c.started, 0), mostAlive: Math.max(...counted.map((c) => c.mostAlive)) } }),
     ...(reports.some((r) => r.strict) && { strict: true }),
     ...(reports.some((r) => r.interrupted) && { interrupted: true }),
   };

@@ -8,6 +8,7 @@ import { STATELESS_REVISION } from '../schema/revisions.js';
 import type { Exchange, Session } from '../session/session.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { redact, redactUrl, secretsOf } from '../transport/secrets.js';
+import type { ProcessCount } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
 import { TOOL } from '../version.js';
 import { bounded } from '../json.js';
@@ -35,6 +36,8 @@ export interface Finished {
   transport: TransportKind;
   /** Set when the server wants a token the run lacks (see lockedOut): the frame rules skip with it. */
   locked?: string;
+  /** Server processes the run started, and the most alive at once. */
+  processes: ProcessCount;
 }
 
 /** The handshake's check when the run was stopped (Ctrl-C, SIGTERM, --budget) before it completed: nothing was judged. */
@@ -67,6 +70,7 @@ export function assembleReport(run: Finished): Report {
     strict: run.strict,
     seed: run.seed,
     ...(run.interrupted && { interrupted: run.interrupted }),
+    ...(run.processes.started > 0 && { processes: run.processes }),
     summary: summarize(checks),
     checks,
   }, secretsOf(run.plan));

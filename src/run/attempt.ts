@@ -26,6 +26,8 @@ export interface RunState {
   open: () => Promise<Session>;
   /** Stdio runs only. */
   scratch?: ScratchSessions;
+  /** How many scratch sessions a stdio run opens (see scratchLanes). */
+  scratchLanes: number;
   memo: Map<string, Promise<unknown>>;
   timeoutMs: number;
   deadline: number;
@@ -37,8 +39,6 @@ export interface RunState {
   silent: Map<string, Exchange[]>;
   /** A check ended because the run's budget was spent: the run is marked interrupted. */
   budgetSpent: boolean;
-  /** HTTP sessions of checks that failed for silence, kept open for their late answers until the run ends (see attempt). */
-  lateWaiting: { session: Session; silent: Exchange[] }[];
 }
 
 /** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
@@ -131,6 +131,8 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     serverLosses: () => shared.losses,
   };
   let outcome: Outcome | { status: 'error'; message: string } | undefined;
+  /** The check ended because its server went away. */
+  let lost = false;
   try {
     const left = deadline - performance.now();
     if (left <= 0) throw new BudgetSpent();
@@ -144,19 +146,18 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   } catch (err) {
     if (err instanceof BudgetSpent) state.budgetSpent = true;
     outcome = judgeThrown(err as Error, shared.session.transport.stderrTail(), profile);
+    lost = err instanceof SessionClosed;
   } finally {
-    // A check that failed for silence on a session of its own (fresh or scratch): one more --timeout, at most, for the
-    // late answers, so that a late server is told from a silent one before its session closes or serves the next check.
-    const silent = outcome?.status === 'fail' && 'silent' in outcome ? outcome.silent : undefined;
-    if (silent) await Promise.all([...fresh, ...(scratched ? [scratched.session] : [])].map((s) => s.lateGrace(silent, timeoutMs)));
-    // Over HTTP every session shares the one server process that the other checks keep busy: a session still waiting
-    // stays open until the run ends, so that an answer that comes later in the run is seen as late, not as silence.
-    const waiting = silent !== undefined && shared.session.transport.kind !== 'stdio' && !silent.every((e) => e.late);
-    if (waiting) state.lateWaiting.push(...fresh.map((session) => ({ session, silent })));
-    else await Promise.all(fresh.map((s) => s.close()));
+    // A check that failed for silence keeps its sessions listening until the run ends (then one last --timeout, at
+    // most: see runSuite), over every transport, so that an answer that comes later in the run is seen as late, and
+    // "late" or "silent" never depends on when this session happened to close.
+    const silent = outcome !== undefined && 'silent' in outcome ? outcome.silent : undefined;
+    if (!silent || silent.every((e) => e.late)) await Promise.all(fresh.map((s) => s.close()));
   }
+  // Silence or the server's exit is all this check found: judged at its own level (a SHOULD check warns).
+  if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };
   // The last attempt's: a check that runs again alone keeps that verdict.
-  if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
+  if ('silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
   else state.silent.delete(def.id);
   const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);

@@ -12,6 +12,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
+import { countProcesses, type ProcessCount } from '../transport/server-process.js';
+import { gateFor } from '../transport/start-gate.js';
 import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
 import { shardSuite } from '../suite/shard.js';
@@ -26,6 +28,8 @@ export interface Conformed {
   baseline?: Baseline;
   /** Why --revision auto left an era out, when the server said it does not speak it. */
   note?: string;
+  /** Server processes the whole command started (the auto probe's too), and the most alive at once. */
+  processes?: ProcessCount;
 }
 
 /**
@@ -131,6 +135,14 @@ export async function conformEach(resolved: ResolvedOptions, signal?: AbortSigna
 }
 
 async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
+  // The auto probe's servers and the sessions it started ahead count too: what the whole command cost.
+  const counting = countProcesses();
+  let processes!: ProcessCount;
+  const runs = await runEachCounted(options, signal, onProgress).finally(() => (processes = counting.stop()));
+  return processes.started === 0 ? runs : runs.map((run) => ({ ...run, processes, report: runs.length === 1 ? { ...run.report, processes } : run.report }));
+}
+
+async function runEachCounted(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
   const { revision } = options;
   // A mistake in the user's files ends the run with no server started; with none, the checks load while the auto
   // probe's server starts (built-in cases are checked at build time).
@@ -157,7 +169,10 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
   const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
   // Runs overlap when each can have a server of its own: over stdio, or over HTTP when the run starts the server on a
   // free port. A server already running at a URL, or one on the user's fixed port, takes one run at a time.
-  const apart = plan.url === undefined || (plan.command !== '' && options.port === 'auto' && options.httpUrl?.includes('{port}') === true);
+  // They overlap only when the server is light to start (see StartGate): a heavy one's second run would slow the first's
+  // servers, whose verdicts must not depend on the suite's own load.
+  const ownServers = plan.url === undefined || (plan.command !== '' && options.port === 'auto' && options.httpUrl?.includes('{port}') === true);
+  const apart = ownServers && gateFor(plan).roomy;
   const told = progressOfEach(all, onProgress);
   const runs: Conformed[] = [];
   let next = 0;
@@ -209,7 +224,9 @@ export const revisionOf = ({ options }: Conformed): string => options.revision;
 /** Several runs as one report, side by side, each check id prefixed with its revision; one run as it is. */
 export function combined(runs: readonly Conformed[]): Report {
   if (runs.length === 1) return runs[0].report;
-  return mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run) }))).report;
+  const { report } = mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run) })));
+  const processes = runs[0].processes;
+  return processes ? { ...report, processes } : report;
 }
 
 /** Ends a handed-over session, and sessions started ahead, that no run took. */

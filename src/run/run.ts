@@ -11,12 +11,13 @@ import { type Exchange, type Reply, Session } from '../session/session.js';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
-import { quoteArg } from '../transport/server-process.js';
+import { countProcesses, quoteArg } from '../transport/server-process.js';
 import { assembleReport, handshakeFailure, handshakeStopped } from './assemble.js';
 import { BudgetSpent, type Generation, Interrupted, type RunState } from './attempt.js';
 import { notRun } from './result.js';
 import { elsewhere, type EraLeftOut, runChecks } from './schedule.js';
-import { SCRATCH_SESSIONS } from './scratch.js';
+import { scratchLanes } from './scratch.js';
+import { gateFor } from '../transport/start-gate.js';
 import { FRESH_POOL, type Warm } from './warm.js';
 import { MAX_RESTARTS, SharedServer } from './shared-server.js';
 import { lockedOut, lockedProfile } from './locked.js';
@@ -67,6 +68,7 @@ export interface Handover extends Warm {
 export async function runSuite(options: RunOptions): Promise<Report> {
   const startedAt = new Date();
   const t0 = performance.now();
+  const processes = countProcesses();
   const deadline = t0 + options.budgetMs;
   const interruption = new Promise<never>((_, reject) => {
     const abort = () => reject(new Interrupted());
@@ -120,6 +122,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
         throw err;
       });
   const kind = shared.transport.kind;
+  const lanes = scratchLanes(kind === 'stdio' && gateFor(options.plan).roomy);
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
   const sharedServer = new SharedServer(shared, open, protocolVersion, kind === 'stdio' ? MAX_RESTARTS : 0);
   // Fresh sessions (version probes, uninitialized cases, scratch sessions) over stdio cost a process start each: a few
@@ -129,7 +132,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   const warm = options.warm ?? [];
   if (kind === 'stdio') {
     const applies = suite.checks.filter((c) => elsewhere(c, 'stdio', protocolVersion) === undefined);
-    const takers = applies.filter((c) => c.fresh).length + Math.min(SCRATCH_SESSIONS, applies.filter((c) => c.scratch).length);
+    const takers = applies.filter((c) => c.fresh).length + Math.min(lanes, applies.filter((c) => c.scratch).length);
     for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));
     for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
@@ -167,11 +170,13 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       clearTimeout(budgetTimer);
     }
     if (profile) {
-      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false, lateWaiting: [] };
+      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false, scratchLanes: lanes };
       results.push(...(await runChecks(suite.checks, state, kind, options.eraLeftOut, locked, options.onProgress)));
       interrupted = options.signal?.aborted === true || state.budgetSpent;
-      // Sessions kept for late answers get one last --timeout, at most, before they close with the rest.
-      if (!interrupted) await Promise.all(state.lateWaiting.map(({ session, silent }) => session.lateGrace(silent, options.timeoutMs)));
+      // Every session that a request went unanswered in (kept open for its late answer, or the shared one) gets one
+      // last --timeout, at most, before they all close: "late" or "silent" never depends on when a session closed.
+      const unanswered = [...silent.values()].flat();
+      if (!interrupted && unanswered.length > 0) await Promise.all(sessions.map((s) => s.lateGrace(unanswered, options.timeoutMs)));
     }
   } finally {
     await Promise.allSettled([...pool.splice(0), ...unused]); // untaken ones are in `sessions` once started
@@ -179,5 +184,5 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
   }
-  return assembleReport({ plan: options.plan, strict: options.strict, seed, startedAt, t0, profile, results, interrupted, sessions, silent, lostWaiting, monitor, transport: kind, locked });
+  return assembleReport({ plan: options.plan, strict: options.strict, seed, startedAt, t0, profile, results, interrupted, sessions, silent, lostWaiting, monitor, transport: kind, locked, processes: processes.stop() });
 }

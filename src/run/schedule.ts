@@ -5,7 +5,7 @@ import { type CheckDef, skip, wrongRevision, wrongTransport } from '../checks/ch
 import type { CheckResult } from '../schema/generated/report.js';
 import type { TransportKind } from '../transport/transport.js';
 import { attempt, ready, freshOn, type RunState } from './attempt.js';
-import { SCRATCH_SESSIONS, ScratchSessions } from './scratch.js';
+import { ScratchSessions } from './scratch.js';
 import { type OnProgress, progressTracker } from './progress.js';
 import { notRun } from './result.js';
 
@@ -37,7 +37,7 @@ export async function runChecks(checks: CheckDef[], state: RunState, kind: Trans
   const { profile } = state;
   // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
   const scratchers = checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined).length;
-  if (kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(SCRATCH_SESSIONS, scratchers));
+  if (kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(state.scratchLanes, scratchers));
   const view = profileView(profile);
   const progress = progressTracker(checks.map((c) => c.id), onProgress);
   const runOne = (def: CheckDef) =>

@@ -1,7 +1,10 @@
 import type { Session } from '../session/session.js';
 
-/** Scratch sessions of a stdio run: the checks that take turns on them run in this many lines at once. */
-export const SCRATCH_SESSIONS = 2;
+/**
+ * Scratch sessions of a stdio run: the checks that take turns on them run in this many lines at once; a server heavy
+ * to start gets one (each line is a process start the machine pays for, see StartGate).
+ */
+export const scratchLanes = (roomy: boolean) => (roomy ? 2 : 1);
 
 interface Lane {
   /** Settles when the lane's last queued turn has ended. */

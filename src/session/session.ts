@@ -76,7 +76,7 @@ interface Pending {
   exchange: Exchange;
   resolve(reply: Reply): void;
   reject(err: Error): void;
-  timer: NodeJS.Timeout;
+  timer: NodeJS.Timeout | undefined;
 }
 
 const key = (id: unknown) => `${typeof id}:${String(id)}`;
@@ -116,14 +116,16 @@ export class Session {
   private readonly lossListeners: ((why: string, pending: Exchange[]) => void)[] = [];
   /** Why nothing more can arrive: the process exited, or closed its stdout. */
   private lostWhy?: string;
-  /** The server has sent a line (see track). */
-  private heard = false;
+  /** The server process is still starting (see Transport.started): requests sent meanwhile start their clocks later. */
+  private starting: boolean;
 
   constructor(
     readonly transport: Transport,
     readonly transcript: Transcript,
     readonly timeoutMs: number,
   ) {
+    this.starting = transport.started !== undefined;
+    void transport.started?.then(() => (this.starting = false));
     transport.onLine((line) => this.receive(line));
     transport.onExit((exit) => this.lose(`process exited (code ${exit.code}, signal ${exit.signal})`, exit.how === 'crashed'));
     transport.onDeaf?.((why) => {
@@ -244,9 +246,6 @@ export class Session {
   private track(id: RequestId, method: string, params: unknown, limit: number, write: () => TranscriptEntry): Promise<Reply> {
     if (!this.alive) return Promise.reject(new SessionClosed(method, this.lostWhy ?? 'process already exited', this.transport.stderrTail()));
     this.sentIds.add(key(id));
-    // A stdio server that has not said anything yet may still be starting (slowly, on a loaded machine): requests sent
-    // before its first line get one more --timeout, so its start-up is not taken for silence to what was asked.
-    const ms = limit + (this.heard || this.transport.kind !== 'stdio' ? 0 : this.timeoutMs);
     return new Promise<Reply>((resolve, reject) => {
       const exchange: Exchange = { id, method, params, sent: write() };
       // After a long synchronous stretch, timers fire before the pipe is read: give input that already
@@ -265,7 +264,15 @@ export class Session {
         this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${waited} ms`);
         reject(new RequestTimeout(method, waited, exchange));
       });
-      this.pending.set(key(id), { exchange, resolve, reject, timer: setTimeout(() => expire(ms, false), ms) });
+      const pending: Pending = { exchange, resolve, reject, timer: undefined };
+      this.pending.set(key(id), pending);
+      // A server still starting cannot read the request yet: its clock runs once the server has started (see
+      // Transport.started), so the time it waited for its turn to start, or for the CPU, is never taken for silence.
+      const arm = () => {
+        if (this.pending.get(key(id)) === pending) pending.timer = setTimeout(() => expire(limit, false), limit);
+      };
+      if (this.starting) void this.transport.started!.then(arm);
+      else arm();
     });
   }
 
@@ -321,7 +328,6 @@ export class Session {
   }
 
   private receive(line: InboundLine): void {
-    this.heard = true;
     const json = line.json;
     // A line with a framing problem that still parsed (CRLF) is dispatched; the frame checks see the problem.
     if (json === undefined) {

@@ -10,6 +10,7 @@ import { StreamableHttpTransport } from './http.js';
 import { redact, redactUrl, secretsOf } from './secrets.js';
 import { type ServerProcess, formatCommand, spawnServer } from './server-process.js';
 import { type SseEvent, SseParser } from './sse-parser.js';
+import { gateFor } from './start-gate.js';
 import { LegacySseTransport } from './sse.js';
 import { startStdio } from './stdio.js';
 import type { ExitInfo, Transport } from './transport.js';
@@ -52,7 +53,7 @@ export function connect(plan: LaunchPlan, opts: ConnectOptions): Connection {
 
 function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
   const url = plan.url;
-  if (url === undefined) return { open: (transcript) => startStdio(plan, transcript), close: async () => {} };
+  if (url === undefined) return { open: (transcript) => startStdio(plan, transcript, { startAllowanceMs: opts.timeoutMs }), close: async () => {} };
   let prepared: Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> | undefined;
   return {
     // Prepared with the first (shared) session's transcript: it tells the server's story, as on stdio.
@@ -70,11 +71,16 @@ function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
 /** Starts the server (if the plan has a command) and waits for its URL, then finds out which HTTP transport it speaks. */
 async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, opts: ConnectOptions): Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> {
   const target: HttpTarget = { url: new URL(url), headers: plan.headers ?? {} };
-  if (plan.command) target.server = await spawnServer(plan, transcript, {}, true);
+  // A server the run starts takes its turn like a stdio one (runs side by side start one each), and its start is measured.
+  const leave = plan.command ? await gateFor(plan).enter() : () => {};
   try {
+    if (plan.command) target.server = await spawnServer(plan, transcript, {}, true);
+    const spawned = performance.now();
     if (target.server) await awaitAnswer(target, target.server, plan, opts.readyMs ?? DEFAULT_READY_MS, transcript);
+    leave(performance.now() - spawned);
     return { target, kind: plan.transport === 'sse' ? 'sse' : await detect(target, transcript, opts) };
   } catch (err) {
+    leave();
     await target.server?.stop(false);
     throw err;
   }

@@ -42,6 +42,25 @@ export function formatCommand(command: string, args: readonly string[]): string 
 const live = new Set<ServerProcess>();
 let exitHookInstalled = false;
 
+/** What a run cost in server processes: how many it started, and the most alive at once (any run's, while it ran). */
+export interface ProcessCount {
+  started: number;
+  mostAlive: number;
+}
+const counts = new Set<ProcessCount>();
+
+/** Counts the server processes started from now on, until `stop()`: a run's own cost, for --verbose and report.json. */
+export function countProcesses(): { stop(): ProcessCount } {
+  const count: ProcessCount = { started: 0, mostAlive: live.size };
+  counts.add(count);
+  return {
+    stop: () => {
+      counts.delete(count);
+      return count;
+    },
+  };
+}
+
 /** SIGKILLs every server this process started and has not stopped, with their process trees. Synchronous. */
 export function killAllServers(): void {
   for (const server of live) server.killNow();
@@ -341,6 +360,10 @@ export async function spawnServer(plan: LaunchPlan, transcript: Transcript, opts
   transcript.add('event', `spawn ${shown} (pid ${subprocess.pid})`);
   const server = new ServerProcess(subprocess, subprocess.pid, transcript, opts, logStdout);
   live.add(server);
+  for (const count of counts) {
+    count.started++;
+    count.mostAlive = Math.max(count.mostAlive, live.size);
+  }
   installExitHook();
   return server;
 }

@@ -7,6 +7,7 @@ import { LARGE_LINES } from './collect.js';
 import { ASSEMBLING, SMALL_LINE_BYTES } from './line-budget.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
+import { gateFor } from './start-gate.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
 
 export { LaunchError } from '../target/launch-error.js';
@@ -15,6 +16,17 @@ export { killAllServers } from './server-process.js';
 export interface StdioOptions extends ProcessOptions {
   /** A stdout line longer than this is reported (and not kept in memory). Default 16 MiB. */
   maxLineBytes?: number;
+  /** How long the server may take to start before the clocks of requests sent to it run anyway, at least (see Transport.started). Default 10 s. */
+  startAllowanceMs?: number;
+}
+
+const DEFAULT_START_ALLOWANCE_MS = 10_000;
+
+/** What a transport's start holds: its place in the start gate, and when its clocks may run. */
+interface Start {
+  /** Gives the place back, with the time from spawn to the first line when there was one. */
+  leave(firstLineAfterMs?: number): void;
+  allowanceMs: number;
 }
 
 // Well above any sane frame, yet low enough that a few concurrent hostile lines cannot take the tool's memory.
@@ -38,6 +50,9 @@ export class StdioTransport implements Transport {
   private readonly deaf = new Once<string>();
   private stdinErrorSeen = false;
   private readonly splitter: LineSplitter;
+  readonly started: Promise<void>;
+  private startedNow!: (firstLineAfterMs?: number) => void;
+  private readonly spawnedAt = performance.now();
 
   /** @internal use {@link startStdio} */
   constructor(
@@ -45,8 +60,22 @@ export class StdioTransport implements Transport {
     readonly plan: LaunchPlan,
     private readonly transcript: Transcript,
     opts: StdioOptions,
+    start: Start = { leave: () => {}, allowanceMs: DEFAULT_START_ALLOWANCE_MS },
   ) {
     this.pid = server.pid;
+    this.started = new Promise((resolve) => {
+      // A server that never writes still gets its requests' clocks going, and gives its place in the gate back.
+      const timer = setTimeout(() => this.startedNow(), start.allowanceMs);
+      let done = false;
+      this.startedNow = (firstLineAfterMs) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        start.leave(firstLineAfterMs);
+        resolve();
+      };
+    });
+    server.onExit(() => this.startedNow());
     this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.stdin = server.stdin;
     this.stdout = server.stdout;
@@ -102,6 +131,7 @@ export class StdioTransport implements Transport {
     return this.splitter.pending > 0;
   }
 
+
   get exited(): ExitInfo | undefined {
     return this.server.exited;
   }
@@ -112,6 +142,7 @@ export class StdioTransport implements Transport {
 
   /** Closes stdin, waits, then SIGTERM, then SIGKILL, and kills the whole process tree. */
   close(): Promise<ExitInfo> {
+    this.startedNow();
     return this.server.stop(true);
   }
 
@@ -133,6 +164,8 @@ export class StdioTransport implements Transport {
   }
 
   private onStdoutLine(raw: RawLine): void {
+    // Its first line shows the server is up and reading: it has started.
+    this.startedNow(performance.now() - this.spawnedAt);
     const problems: string[] = [];
     let entry: TranscriptEntry;
     let json: unknown;
@@ -198,5 +231,13 @@ function decodeLine(raw: RawLine, problems: string[]): { text: string; utf8: boo
  * Rejects with a {@link LaunchError} when the command cannot be started at all.
  */
 export async function startStdio(plan: LaunchPlan, transcript: Transcript, opts: StdioOptions = {}): Promise<StdioTransport> {
-  return new StdioTransport(await spawnServer(plan, transcript, opts, false), plan, transcript, opts);
+  // Server processes of one command start no more at once than the machine runs well (see StartGate).
+  const gate = gateFor(plan);
+  const leave = await gate.enter();
+  const allowanceMs = gate.allowance(opts.startAllowanceMs ?? DEFAULT_START_ALLOWANCE_MS);
+  const server = await spawnServer(plan, transcript, opts, false).catch((err: unknown) => {
+    leave();
+    throw err;
+  });
+  return new StdioTransport(server, plan, transcript, opts, { leave, allowanceMs });
 }

@@ -47,6 +47,11 @@ export interface Transport {
   onExit(listener: (exit: ExitInfo) => void): void;
   /** stdio: the server closed its stdout but its process runs on, so nothing more can arrive; `why` says so. */
   onDeaf?(listener: (why: string) => void): void;
+  /**
+   * stdio: settles once the server has started (written its first line, exited, been closed, or taken its start-up
+   * allowance): a request's clock runs from then, never while its process waits its turn to start or for the CPU.
+   */
+  readonly started?: Promise<void>;
   /** stdio: part of a line has come and its end not yet (a large answer on its way, maybe held back by the line budget). */
   receiving?(): boolean;
   /** Set once the server process ended, or (HTTP) the session was closed or its server process ended. */

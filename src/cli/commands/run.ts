@@ -48,6 +48,7 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   const report = combined(runs);
   const written = await writeReports(report, out);
   let text = `\nrevisions   ${runs.map((r) => `${revisionOf(r)}: ${verdict(r.report)}`).join(' · ')}\nreports     ${Object.values(written).map(visible).join(', ')}\n`;
+  if (args.verbose) text += processesLine(report);
   if (inGitHubActions()) text = withoutCommands(text) + (await publish(report, out, written));
   process.stdout.write(text);
   return exitCode(report, signal);
@@ -63,12 +64,16 @@ async function reportRun({ report, options, baseline, note }: Conformed, out: st
   let text = renderConsole(report, { color, verbose: args.verbose, paths: Object.values(written) });
   if (report.seed !== undefined) text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
   if (note) text += `eras        ${visible(note)}\n`;
+  if (args.verbose && alone) text += processesLine(report);
   if (baseline) text += `\n${baselineAdvice(report, baseline, options.shard !== undefined)}`;
   // Server strings in the console text must not pose as workflow commands; our annotations follow it.
   if (inGitHubActions()) text = withoutCommands(text) + (alone ? await publish(report, out, written) : '');
   process.stdout.write(text);
   return exitCode(report, signal);
 }
+
+/** `processes   14 server processes started, at most 3 alive at once` (under --verbose), when the run started any. */
+const processesLine = ({ processes: p }: Report) => (p ? `processes   ${p.started} server process${p.started === 1 ? '' : 'es'} started, at most ${p.mostAlive} alive at once\n` : '');
 
 /** The step summary and outputs of GitHub Actions for a report; returns its annotations. */
 async function publish(report: Report, out: string, written: WrittenReports): Promise<string> {

@@ -55,6 +55,13 @@ export interface Report {
    * The run was stopped before every check ran (signal or budget).
    */
   interrupted?: boolean;
+  /**
+   * Server processes this run started, and the most alive at once while it ran (runs side by side counted together). Absent when the run started none (a server at a URL).
+   */
+  processes?: {
+    started: number;
+    mostAlive: number;
+  };
   summary: Summary;
   checks: CheckResult[];
 }

@@ -1,0 +1,73 @@
+// How many server processes of one command may be starting at once: what the machine can run.
+import { availableParallelism } from 'node:os';
+
+/**
+ * A first start (spawn to first answer) under this is light. A heavy server (a node program that loads for 1.5–2.5 s of
+ * CPU) starts one process a core at a time, so that no start, and no answer of a server already up, waits long for the
+ * CPU; a light one (0.1–0.3 s) starts two a core, its starts being partly I/O.
+ */
+const LIGHT_START_MS = 500;
+/** A start may take this many times the server's first start (a loaded machine) before its clock runs anyway. */
+const ALLOWANCE_FACTOR = 4;
+
+/**
+ * Starts of one server command, one gate for the whole process (both eras of a dual-era run, the auto probe, every
+ * session): a start holds a place from spawn until the server has written its first line (or answered at its URL),
+ * exited, or been closed. Until the first start is measured only one runs; then as many as fit the cores.
+ */
+export class StartGate {
+  private starting = 0;
+  private readonly queue: (() => void)[] = [];
+  /** Milliseconds from spawn to the first line (or HTTP answer) of the first process that gave one. */
+  private first?: number;
+
+  constructor(private readonly cores = availableParallelism()) {}
+
+  /** Starts allowed side by side: one until the first start is measured, then one a core (a heavy server) or two (a light one). */
+  get width(): number {
+    if (this.first === undefined) return 1;
+    return this.roomy ? 2 * this.cores : this.cores;
+  }
+
+  /** A light server: runs of two eras may go side by side without their starts slowing each other much. */
+  get roomy(): boolean {
+    return this.first !== undefined && this.first < LIGHT_START_MS;
+  }
+
+  /** How long a start may take before the requests sent to it start their clocks anyway: `atLeast`, or more for a slow starter. */
+  allowance(atLeast: number): number {
+    return Math.max(atLeast, ALLOWANCE_FACTOR * (this.first ?? 0));
+  }
+
+  /** Waits for a place; the returned function gives it back (with the time to the first answer, when there was one). */
+  async enter(): Promise<(firstAnswerMs?: number) => void> {
+    if (this.starting >= this.width) await new Promise<void>((resolve) => this.queue.push(resolve));
+    else this.starting++;
+    let left = false;
+    return (firstAnswerMs) => {
+      if (left) return;
+      left = true;
+      if (firstAnswerMs !== undefined && this.first === undefined) this.first = firstAnswerMs;
+      this.starting--;
+      this.admit();
+    };
+  }
+
+  /** Lets queued starts in, up to the width (which may have grown once the first start was measured). */
+  private admit(): void {
+    while (this.queue.length > 0 && this.starting < this.width) {
+      this.starting++;
+      this.queue.shift()!();
+    }
+  }
+}
+
+const gates = new Map<string, StartGate>();
+
+/** The gate of one server command (the same command, arguments, folder and environment are the same server). */
+export function gateFor(plan: { command: string; args: readonly string[]; cwd: string; env?: Record<string, string> }): StartGate {
+  const key = JSON.stringify([plan.command, plan.args, plan.cwd, plan.env ?? {}]);
+  let gate = gates.get(key);
+  if (!gate) gates.set(key, (gate = new StartGate()));
+  return gate;
+}
