@@ -70,7 +70,7 @@ export function assembleReport(run: Finished): Report {
     strict: run.strict,
     seed: run.seed,
     ...(run.interrupted && { interrupted: run.interrupted }),
-    ...(run.processes.started > 0 && { processes: run.processes }),
+    ...((run.processes.started > 0 || run.processes.startsAtOnce !== undefined) && { processes: run.processes }),
     summary: summarize(checks),
     checks,
   }, secretsOf(run.plan));

@@ -137,8 +137,11 @@ export async function conformEach(resolved: ResolvedOptions, signal?: AbortSigna
 async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
   // The auto probe's servers and the sessions it started ahead count too: what the whole command cost.
   const counting = countProcesses();
-  let processes!: ProcessCount;
-  const runs = await runEachCounted(options, signal, onProgress).finally(() => (processes = counting.stop()));
+  let counted!: ProcessCount;
+  const runs = await runEachCounted(options, signal, onProgress).finally(() => (counted = counting.stop()));
+  // The gate's facts are the command's (every run of it shares the gate): the first run's report has them.
+  const { startsAtOnce, firstStartMs } = runs[0]?.report.processes ?? {};
+  const processes = { ...counted, ...(startsAtOnce !== undefined && { startsAtOnce }), ...(firstStartMs !== undefined && { firstStartMs }) };
   return processes.started === 0 ? runs : runs.map((run) => ({ ...run, processes, report: runs.length === 1 ? { ...run.report, processes } : run.report }));
 }
 

@@ -17,7 +17,7 @@ import { BudgetSpent, type Generation, Interrupted, type RunState } from './atte
 import { notRun } from './result.js';
 import { elsewhere, type EraLeftOut, runChecks } from './schedule.js';
 import { scratchLanes } from './scratch.js';
-import { gateFor } from '../transport/start-gate.js';
+import { gateFacts, gateFor } from '../transport/start-gate.js';
 import { FRESH_POOL, type Warm } from './warm.js';
 import { MAX_RESTARTS, SharedServer } from './shared-server.js';
 import { lockedOut, lockedProfile } from './locked.js';
@@ -184,5 +184,5 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
   }
-  return assembleReport({ plan: options.plan, strict: options.strict, seed, startedAt, t0, profile, results, interrupted, sessions, silent, lostWaiting, monitor, transport: kind, locked, processes: processes.stop() });
+  return assembleReport({ plan: options.plan, strict: options.strict, seed, startedAt, t0, profile, results, interrupted, sessions, silent, lostWaiting, monitor, transport: kind, locked, processes: { ...processes.stop(), ...(options.plan.command && gateFacts(options.plan)) } });
 }

@@ -10,6 +10,7 @@ import { StreamableHttpTransport } from './http.js';
 import { redact, redactUrl, secretsOf } from './secrets.js';
 import { type ServerProcess, formatCommand, spawnServer } from './server-process.js';
 import { type SseEvent, SseParser } from './sse-parser.js';
+import { cpuMs } from './process-tree.js';
 import { gateFor } from './start-gate.js';
 import { LegacySseTransport } from './sse.js';
 import { startStdio } from './stdio.js';
@@ -77,7 +78,7 @@ async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, op
     if (plan.command) target.server = await spawnServer(plan, transcript, {}, true);
     const spawned = performance.now();
     if (target.server) await awaitAnswer(target, target.server, plan, opts.readyMs ?? DEFAULT_READY_MS, transcript);
-    leave(performance.now() - spawned);
+    leave(target.server ? (cpuMs(target.server.pid) ?? performance.now() - spawned) : undefined);
     return { target, kind: plan.transport === 'sse' ? 'sse' : await detect(target, transcript, opts) };
   } catch (err) {
     leave();

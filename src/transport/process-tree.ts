@@ -6,7 +6,12 @@ import { closeSync, openSync, readdirSync, readSync } from 'node:fs';
 interface ProcInfo {
   ppid: number;
   state: string;
+  /** CPU time spent, its own and its waited-for children's, in clock ticks. */
+  ticks: number;
 }
+
+/** Linux reports CPU times in USER_HZ ticks, 100 a second on every architecture it runs on. */
+const TICK_MS = 10;
 
 /**
  * Room for a /proc/<pid>/stat line (a few hundred bytes), reused: readFileSync sees size 0 on /proc and allocates
@@ -32,7 +37,20 @@ function readStat(pid: number): ProcInfo | undefined {
   const fields = text.slice(close + 2).split(' ');
   const ppid = Number(fields[1]);
   if (!Number.isInteger(ppid)) return undefined;
-  return { state: fields[0] ?? '?', ppid };
+  // utime, stime, cutime, cstime: fields 14–17 of the line, 11–14 after "state".
+  const ticks = [11, 12, 13, 14].reduce((n, i) => n + (Number(fields[i]) || 0), 0);
+  return { state: fields[0] ?? '?', ppid, ticks };
+}
+
+/**
+ * CPU milliseconds a process and its descendants have spent (Linux); undefined elsewhere. A start measured so does not
+ * depend on how loaded the machine was, as its wall time does.
+ */
+export function cpuMs(pid: number): number | undefined {
+  if (process.platform !== 'linux') return undefined;
+  const own = readStat(pid);
+  if (!own) return undefined;
+  return [own, ...descendants(pid).map(readStat)].reduce((n, info) => n + (info?.ticks ?? 0), 0) * TICK_MS;
 }
 
 /** pid → ppid for every process on the system. */

@@ -46,6 +46,9 @@ let exitHookInstalled = false;
 export interface ProcessCount {
   started: number;
   mostAlive: number;
+  /** How many were let start side by side, and the first start that decided it (see StartGate). */
+  startsAtOnce?: number;
+  firstStartMs?: number;
 }
 const counts = new Set<ProcessCount>();
 

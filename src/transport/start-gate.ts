@@ -2,7 +2,7 @@
 import { availableParallelism } from 'node:os';
 
 /**
- * A first start (spawn to first answer) under this is light. A heavy server (a node program that loads for 1.5–2.5 s of
+ * A first start (what it cost up to its first line: CPU time where the system says, else wall time) under this is light. A heavy server (a node program that loads for 1.5–2.5 s of
  * CPU) starts one process a core at a time, so that no start, and no answer of a server already up, waits long for the
  * CPU; a light one (0.1–0.3 s) starts two a core, its starts being partly I/O.
  */
@@ -18,10 +18,15 @@ const ALLOWANCE_FACTOR = 4;
 export class StartGate {
   private starting = 0;
   private readonly queue: (() => void)[] = [];
-  /** Milliseconds from spawn to the first line (or HTTP answer) of the first process that gave one. */
+  /** What the first process that wrote a line (or answered at its URL) cost until then, in ms (see LIGHT_START_MS). */
   private first?: number;
 
   constructor(private readonly cores = availableParallelism()) {}
+
+  /** The measured cost of a start (undefined until a process wrote a line). */
+  get firstStartMs(): number | undefined {
+    return this.first;
+  }
 
   /** Starts allowed side by side: one until the first start is measured, then one a core (a heavy server) or two (a light one). */
   get width(): number {
@@ -70,4 +75,11 @@ export function gateFor(plan: { command: string; args: readonly string[]; cwd: s
   let gate = gates.get(key);
   if (!gate) gates.set(key, (gate = new StartGate()));
   return gate;
+}
+
+/** What the gate of a command decided, for the report: how many started at once, and the first start that said so. */
+export function gateFacts(plan: Parameters<typeof gateFor>[0]): { startsAtOnce: number; firstStartMs?: number } {
+  const gate = gateFor(plan);
+  const first = gate.firstStartMs;
+  return { startsAtOnce: gate.width, ...(first !== undefined && { firstStartMs: Math.round(first) }) };
 }

@@ -7,6 +7,7 @@ import { LARGE_LINES } from './collect.js';
 import { ASSEMBLING, SMALL_LINE_BYTES } from './line-budget.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
+import { cpuMs } from './process-tree.js';
 import { gateFor } from './start-gate.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
 
@@ -24,8 +25,8 @@ const DEFAULT_START_ALLOWANCE_MS = 10_000;
 
 /** What a transport's start holds: its place in the start gate, and when its clocks may run. */
 interface Start {
-  /** Gives the place back, with the time from spawn to the first line when there was one. */
-  leave(firstLineAfterMs?: number): void;
+  /** Gives the place back, with what the start cost (ms of CPU, or of wall time) when the server wrote a line. */
+  leave(costMs?: number): void;
   allowanceMs: number;
 }
 
@@ -51,8 +52,9 @@ export class StdioTransport implements Transport {
   private stdinErrorSeen = false;
   private readonly splitter: LineSplitter;
   readonly started: Promise<void>;
-  private startedNow!: (firstLineAfterMs?: number) => void;
+  private startedNow!: (costMs?: number) => void;
   private readonly spawnedAt = performance.now();
+  private startedYet = false;
 
   /** @internal use {@link startStdio} */
   constructor(
@@ -66,12 +68,11 @@ export class StdioTransport implements Transport {
     this.started = new Promise((resolve) => {
       // A server that never writes still gets its requests' clocks going, and gives its place in the gate back.
       const timer = setTimeout(() => this.startedNow(), start.allowanceMs);
-      let done = false;
-      this.startedNow = (firstLineAfterMs) => {
-        if (done) return;
-        done = true;
+      this.startedNow = (costMs) => {
+        if (this.startedYet) return;
+        this.startedYet = true;
         clearTimeout(timer);
-        start.leave(firstLineAfterMs);
+        start.leave(costMs);
         resolve();
       };
     });
@@ -164,8 +165,9 @@ export class StdioTransport implements Transport {
   }
 
   private onStdoutLine(raw: RawLine): void {
-    // Its first line shows the server is up and reading: it has started.
-    this.startedNow(performance.now() - this.spawnedAt);
+    // Its first line shows the server is up and reading: it has started. What that cost is its CPU time where the
+    // system says (the wall time since spawn counts the suite's own load, or a blocked event loop, too).
+    if (!this.startedYet) this.startedNow(cpuMs(this.pid) ?? performance.now() - this.spawnedAt);
     const problems: string[] = [];
     let entry: TranscriptEntry;
     let json: unknown;

@@ -2,7 +2,7 @@
 // only need a session apart (bad input, session state) take turns on scratch sessions, without changing a verdict.
 import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ScratchSessions } from '../../src/run/scratch.js';
@@ -27,6 +27,8 @@ describe('server processes of a stdio run', () => {
     const { report, starts } = await counted([]);
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
     expect(starts).toBe(12);
+    // The report counts them too, and says how many were let start at once (two a core: a light server).
+    expect(report.processes).toMatchObject({ started: 12, startsAtOnce: 2 * availableParallelism() });
     // The version probes and the uninitialized cases had servers of their own; nine checks took turns on the other two.
     const own = ['lifecycle/version/echo', 'lifecycle/version/unsupported', 'lifecycle/ping/before-initialize', 'base/notification/no-response'];
     expect(own.map((id) => statuses(report)[id])).toEqual(['pass', 'pass', 'pass', 'pass']);

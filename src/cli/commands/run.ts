@@ -72,8 +72,12 @@ async function reportRun({ report, options, baseline, note }: Conformed, out: st
   return exitCode(report, signal);
 }
 
-/** `processes   14 server processes started, at most 3 alive at once` (under --verbose), when the run started any. */
-const processesLine = ({ processes: p }: Report) => (p ? `processes   ${p.started} server process${p.started === 1 ? '' : 'es'} started, at most ${p.mostAlive} alive at once\n` : '');
+/** `processes   14 server processes started, at most 3 alive at once; 2 let start at once (…)` (--verbose), when the run started any. */
+const processesLine = ({ processes: p }: Report) => {
+  if (!p) return '';
+  const gate = p.startsAtOnce === undefined ? '' : `; ${p.startsAtOnce} let start at once${p.firstStartMs === undefined ? '' : ` (the first start cost ${p.firstStartMs} ms)`}`;
+  return `processes   ${p.started} server process${p.started === 1 ? '' : 'es'} started, at most ${p.mostAlive} alive at once${gate}\n`;
+};
 
 /** The step summary and outputs of GitHub Actions for a report; returns its annotations. */
 async function publish(report: Report, out: string, written: WrittenReports): Promise<string> {

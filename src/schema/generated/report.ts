@@ -61,6 +61,14 @@ export interface Report {
   processes?: {
     started: number;
     mostAlive: number;
+    /**
+     * How many processes the run let start side by side: one a core for a server heavy to start, two a core for a light one.
+     */
+    startsAtOnce?: number;
+    /**
+     * What the first process cost until its first line (or answer at its URL), in milliseconds of CPU time where the system says, else of wall time: what decided startsAtOnce.
+     */
+    firstStartMs?: number;
   };
   summary: Summary;
   checks: CheckResult[];
