@@ -209,7 +209,7 @@ export const revisionOf = ({ options }: Conformed): string => options.revision;
 /** Several runs as one report, side by side, each check id prefixed with its revision; one run as it is. */
 export function combined(runs: readonly Conformed[]): Report {
   if (runs.length === 1) return runs[0].report;
-  return mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run) }))).report;
+  return mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run), revision: revisionOf(run) }))).report;
 }
 
 /** Ends a handed-over session, and sessions started ahead, that no run took. */
