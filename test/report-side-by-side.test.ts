@@ -103,6 +103,12 @@ describe('index.html of a dual-era run', () => {
     ]);
   });
 
+  it('marks no check that did not apply in the other revision', () => {
+    const pair = (other: Status) => renderHtml(sideBySide(['2026-07-28', run(STATELESS.server, [check('tools/x', 'fail')])], ['2025-11-25', run(LEGACY.server, [check('tools/x', other)])]));
+    expect(pair('skip')).not.toMatch(/class="cell s-\w+ differs"/);
+    expect(pair('pass')).toMatch(/class="cell s-fail differs"/);
+  });
+
   it('filters by one chip per area and switches between the revisions', () => {
     const filters = page.slice(page.indexOf('<div class="filters"'), page.indexOf('<table'));
     expect([...filters.matchAll(/data-filter="area" value="(\d*)"[^>]*>([^<]+)</g)].map((m) => m[2])).toEqual(['all', 'lifecycle', 'tools', 'stateless', 'base']);

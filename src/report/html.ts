@@ -202,14 +202,17 @@ ${discovered && row('Discovered', perSide(sides, (s) => discoveredOf(s.run.serve
 
 /**
  * The matrix of runs side by side: a row per area and a column per run, so one check's results in every run are
- * seen together; a cell whose check fared otherwise in another run, where one of them is a finding, is marked.
+ * seen together; a cell is marked where its check ran in another run too (neither skipped) and fared otherwise there,
+ * one of the two being a finding.
  */
 function sidesMatrix(sides: readonly Side[], index: ReadonlyMap<CheckResult, number>): Html {
   const across = new Map(acrossSides(sides).map((a) => [a.id, a.results]));
   const FINDINGS = new Set<CheckResult['status']>(['fail', 'error', 'warn']);
+  // A check that does not apply in a run (an era's own rules) says nothing of how the runs differ.
+  const ran = (c: CheckResult) => c.status !== 'skip';
   const differs = (side: Side, check: CheckResult): string | undefined => {
     const others = (across.get(unprefixed(side, check.id)) ?? [])
-      .map((other, j) => other && other !== check && other.status !== check.status && (FINDINGS.has(other.status) || FINDINGS.has(check.status)) && `${sides[j].label}: ${other.status}`)
+      .map((other, j) => other && other !== check && ran(other) && ran(check) && other.status !== check.status && (FINDINGS.has(other.status) || FINDINGS.has(check.status)) && `${sides[j].label}: ${other.status}`)
       .filter(Boolean);
     return others.length > 0 ? others.join(', ') : undefined;
   };
