@@ -103,6 +103,13 @@ describe('index.html of a dual-era run', () => {
     ]);
   });
 
+  it('shows every server string as text', () => {
+    const IMG = '<img src=x onerror="window.__pwned=1">';
+    const hostile = renderHtml(sideBySide(['2026-07-28', { ...STATELESS, target: { description: IMG } }], ['2025-11-25', { ...LEGACY, server: { ...LEGACY.server!, name: IMG, title: IMG, capabilities: { [IMG]: {} } } }]));
+    expect(hostile).not.toContain(IMG);
+    expect(hostile).toContain('&lt;img src=x onerror=&quot;window.__pwned=1&quot;&gt;');
+  });
+
   it('marks no check that did not apply in the other revision', () => {
     const pair = (other: Status) => renderHtml(sideBySide(['2026-07-28', run(STATELESS.server, [check('tools/x', 'fail')])], ['2025-11-25', run(LEGACY.server, [check('tools/x', other)])]));
     expect(pair('skip')).not.toMatch(/class="cell s-\w+ differs"/);

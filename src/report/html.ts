@@ -184,10 +184,11 @@ function perSide(sides: readonly Side[], value: (side: Side) => string, show: (t
 
 /** The facts that belong to each run, said once where the runs agree; the runs listed with their verdicts. */
 function sidesFacts(sides: readonly Side[]): Html {
-  const servers = sides.flatMap((s) => (s.run.server ? [s.run.server] : []));
-  const negotiated = (s: Side) => {
-    if (!s.run.server) return ' · not initialized';
-    return s.run.server.protocolVersion === s.label ? '' : ` · negotiated ${s.run.server.protocolVersion}`;
+  // The revision the server negotiated, where it is not the one the run tested (or the run was of another server).
+  const negotiated = ({ run: { server, revision } }: Side) => {
+    if (!server) return ' · not initialized';
+    if (revision === undefined) return ` · revision ${server.protocolVersion}`;
+    return server.protocolVersion === revision ? '' : ` · negotiated ${server.protocolVersion}`;
   };
   const runs = html`<ul class="runs">${sides.map(
     (s) => html`<li><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span><b>${s.label}</b> <span class="meta">${s.checks.length} checks: ${counts(s.checks)}${negotiated(s)}</span></li>`,
@@ -196,7 +197,7 @@ function sidesFacts(sides: readonly Side[]): Html {
   return html`${row('Target', perSide(sides, (s) => s.run.target.description, (text) => html`<code>${text}</code>`))}
 ${row('Server', perSide(sides, (s) => identityOf(s.run.server)))}
 ${row(byRevision(sides) ? 'Revisions' : 'Runs', runs)}
-${servers.length > 0 && row('Capabilities', perSide(sides, (s) => (s.run.server ? capabilitiesOf(s.run.server) : '—')))}
+${sides.some((s) => s.run.server) && row('Capabilities', perSide(sides, (s) => (s.run.server ? capabilitiesOf(s.run.server) : '—')))}
 ${discovered && row('Discovered', perSide(sides, (s) => discoveredOf(s.run.server) || '—'))}`;
 }
 
