@@ -125,6 +125,12 @@ describe('merging reports of different servers', () => {
     const summary = summarize(report.checks);
     expect(report.summary).toEqual(summary);
     expect(summary.fail).toBe(original.summary.fail);
+    // Each server's own facts, for the renderers to show the servers as one report: no revision, as they are servers.
+    expect(report.runs).toEqual([
+      { prefix: 'mcp-reference-server', target: original.target, server: original.server },
+      { prefix: 'other-server', target: other.target, server: other.server },
+      { prefix: 'mcp-reference-server-2', target: same.target, server: same.server },
+    ]);
     expect(validate(report)).toBe(true);
   });
 
@@ -135,6 +141,34 @@ describe('merging reports of different servers', () => {
       { source: 'OUT/2025-11-25/report.json', report: shard(original.checks.slice(0, 1)) },
     ]);
     expect(report.checks.map((c) => c.id)).toEqual([`2026-07-28/${original.checks[0].id}`, `2025-11-25/${original.checks[0].id}`]);
+    expect(report.runs?.map((r) => [r.prefix, r.revision, r.server?.protocolVersion])).toEqual([
+      ['2026-07-28', '2026-07-28', '2026-07-28'],
+      ['2025-11-25', '2025-11-25', '2025-11-25'],
+    ]);
+    expect(validate(report)).toBe(true);
+  });
+
+  it('prefixes the cause a check names, like its id', () => {
+    const [cause, follower] = original.checks;
+    const withCause: Report = { ...shard([cause, { ...follower, after: cause.id }]), server: { ...original.server!, protocolVersion: '2026-07-28' } };
+    const { report } = mergeReports([
+      { source: 'a', report: withCause, label: '2026-07-28', revision: '2026-07-28' },
+      { source: 'b', report: shard([cause]), label: '2025-11-25', revision: '2025-11-25' },
+    ]);
+    expect(report.checks[1].after).toBe(`2026-07-28/${cause.id}`);
+  });
+
+  it('keeps the runs of a report merged again beside another, under its prefix', () => {
+    const eras = mergeReports([
+      { source: 'a', report: { ...shard(original.checks.slice(0, 1)), server: { ...original.server!, protocolVersion: '2026-07-28' } } },
+      { source: 'b', report: shard(original.checks.slice(0, 1)) },
+    ]).report;
+    const { report } = mergeReports([
+      { source: 'eras', report: eras, label: 'eras' },
+      { source: 'other', report: shard(original.checks.slice(0, 1)), label: 'other' },
+    ]);
+    expect(report.runs?.map((r) => r.prefix)).toEqual(['eras/2026-07-28', 'eras/2025-11-25', 'other']);
+    expect(report.checks.map((c) => c.id.split('/').slice(0, -original.checks[0].id.split('/').length).join('/'))).toEqual(['eras/2026-07-28', 'eras/2025-11-25', 'other']);
     expect(validate(report)).toBe(true);
   });
 });

@@ -2,6 +2,7 @@ import { makeBadge } from 'badge-maker';
 import { failsTheRun } from '../baseline/status.js';
 import type { Report } from '../schema/generated/report.js';
 import { writeFileSet } from './output.js';
+import { sidesOf } from './side-by-side.js';
 import { summarize, verdict } from './summary.js';
 import { bounded, visible } from './text.js';
 
@@ -21,21 +22,31 @@ const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
  * The badge mirrors the exit code. Red `N failing` when the run fails (N: the checks that fail it, stale
  * expected-failure entries included); grey `error` when nothing failed but the harness could not judge a check;
  * else yellow `N expected failures` (all listed in the baseline) or `conformant, N warnings` (SHOULD level), else
- * green `conformant`. The label names the negotiated revision: `MCP 2025-11-25`, or `MCP` without a server.
+ * green `conformant`. The label names the negotiated revision: `MCP 2025-11-25`, or `MCP` without a server. On
+ * runs side by side (a dual-era server's revisions) the badge is the worst run's, counted over them all, and the
+ * label names the runs that set it: `MCP 2026-07-28` when that revision alone fails, `MCP 2026-07-28 + 2025-11-25`
+ * when both are conformant.
  */
 export function badgeFor(report: Report): Badge {
-  const revision = report.server?.protocolVersion;
-  const label = revision ? `MCP ${bounded(visible(revision), MAX_REVISION)}` : 'MCP';
+  const sides = sidesOf(report);
+  const shown = (revision: string) => bounded(visible(revision), MAX_REVISION);
+  const own = outcome(report);
+  if (!sides) return { label: report.server?.protocolVersion ? `MCP ${shown(report.server.protocolVersion)}` : 'MCP', ...own };
+  const setBy = sides.filter((side) => outcome(side).color === own.color);
+  return { label: `MCP ${setBy.map((side) => shown(side.label)).join(' + ')}`, ...own };
+}
+
+function outcome(report: Pick<Report, 'checks'>): Omit<Badge, 'label'> {
   const summary = summarize(report.checks);
   switch (verdict(report)) {
     case 'fail':
-      return { label, message: `${report.checks.filter(failsTheRun).length} failing`, color: 'red' };
+      return { message: `${report.checks.filter(failsTheRun).length} failing`, color: 'red' };
     case 'error':
-      return { label, message: 'error', color: 'lightgrey' };
+      return { message: 'error', color: 'lightgrey' };
     case 'pass':
-      if (summary.fail > 0) return { label, message: plural(summary.fail, 'expected failure'), color: 'yellow' };
-      if (summary.warn > 0) return { label, message: `conformant, ${plural(summary.warn, 'warning')}`, color: 'yellow' };
-      return { label, message: 'conformant', color: 'green' };
+      if (summary.fail > 0) return { message: plural(summary.fail, 'expected failure'), color: 'yellow' };
+      if (summary.warn > 0) return { message: `conformant, ${plural(summary.warn, 'warning')}`, color: 'yellow' };
+      return { message: 'conformant', color: 'green' };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { CheckResult, Report, Status } from '../schema/generated/report.js';
+import { WORST_FIRST, acrossSides, byRevision, type Side } from './side-by-side.js';
 import { STATUSES, formatTotals, groupByArea, summarize, verdict } from './summary.js';
 import { duration, visible } from './text.js';
 import { triad } from './triad.js';
@@ -23,9 +24,7 @@ const DETAILED: readonly Status[] = ['fail', 'error', 'warn'];
  * Every string from the report passes through `visible` before our own colours are added.
  */
 export function renderConsole(report: Report, options: ConsoleOptions): string {
-  const paint = (style: Style, s: string) => (options.color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);
-  const tag = (status: Status) => paint(STATUS_STYLE[status], status.toUpperCase().padEnd(5));
-  const row = (label: string, value: string) => `${paint('dim', label.padEnd(11))} ${value}`;
+  const { paint, tag, row } = styles(options.color);
   const out: string[] = [];
 
   // Header
@@ -99,4 +98,36 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     }
     return lines;
   }
+}
+
+function styles(color: boolean) {
+  const paint = (style: Style, s: string) => (color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);
+  const tag = (status: Status) => paint(STATUS_STYLE[status], status.toUpperCase().padEnd(5));
+  const row = (label: string, value: string) => `${paint('dim', label.padEnd(11))} ${value}`;
+  return { paint, tag, row };
+}
+
+/**
+ * The closing lines of runs side by side (a dual-era server's revisions), after each run's own report: every run's
+ * verdict, then each check that failed, erred or warned in any run, once, with the runs it did so in (`on 2026-07-28`,
+ * `on 2026-07-28, 2025-11-25`, or `on 2026-07-28; warn on 2025-11-25` where they differ), the worst first. A check
+ * that failed after an earlier fault of its run (its cause) is counted under that cause.
+ */
+export function renderSides(sides: readonly Side[], options: { color: boolean }): string {
+  const { paint, tag, row } = styles(options.color);
+  const out = [row(byRevision(sides) ? 'revisions' : 'runs', sides.map((s) => `${visible(s.label)}: ${s.verdict}`).join(' · '))];
+  const findings = acrossSides(sides).flatMap(({ id, results }) => {
+    const where = new Map<Status, string[]>();
+    results.forEach((check, i) => {
+      if (!check || !DETAILED.includes(check.status) || (check.after && sides[i].checks.some((c) => c.id === check.after))) return;
+      where.set(check.status, [...(where.get(check.status) ?? []), visible(sides[i].label)]);
+    });
+    const statuses = WORST_FIRST.filter((s) => where.has(s));
+    if (statuses.length === 0) return [];
+    const followers = results.reduce((n, check, i) => n + (check ? sides[i].checks.filter((c) => c.after === check.id).length : 0), 0);
+    const on = statuses.map((s, k) => `${k === 0 ? '' : `${s} `}on ${where.get(s)!.join(', ')}`).join('; ');
+    return [{ rank: WORST_FIRST.indexOf(statuses[0]), line: `${tag(statuses[0])} ${visible(id)}  ${paint('dim', on)}${followers > 0 ? paint('dim', ` (${followers} after it)`) : ''}` }];
+  });
+  out.push(...findings.sort((a, b) => a.rank - b.rank).map((f) => f.line));
+  return `${out.join('\n')}\n`;
 }

@@ -1,11 +1,12 @@
 import { isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
-import type { CheckResult, Report } from '../schema/generated/report.js';
-import { CSP, SCRIPT, STYLE } from './html/assets.js';
+import type { CheckResult, Report, Server } from '../schema/generated/report.js';
+import { CSP, SCRIPT, SIDES_PAGE, STYLE } from './html/assets.js';
 import { jsonDiff } from './html/json-diff.js';
 import { html, pageHead, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
 import { writeReportFile } from './output.js';
 import { STATUSES, areaOf, groupByArea, summarize, verdict } from './summary.js';
 import { bounded, duration, toJson } from './text.js';
+import { type Side, acrossSides, areaIn, byRevision, sidesOf, unprefixed } from './side-by-side.js';
 import { formatEntry } from './transcript-format.js';
 import { triad } from './triad.js';
 
@@ -29,33 +30,41 @@ const lines = (text: readonly string[]): Fragment => text.map((line, i) => (i ==
  * matrix by area with filters, and for every check the requirement, message, expected vs actual with a
  * structural diff, and the transcript. Every string from the report is escaped by the `html` template.
  * Checks are `<details id="check-<id>">`, so the page works without script and links can point at a check.
+ *
+ * A report of runs side by side (a dual-era server's revisions) reads as one server: the server and target named
+ * once (each run's where they differ), the runs listed with their verdicts, and a matrix of one row per area with
+ * a column per run; the filters gain a switch between the runs.
  */
 export function renderHtml(report: Report): string {
+  const sides = sidesOf(report);
   const groups = [...groupByArea(report.checks)];
-  const areas = groups.map(([area]) => area);
+  const areas = sides ? areasOf(sides) : groups.map(([area]) => area);
   const index = new Map(report.checks.map((check, i) => [check, i]));
+  const sideOf = new Map(sides?.flatMap((side, i) => side.checks.map((c) => [c, i] as const)));
   // What the filter script needs, by position: no server string has to be compared in the page.
-  const data = { checks: report.checks.map((c) => ({ status: c.status, area: areas.indexOf(areaOf(c)) })) };
+  const data = {
+    checks: report.checks.map((c) => {
+      const i = sideOf.get(c);
+      return sides ? { status: c.status, area: i === undefined ? -1 : areas.indexOf(areaIn(sides[i], c)), era: i ?? -1 } : { status: c.status, area: areas.indexOf(areaOf(c)) };
+    }),
+  };
   const result = verdict(report);
-  const name = report.server?.title || report.server?.name || report.target.description;
+  const name = sides ? sidesName(sides) : report.server?.title || report.server?.name || report.target.description;
+  const page = sides ? SIDES_PAGE : { csp: CSP, style: STYLE, script: SCRIPT };
 
   const runId = report.runId ? html`<meta name="mcp-conformance-run-id" content="${report.runId}">\n` : '';
-  return html`${pageHead(CSP, STYLE, html`${VERDICT[result]} · ${name} · MCP conformance`, runId)}
+  return html`${pageHead(page.csp, page.style, html`${VERDICT[result]} · ${name} · MCP conformance`, runId)}
 <body>
 <header>
 <h1>${name} <span class="verdict s-${result}">${VERDICT[result]}</span></h1>
-${facts(report)}
+${facts(report, sides)}
 ${report.interrupted && html`<p class="notice">The run was interrupted before every check ran.</p>`}
 </header>
 ${totals(report.checks)}
 <section id="matrix">
 <h2>Requirement matrix</h2>
-${filters(report.checks, areas)}
-<table class="matrix"><tbody>
-${groups.map(
-  ([area, checks]) => html`<tr data-group><th scope="row">${area}</th><td class="counts">${counts(checks)}</td><td><div class="cells">${checks.map((c) => cell(c, index.get(c)!))}</div></td></tr>
-`,
-)}</tbody></table>
+${filters(report.checks, areas, sides)}
+${sides ? sidesMatrix(sides, index) : matrix(groups, index)}
 </section>
 <section id="checks">
 <h2>Checks</h2>
@@ -67,7 +76,7 @@ ${checks.map((c) => checkDetails(c, index.get(c)!))}</section>
 )}</section>
 <footer>Rendered by ${report.tool.name} ${report.tool.version} from its report.json. Links to a check: <code>index.html#check-&lt;id&gt;</code>.</footer>
 <script type="application/json" id="report-data">${scriptJson(data)}</script>
-<script>${raw(SCRIPT)}</script>
+<script>${raw(page.script)}</script>
 </body>
 </html>
 `.value;
@@ -78,22 +87,33 @@ export function writeHtmlReport(report: Report, outDir: string): Promise<string>
   return writeReportFile(outDir, 'index.html', renderHtml(report));
 }
 
-function facts(report: Report): Html {
-  const { server } = report;
-  const row = (label: string, value: Fragment) => html`<dt>${label}</dt><dd>${value}</dd>`;
-  const identity = server && [server.name, server.version].filter(Boolean).join(' ') + (server.title ? ` (${server.title})` : '');
-  const discovered = (Object.keys(COUNT_NAMES) as (keyof typeof COUNT_NAMES)[])
+const row = (label: string, value: Fragment) => html`<dt>${label}</dt><dd>${value}</dd>`;
+
+/** `name version (title)`, `no serverInfo`, or `none recorded` when the server never initialized. */
+const identityOf = (server: Server | undefined): string =>
+  server ? [server.name, server.version].filter(Boolean).join(' ') + (server.title ? ` (${server.title})` : '') || 'no serverInfo' : 'none recorded';
+
+const capabilitiesOf = (server: Server): string => Object.keys(server.capabilities).join(', ') || 'none';
+
+/** `3 tools · 1 resource`: what discovery listed; empty when it listed nothing. */
+const discoveredOf = (server: Server | undefined): string =>
+  (Object.keys(COUNT_NAMES) as (keyof typeof COUNT_NAMES)[])
     .flatMap((k) => {
       const n = server?.counts?.[k];
       return n === undefined ? [] : [`${n} ${COUNT_NAMES[k]}${n === 1 ? '' : 's'}`];
     })
     .join(' · ');
-  return html`<dl class="facts">
-${row('Target', html`<code>${report.target.description}</code>`)}
-${row('Server', server ? identity || 'no serverInfo' : 'none recorded')}
+
+function facts(report: Report, sides: readonly Side[] | undefined): Html {
+  const { server } = report;
+  const discovered = discoveredOf(server);
+  const own = () => html`${row('Target', html`<code>${report.target.description}</code>`)}
+${row('Server', identityOf(server))}
 ${row('Revision', server?.protocolVersion ?? '—')}
-${server && row('Capabilities', Object.keys(server.capabilities).join(', ') || 'none')}
-${discovered && row('Discovered', discovered)}
+${server && row('Capabilities', capabilitiesOf(server))}
+${discovered && row('Discovered', discovered)}`;
+  return html`<dl class="facts">
+${sides ? sidesFacts(sides) : own()}
 ${row('Started', report.startedAt)}
 ${row('Duration', duration(report.durationMs))}
 ${report.seed !== undefined && row('Seed', `${report.seed} (--seed ${report.seed} replays the generated checks)`)}
@@ -115,21 +135,101 @@ function counts(checks: readonly CheckResult[]): string {
 }
 
 /** Filter buttons, hidden until the script shows them (they do nothing without it). `""` means all. */
-function filters(checks: readonly CheckResult[], areas: readonly string[]): Html {
+function filters(checks: readonly CheckResult[], areas: readonly string[], sides: readonly Side[] | undefined): Html {
   const summary = summarize(checks);
-  const button = (filter: 'status' | 'area', value: string, label: Fragment) =>
+  const button = (filter: 'status' | 'area' | 'era', value: string, label: Fragment) =>
     html`<button type="button" data-filter="${filter}" value="${value}" aria-pressed="false">${label}</button>`;
+  const runs = sides && html`<div><span>${byRevision(sides) ? 'Revision' : 'Run'}</span>${button('era', '', 'all')}${sides.map((s, i) => button('era', String(i), s.label))}</div>
+`;
   return html`<div class="filters" id="filters" hidden>
 <div><span>Status</span>${button('status', '', `all ${checks.length}`)}${STATUSES.map((s) => button('status', s, `${s} ${summary[s]}`))}</div>
 <div><span>Area</span>${button('area', '', 'all')}${areas.map((area, i) => button('area', String(i), area))}</div>
-</div>`;
+${runs}</div>`;
 }
 
-/** A matrix cell: the check's id without its area, coloured by status, linking to its details. */
-function cell(check: CheckResult, i: number): Html {
+/** The matrix of one run: a row per area, its counts, and a cell per check. */
+function matrix(groups: readonly [string, CheckResult[]][], index: ReadonlyMap<CheckResult, number>): Html {
+  return html`<table class="matrix"><tbody>
+${groups.map(
+  ([area, checks]) => html`<tr data-group><th scope="row">${area}</th><td class="counts">${counts(checks)}</td><td><div class="cells">${checks.map((c) => cell(c, index.get(c)!))}</div></td></tr>
+`,
+)}</tbody></table>`;
+}
+
+/**
+ * A matrix cell: the check's id without its area, coloured by status, linking to its details. `differs` says how
+ * the same check fared in the other runs side by side, when that tells a finding apart (marked ≠).
+ */
+function cell(check: CheckResult, i: number, differs?: string): Html {
   const area = areaOf(check);
   const short = check.id.startsWith(`${area}/`) ? check.id.slice(area.length + 1) : check.id;
-  return html`<a class="cell s-${check.status}" href="#check-${check.id}" data-item="${i}" title="${check.id} · ${check.status}: ${check.title}">${short}</a>`;
+  return html`<a class="cell s-${check.status}${differs && ' differs'}" href="#check-${check.id}" data-item="${i}" title="${check.id} · ${check.status}: ${check.title}${differs && `; ${differs}`}">${short}</a>`;
+}
+
+/** The areas of runs side by side, as each run names them (without its prefix), in order of first appearance. */
+const areasOf = (sides: readonly Side[]): string[] => [...new Set(sides.flatMap((side) => side.checks.map((c) => areaIn(side, c))))];
+
+/** The server's name once, or each distinct one (`a / b`) where the runs' servers differ; the targets when none initialized. */
+function sidesName(sides: readonly Side[]): string {
+  const names = sides.flatMap((s) => (s.run.server ? [s.run.server.title || s.run.server.name || ''] : [])).filter(Boolean);
+  return [...new Set(names.length > 0 ? names : sides.map((s) => s.run.target.description))].join(' / ');
+}
+
+/** One value when every run has the same, else each run's, labelled. */
+function perSide(sides: readonly Side[], value: (side: Side) => string, show: (text: string) => Fragment = (text) => text): Fragment {
+  const values = sides.map(value);
+  if (new Set(values).size === 1) return show(values[0]);
+  return html`<ul class="runs">${sides.map((s, i) => html`<li><b>${s.label}</b> ${show(values[i])}</li>`)}</ul>`;
+}
+
+/** The facts that belong to each run, said once where the runs agree; the runs listed with their verdicts. */
+function sidesFacts(sides: readonly Side[]): Html {
+  // The revision the server negotiated, where it is not the one the run tested (or the run was of another server).
+  const negotiated = ({ run: { server, revision } }: Side) => {
+    if (!server) return ' · not initialized';
+    if (revision === undefined) return ` · revision ${server.protocolVersion}`;
+    return server.protocolVersion === revision ? '' : ` · negotiated ${server.protocolVersion}`;
+  };
+  const runs = html`<ul class="runs">${sides.map(
+    (s) => html`<li><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span><b>${s.label}</b> <span class="meta">${s.checks.length} checks: ${counts(s.checks)}${negotiated(s)}</span></li>`,
+  )}</ul>`;
+  const discovered = sides.some((s) => discoveredOf(s.run.server) !== '');
+  return html`${row('Target', perSide(sides, (s) => s.run.target.description, (text) => html`<code>${text}</code>`))}
+${row('Server', perSide(sides, (s) => identityOf(s.run.server)))}
+${row(byRevision(sides) ? 'Revisions' : 'Runs', runs)}
+${sides.some((s) => s.run.server) && row('Capabilities', perSide(sides, (s) => (s.run.server ? capabilitiesOf(s.run.server) : '—')))}
+${discovered && row('Discovered', perSide(sides, (s) => discoveredOf(s.run.server) || '—'))}`;
+}
+
+/**
+ * The matrix of runs side by side: a row per area and a column per run, so one check's results in every run are
+ * seen together; a cell is marked where its check ran in another run too (neither skipped) and fared otherwise there,
+ * one of the two being a finding.
+ */
+function sidesMatrix(sides: readonly Side[], index: ReadonlyMap<CheckResult, number>): Html {
+  const across = new Map(acrossSides(sides).map((a) => [a.id, a.results]));
+  const FINDINGS = new Set<CheckResult['status']>(['fail', 'error', 'warn']);
+  // A check that does not apply in a run (an era's own rules) says nothing of how the runs differ.
+  const ran = (c: CheckResult) => c.status !== 'skip';
+  const differs = (side: Side, check: CheckResult): string | undefined => {
+    const others = (across.get(unprefixed(side, check.id)) ?? [])
+      .map((other, j) => other && other !== check && ran(other) && ran(check) && other.status !== check.status && (FINDINGS.has(other.status) || FINDINGS.has(check.status)) && `${sides[j].label}: ${other.status}`)
+      .filter(Boolean);
+    return others.length > 0 ? others.join(', ') : undefined;
+  };
+  const column = (side: Side, i: number, area: string) => {
+    const checks = side.checks.filter((c) => areaIn(side, c) === area);
+    const body = checks.length === 0
+      ? html`<span class="none">—</span>`
+      : html`<div class="meta">${counts(checks)}</div><div class="cells">${checks.map((c) => cell(c, index.get(c)!, differs(side, c)))}</div>`;
+    return html`<td data-era="${i}">${body}</td>`;
+  };
+  return html`<table class="matrix sides"><thead><tr><th scope="col">area</th>${sides.map(
+    (s, i) => html`<th scope="col" data-era="${i}">${s.label} <span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></th>`,
+  )}</tr></thead><tbody>
+${areasOf(sides).map((area) => html`<tr data-group><th scope="row">${area}</th>${sides.map((s, i) => column(s, i, area))}</tr>
+`)}</tbody></table>
+<p class="meta">A column per ${byRevision(sides) ? 'revision' : 'run'}; \u2260 marks a check that fared otherwise in another column.</p>`;
 }
 
 function checkDetails(check: CheckResult, i: number): Html {

@@ -1,4 +1,4 @@
-import type { CheckResult, Report, Status } from '../schema/generated/report.js';
+import type { CheckResult, Report, Run, Status } from '../schema/generated/report.js';
 import { areaOf, summarize } from './summary.js';
 import { bounded } from './text.js';
 
@@ -8,6 +8,8 @@ export interface MergeInput {
   report: Report;
   /** What its checks are prefixed with when reports are side by side (default: its server's name), e.g. a revision. */
   label?: string;
+  /** The revision it tested, when the reports side by side are one server's revisions. */
+  revision?: string;
 }
 
 export interface Merged {
@@ -35,7 +37,7 @@ export function mergeReports(inputs: readonly MergeInput[]): Merged {
   const notes: string[] = [];
   const groups = new Map<string, MergeInput[]>();
   for (const input of inputs) groups.set(runKey(input), [...(groups.get(runKey(input)) ?? []), input]);
-  const runs = [...groups.values()].map((group) => ({ report: mergeShards(group, notes), label: group[0].label }));
+  const runs = [...groups.values()].map((group) => ({ report: mergeShards(group, notes), label: group[0].label, revision: group[0].revision }));
   const report = runs.length === 1 ? runs[0].report : sideBySide(runs);
   return { report: { ...report, summary: summarize(report.checks) }, notes };
 }
@@ -73,17 +75,25 @@ function span(reports: readonly Report[]): Omit<Report, 'checks'> {
 }
 
 /** Several servers' runs in one report: ids and areas prefixed with each run's slug (its label or server name). */
-function sideBySide(labelled: readonly { report: Report; label?: string }[]): Report {
+function sideBySide(labelled: readonly { report: Report; label?: string; revision?: string }[]): Report {
   const runs = labelled.map((l) => l.report);
   // One server in several revisions (the folders of a --revision auto|all run) is told apart by revision, as the run's own combined report is.
   const names = new Set(runs.map((r) => r.server?.name ?? r.target.description));
   const byRevision = names.size === 1 && runs.every((r) => r.server?.protocolVersion !== undefined);
   const slugs = uniqueSlugs(labelled.map(({ report: r, label }) => label ?? (byRevision ? r.server!.protocolVersion : (r.server?.name ?? r.target.description))));
-  const { server: _server, ...shared } = span(runs);
+  const { server: _server, runs: _runs, ...shared } = span(runs);
+  // What the renderers need to show the runs as one: each one's prefix, revision, target and server.
+  const sides = labelled.flatMap(({ report: r, revision }, i): Run[] => {
+    if (r.runs) return r.runs.map((inner) => ({ ...inner, prefix: `${slugs[i]}/${inner.prefix}` }));
+    const tested = revision ?? (byRevision ? r.server!.protocolVersion : undefined);
+    return [{ prefix: slugs[i], ...(tested !== undefined && { revision: tested }), target: r.target, ...(r.server && { server: r.server }) }];
+  });
   return {
     ...shared,
     target: { description: runs.map((r, i) => `${slugs[i]}: ${identity(r)}`).join(' · ') },
-    checks: runs.flatMap((r, i) => r.checks.map((c) => ({ ...c, id: `${slugs[i]}/${c.id}`, area: `${slugs[i]}/${areaOf(c)}` }))),
+    runs: sides,
+    // A check's cause is named by its id, which is prefixed like the others.
+    checks: runs.flatMap((r, i) => r.checks.map((c) => ({ ...c, id: `${slugs[i]}/${c.id}`, area: `${slugs[i]}/${areaOf(c)}`, ...(c.after && { after: `${slugs[i]}/${c.after}` }) }))),
   };
 }
 

@@ -227,7 +227,7 @@ export const revisionOf = ({ options }: Conformed): string => options.revision;
 /** Several runs as one report, side by side, each check id prefixed with its revision; one run as it is. */
 export function combined(runs: readonly Conformed[]): Report {
   if (runs.length === 1) return runs[0].report;
-  const { report } = mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run) })));
+  const { report } = mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run), revision: revisionOf(run) })));
   const processes = runs[0].processes;
   return processes ? { ...report, processes } : report;
 }

@@ -23,15 +23,19 @@ async function perRevision(out: string) {
   return { runs, combined: await reportIn(out) };
 }
 
-/** The combined report and junit.xml in OUT/ hold each revision's checks, prefixed with the revision. */
-async function expectCombined(out: string, runs: readonly Report[], combined: Report) {
+/**
+ * The combined report and junit.xml in OUT/ hold each revision's checks, prefixed with the revision, and each
+ * revision's server; the badge names the revisions that set its verdict (`badgeBy`).
+ */
+async function expectCombined(out: string, runs: readonly Report[], combined: Report, badgeBy: string) {
   expect((await readdir(out)).sort()).toEqual([...ERAS, ...FILES].sort());
   expect(combined.server).toBeUndefined();
+  expect(combined.runs).toEqual(runs.map((r, i) => ({ prefix: ERAS[i], revision: ERAS[i], target: r.target, server: r.server })));
   expect(combined.checks.map((c) => c.id)).toEqual(runs.flatMap((r, i) => r.checks.map((c) => `${ERAS[i]}/${c.id}`)));
   expect(findings(combined)).toEqual(runs.flatMap((r, i) => findings(r).map((f) => f.replace(' ', ` ${ERAS[i]}/`))).sort());
   const suites = [...(await fileIn(out, 'junit.xml')).matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1]);
   expect(new Set(suites.map((s) => s.split('/')[0]))).toEqual(new Set(ERAS));
-  expect(JSON.parse(await fileIn(out, 'badge.json'))).toMatchObject({ label: 'MCP' });
+  expect(JSON.parse(await fileIn(out, 'badge.json'))).toMatchObject({ label: `MCP ${badgeBy}` });
   for (const era of ERAS) {
     expect((await readdir(join(out, era))).sort()).toEqual(FILES);
     expect(JSON.parse(await fileIn(join(out, era), 'badge.json'))).toMatchObject({ label: `MCP ${era}` });
@@ -46,7 +50,7 @@ describe.concurrent('--revision auto, the default', () => {
     const { runs, combined } = await perRevision(r.out);
     expect(runs.map((run) => run.server?.protocolVersion)).toEqual(ERAS);
     for (const run of runs) expect(run.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
-    await expectCombined(r.out, runs, combined);
+    await expectCombined(r.out, runs, combined, '2026-07-28 + 2025-11-25');
   });
 
   it('reports a server of one era directly in OUT, as a run of that revision does', async () => {
@@ -83,7 +87,10 @@ describe.concurrent('--revision auto, the default', () => {
     ];
     expect(findings(runs[0])).toEqual(['fail stateless/version/unsupported', ...sdkWarnings].sort()); // 1900-01-01 answered, not -32022 (MUST)
     expect(findings(runs[1])).toEqual(sdkWarnings);
-    await expectCombined(r.out, runs, combined);
+    await expectCombined(r.out, runs, combined, '2026-07-28');
+    // The closing lines: each finding once, with the revisions it is found on, failures first (then in report order).
+    const closing = r.stdout.slice(r.stdout.lastIndexOf('\nrevisions ') + 1).split('\n').slice(1, 7);
+    expect([closing[0], ...closing.slice(1).sort()]).toEqual(['FAIL  stateless/version/unsupported  on 2026-07-28', ...sdkWarnings.map((w) => `WARN  ${w.slice('warn '.length)}  on 2026-07-28, 2025-11-25`)]);
   });
 
   it('judges context7’s error messages by their own text: a long URI it quotes back is the request’s', async () => {

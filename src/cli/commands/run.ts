@@ -2,13 +2,13 @@ import { baselineAdvice } from '../../baseline/advice.js';
 import { findConfig } from '../../config/config.js';
 import { DEFAULTS } from '../../config/defaults.js';
 import { resolveOptions } from '../../config/options.js';
-import { renderConsole } from '../../report/console.js';
+import { renderConsole, renderSides } from '../../report/console.js';
 import { checkGitHubFiles, inGitHubActions, renderAnnotations, withoutCommands, writeGitHubFiles } from '../../report/github.js';
 import { checkFolder } from '../../report/output.js';
 import { type WrittenReports, writeReports } from '../../report/write.js';
 import { join } from 'node:path';
 import type { Conformed } from '../../run/conform.js';
-import { verdict } from '../../report/summary.js';
+import { sidesOf } from '../../report/side-by-side.js';
 import { visible } from '../../report/text.js';
 import type { Report } from '../../schema/generated/report.js';
 import { TOOL } from '../../version.js';
@@ -47,7 +47,8 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   for (const run of runs) await reportRun(run, join(out, revisionOf(run)), args, signal, false);
   const report = combined(runs);
   const written = await writeReports(report, out);
-  let text = `\nrevisions   ${runs.map((r) => `${revisionOf(r)}: ${verdict(r.report)}`).join(' · ')}\nreports     ${Object.values(written).map(visible).join(', ')}\n`;
+  // The closing lines: each revision's verdict, then each finding once with the revisions it was found in.
+  let text = `\n${renderSides(sidesOf(report)!, { color: colorOf(args) })}reports     ${Object.values(written).map(visible).join(', ')}\n`;
   if (args.verbose) text += processesLine(report);
   if (inGitHubActions()) text = withoutCommands(text) + (await publish(report, out, written));
   process.stdout.write(text);
@@ -60,8 +61,7 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
  */
 async function reportRun({ report, options, baseline, note }: Conformed, out: string, args: CliArgs, signal?: AbortSignal, alone = true): Promise<number> {
   const written = await writeReports(report, out);
-  const color = args.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
-  let text = renderConsole(report, { color, verbose: args.verbose, paths: Object.values(written) });
+  let text = renderConsole(report, { color: colorOf(args), verbose: args.verbose, paths: Object.values(written) });
   if (report.seed !== undefined) text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
   if (note) text += `eras        ${visible(note)}\n`;
   if (args.verbose && alone) text += processesLine(report);
@@ -78,6 +78,9 @@ const processesLine = ({ processes: p }: Report) => {
   const gate = p.startsAtOnce === undefined ? '' : `; ${p.startsAtOnce} let start at once${p.firstStartMs === undefined ? '' : ` (the first start cost ${p.firstStartMs} ms)`}`;
   return `processes   ${p.started} server process${p.started === 1 ? '' : 'es'} started, at most ${p.mostAlive} alive at once${gate}\n`;
 };
+
+/** --color or --no-color, else colour on a terminal unless NO_COLOR is set. */
+const colorOf = (args: CliArgs): boolean => args.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
 
 /** The step summary and outputs of GitHub Actions for a report; returns its annotations. */
 async function publish(report: Report, out: string, written: WrittenReports): Promise<string> {

@@ -68,24 +68,41 @@ a { color: #0969da; }
 footer { margin-top: 2rem; color: var(--muted); font-size: 12px; }
 `;
 
+/** What a page of runs side by side adds to the stylesheet: a column per run in the matrix, and the runs' list. */
+export const SIDES_STYLE = `
+.matrix.sides thead th { color: var(--muted); border-top: 0; }
+/* Equal shares, whatever the number of runs: each run's column is as wide as the others. */
+.matrix.sides thead th + th, .matrix.sides td { width: 50%; white-space: normal; }
+.matrix.sides td .counts { color: var(--muted); font-size: 12px; margin-bottom: .2rem; }
+.matrix.sides .none { color: var(--muted); }
+.cell.differs::after { content: " \\2260"; font-weight: 700; }
+.runs { list-style: none; margin: 0; padding: 0; display: grid; gap: .2rem; }
+.runs .verdict { font-size: .75rem; padding: .05rem .5rem; margin-right: .4rem; }
+`;
+
 /**
- * The page's only script: filters the matrix and the check list by status and area, and opens the check a
- * `#check-<id>` link points at. It reads each check's status and area from the JSON block, and writes only
- * `hidden`, `open` and `aria-pressed`: no HTML is built from data. Without it the page still works.
+ * The page's only script: filters the matrix and the check list by status and area (and, with `sides`, by run: the
+ * runs side by side of a dual-era report, whose matrix columns it hides too), and opens the check a `#check-<id>`
+ * link points at. It reads each check's status, area and run from the JSON block, and writes only `hidden`, `open`
+ * and `aria-pressed`: no HTML is built from data. Without it the page still works. Without `sides` it is the script
+ * of a one-run page as it always was.
  */
-export const SCRIPT = `
+export const scriptFor = (sides: boolean): string => `
 (() => {
   'use strict';
   const data = JSON.parse(document.getElementById('report-data').textContent);
   const filters = document.getElementById('filters');
   // "" means all; an area is its position in the report, so no server string is compared here.
-  const chosen = { status: '', area: '' };
+  const chosen = { status: '', area: ''${sides ? ", era: ''" : ''} };
   const apply = () => {
     for (const item of document.querySelectorAll('[data-item]')) {
       const check = data.checks[Number(item.dataset.item)];
-      item.hidden = !((chosen.status === '' || check.status === chosen.status) && (chosen.area === '' || String(check.area) === chosen.area));
+      item.hidden = !((chosen.status === '' || check.status === chosen.status) && (chosen.area === '' || String(check.area) === chosen.area)${sides ? " && (chosen.era === '' || String(check.era) === chosen.era)" : ''});
     }
-    for (const group of document.querySelectorAll('[data-group]')) {
+${sides ? `    for (const column of document.querySelectorAll('[data-era]')) {
+      column.hidden = chosen.era !== '' && column.dataset.era !== chosen.era;
+    }
+` : ''}    for (const group of document.querySelectorAll('[data-group]')) {
       group.hidden = !group.querySelector('[data-item]:not([hidden])');
     }
     for (const button of filters.querySelectorAll('button')) {
@@ -118,6 +135,8 @@ export const SCRIPT = `
 })();
 `;
 
+export const SCRIPT = scriptFor(false);
+
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
@@ -128,3 +147,6 @@ export const cspFor = (style: string, script: string): string =>
   ["default-src 'none'", `style-src ${sha256(style)}`, `script-src ${sha256(script)}`, "base-uri 'none'", "form-action 'none'"].join('; ');
 
 export const CSP = cspFor(STYLE, SCRIPT);
+
+/** The stylesheet, script and policy of a page of runs side by side. */
+export const SIDES_PAGE = { style: STYLE + SIDES_STYLE, script: scriptFor(true), csp: cspFor(STYLE + SIDES_STYLE, scriptFor(true)) };

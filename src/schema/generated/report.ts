@@ -15,35 +15,12 @@ export interface Report {
     name: string;
     version: string;
   };
+  target: Target;
+  server?: Server;
   /**
-   * What was tested, as the user named it, and how it was launched (secrets redacted).
+   * Reports side by side in this one (a server's revisions from a --revision auto|all run, or several servers merged): each one's check prefix, target and server. Absent for a report of one run, whose own fields say these.
    */
-  target: {
-    description: string;
-    command?: string;
-    args?: string[];
-    cwd?: string;
-    url?: string;
-  };
-  /**
-   * Identity and negotiated revision; absent when initialize never succeeded.
-   */
-  server?: {
-    name?: string;
-    version?: string;
-    title?: string;
-    protocolVersion: string;
-    capabilities: {
-      [k: string]: unknown;
-    };
-    instructions?: string;
-    counts?: {
-      tools?: number;
-      resources?: number;
-      resourceTemplates?: number;
-      prompts?: number;
-    };
-  };
+  runs?: Run[];
   startedAt: string;
   durationMs: number;
   strict?: boolean;
@@ -72,6 +49,50 @@ export interface Report {
   };
   summary: Summary;
   checks: CheckResult[];
+}
+/**
+ * What was tested, as the user named it, and how it was launched (secrets redacted).
+ */
+export interface Target {
+  description: string;
+  command?: string;
+  args?: string[];
+  cwd?: string;
+  url?: string;
+}
+/**
+ * Identity and negotiated revision; absent when initialize never succeeded.
+ */
+export interface Server {
+  name?: string;
+  version?: string;
+  title?: string;
+  protocolVersion: string;
+  capabilities: {
+    [k: string]: unknown;
+  };
+  instructions?: string;
+  counts?: {
+    tools?: number;
+    resources?: number;
+    resourceTemplates?: number;
+    prompts?: number;
+  };
+}
+/**
+ * One report of those side by side.
+ */
+export interface Run {
+  /**
+   * What this run's check ids and areas start with, before a slash (e.g. 2026-07-28 in 2026-07-28/tools/call/unknown-tool).
+   */
+  prefix: string;
+  /**
+   * The revision this run tested, when the runs are one server's revisions.
+   */
+  revision?: string;
+  target: Target;
+  server?: Server;
 }
 export interface Summary {
   pass: number;
