@@ -86,7 +86,8 @@ function matchOperators(m: Record<string, unknown>, v: unknown, revision: string
         break;
       case '$valid': {
         const r = validate(revision, arg as string, v);
-        if (!r.ok) miss = `${path}: not a valid ${arg} (${revision}): ${r.errors.slice(0, 3).join('; ')}`;
+        // A format finding alone is no miss: the schema rules (schema/results…) warn on it.
+        if (!r.ok && !r.formats) miss = `${path}: not a valid ${arg} (${revision}): ${r.errors.slice(0, 3).join('; ')}`;
         break;
       }
       case '$exact':

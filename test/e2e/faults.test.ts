@@ -69,6 +69,26 @@ describe('cancellation without progress', () => {
   });
 });
 
+describe.concurrent('values the suite supplies, and formats', () => {
+  const verdicts = async (fault: string, options: Options = {}) => {
+    const suite = await loadSuite({ only: ['prompts/get/listed', 'schema/results'] });
+    const report = await run(FAULTY, { ...options, ...QUICK, suite, env: { ...options.env, MCP_FAULTS: fault } });
+    return report.checks.map((c) => `${c.id}: ${c.status} ${c.message}`);
+  };
+  for (const [era, options] of [['2025-11-25', {}], ['2026-07-28', STATELESS]] as const) {
+    it(`fills a required argument that names a URI with a URI, so a prompt that embeds it passes (embed-uri-argument, ${era})`, async () => {
+      const lines = await verdicts('embed-uri-argument', options);
+      expect(lines.filter((l) => !/: (pass|skip) /.test(l))).toEqual([]);
+      expect(lines.find((l) => l.startsWith('prompts/get/listed'))).toMatch(/: pass \d+ prompt/);
+    });
+  }
+  it('warns on a format finding alone and names the format, where prompts/get/listed passes (resource-uri-no-scheme)', async () => {
+    const lines = await verdicts('resource-uri-no-scheme');
+    expect(lines.find((l) => l.startsWith('prompts/get/listed'))).toMatch(/^prompts\/get\/listed: pass /);
+    expect(lines.find((l) => l.startsWith('schema/results'))).toMatch(/^schema\/results: warn .*format "uri"/);
+  });
+});
+
 describe.concurrent('each fault trips the check that targets it', () => {
   it('covers every check with at least one fault', async () => {
     const { checks, frameRules } = await loadSuite();
