@@ -89,6 +89,21 @@ describe.concurrent('values the suite supplies, and formats', () => {
   });
 });
 
+describe('citations', () => {
+  it('a 2026-07-28 run cites 2026-07-28 pages, moved ones where they moved; a check made for other revisions keeps its own', async () => {
+    const only = ['tools/call/valid-arguments', 'capabilities/logging/declared', 'progress/notifications/known-token', 'progress/requests/notifications', 'logging/request-level/threshold', 'schema/*', 'transport/stdio/stdout-only-messages', 'lifecycle/shutdown/stdin-close', 'ping/respond'];
+    const report = await run(FAULTY, { ...STATELESS, ...QUICK, suite: await loadSuite({ only }) });
+    const spec = (id: string) => report.checks.find((c) => c.id === id)?.requirement.spec;
+    const ran = report.checks.filter((c) => c.status !== 'skip');
+    expect(ran.map((c) => c.id)).toEqual(expect.arrayContaining(['tools/call/valid-arguments', 'capabilities/logging/declared', 'progress/notifications/known-token', 'schema/results']));
+    expect(ran.filter((c) => !c.requirement.spec.startsWith('https://modelcontextprotocol.io/specification/2026-07-28/')).map((c) => `${c.id} ${c.requirement.spec}`)).toEqual([]);
+    expect(spec('transport/stdio/stdout-only-messages')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio');
+    expect(spec('lifecycle/shutdown/stdin-close')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio');
+    // ping is gone from 2026-07-28: its check skips and cites the page it was made for.
+    expect(spec('ping/respond')).toMatch(/\/specification\/2025-11-25\//);
+  });
+});
+
 describe.concurrent('each fault trips the check that targets it', () => {
   it('covers every check with at least one fault', async () => {
     const { checks, frameRules } = await loadSuite();
