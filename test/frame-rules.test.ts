@@ -50,3 +50,18 @@ describe('schema findings of a content block (the official fixture embeds a prom
     expect(found?.map((f) => [f.severity, f.message])).toEqual([['warn', 'result of prompts/get does not validate against GetPromptResult (2025-11-25) only by format "uri" (an annotation of JSON Schema 2020-12)']]);
   });
 });
+
+describe('an HTTP error body answering a POST whose request had id null (the null-id probe)', () => {
+  const body = { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Invalid params: missing _meta protocol fields' } };
+  const tied = { kind: 'response', message: body, line: { entry: { t: 0, dir: 'recv', text: '' }, answers: null }, revision: '2026-07-28', session: 1 } as unknown as InboundEvent;
+  it('answers that POST: it is not unsolicited', () => {
+    expect(rule('base/response/unsolicited').inspect(tied, {})).toEqual([]);
+  });
+  it('and its id null is no schema failure', () => {
+    expect(rule('schema/errors').inspect(tied, {})).toEqual([]);
+  });
+  it('the same body that came back on no POST is unsolicited', () => {
+    const stray = { ...tied, line: { entry: tied.line.entry } } as InboundEvent;
+    expect(rule('base/response/unsolicited').inspect(stray, {})?.map((f) => f.severity)).toEqual(['fail']);
+  });
+});

@@ -331,7 +331,8 @@ export const CORE_RULES: FrameRule[] = [
       // is not unsolicited: schema/errors (an error's id MUST then be null) and malformed-frames (an invalid line served)
       // judge it.
       const invalidId = 'id' in m && m.id !== null && typeof m.id !== 'string' && typeof m.id !== 'number';
-      if (e.exchange || answersUnreadable(m) || invalidId) return [];
+      // An HTTP body answers the POST that carried it, whatever its id (line.answers).
+      if (e.exchange || answersUnreadable(m) || invalidId || e.line.answers !== undefined) return [];
       return failing(`response with id ${JSON.stringify(m.id)} answers no request the client sent`, { expected: 'an id of a pending request', actual: m });
     },
   },

@@ -56,21 +56,28 @@ export interface HttpOutcome {
 const items = (json: unknown): unknown[] => (Array.isArray(json) ? json : [json]);
 const clip = (text: string) => (text.length > SNIPPET ? `${text.slice(0, SNIPPET)}…` : text);
 
-/**
- * What a POST body holds: the ids of its requests (responses carry ids too, but expect no answer), and whether it
- * is only notifications and responses (what gets 202; an HTTP error to it answers nothing).
- */
-function bodyKind(text: string): { ids: RequestId[]; input: boolean } {
+/** What a POST body holds, as postNow needs to know it. */
+interface BodyKind {
+  /** The ids of its requests (responses carry ids too, but expect no answer). */
+  ids: RequestId[];
+  /** Only notifications and responses (what gets 202; an HTTP error to it answers nothing). */
+  input: boolean;
+  /** One request whose id no response can echo (`"id": null`): what comes back on its POST answers it. */
+  unreadableId: boolean;
+}
+
+function bodyKind(text: string): BodyKind {
   let all: unknown[];
   try {
     all = items(JSON.parse(text));
   } catch {
-    return { ids: [], input: false };
+    return { ids: [], input: false, unreadableId: false };
   }
   const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || typeof v === 'number';
   const ids = all.flatMap((m) => (isObject(m) && isRequestId(m.id) && !('result' in m) && !('error' in m) ? [m.id] : []));
   const input = all.length > 0 && all.every((m) => isObject(m) && (typeof m.method === 'string' ? !('id' in m) : 'result' in m || 'error' in m));
-  return { ids, input };
+  const unreadableId = all.length === 1 && isObject(all[0]) && typeof all[0].method === 'string' && 'id' in all[0] && !isRequestId(all[0].id);
+  return { ids, input, unreadableId };
 }
 
 function parse(text: string): Pick<InboundLine, 'json' | 'problem'> {
@@ -217,9 +224,9 @@ export abstract class HttpTransport implements Transport {
   }
 
   /** Reads an SSE stream: records each event, delivers messages, notes which requests they answered. */
-  protected async readStream(res: http.IncomingMessage, answered?: Set<string>): Promise<number> {
+  protected async readStream(res: http.IncomingMessage, answered?: Set<string>, answers?: null): Promise<number> {
     let bytes = 0;
-    const parser = new SseParser((event) => this.onEvent(event, answered), MAX_BYTES);
+    const parser = new SseParser((event) => this.onEvent(event, answered, answers), MAX_BYTES);
     try {
       for await (const chunk of res as AsyncIterable<Buffer>) {
         bytes += chunk.length;
@@ -233,21 +240,24 @@ export abstract class HttpTransport implements Transport {
     return bytes;
   }
 
-  private onEvent(event: SseEvent, answered?: Set<string>): void {
+  private onEvent(event: SseEvent, answered?: Set<string>, answers?: null): void {
     if (event.id !== undefined) this.eventIds.push(event.id);
     const fields = [event.id !== undefined && `id ${JSON.stringify(event.id)}`, event.type !== 'message' && `event ${event.type}`, event.retry !== undefined && `retry ${event.retry}`];
     const shown = fields.filter(Boolean).join(', ');
     this.note(`SSE event${shown ? ` (${shown})` : ''}${event.data.trim() === '' ? ', no data' : ''}`);
     if (this.onControlEvent(event) || event.type !== 'message' || event.data.trim() === '') return;
-    this.deliver(event.data, parse(event.data), answered);
+    this.deliver(event.data, parse(event.data), answered, answers);
   }
 
-  /** Hands a message (SSE event data, or a JSON body) to the session; notes the requests it answers. */
-  private deliver(text: string, parsed: Pick<InboundLine, 'json' | 'problem'>, answered?: Set<string>, answers?: RequestId): void {
+  /**
+   * Hands a message (SSE event data, or a JSON body) to the session; notes the requests it answers. `answers`: the
+   * request of the POST it came back on (null: one whose id could not be echoed).
+   */
+  private deliver(text: string, parsed: Pick<InboundLine, 'json' | 'problem'>, answered?: Set<string>, answers?: RequestId | null): void {
     const line: InboundLine = { entry: this.transcript.add('recv', text), ...parsed };
     if (answers !== undefined) {
       line.answers = answers;
-      answered?.add(String(answers));
+      if (answers !== null) answered?.add(String(answers));
     }
     for (const m of items(line.json)) {
       if (isObject(m) && ('result' in m || 'error' in m) && (typeof m.id === 'string' || typeof m.id === 'number')) answered?.add(String(m.id));
@@ -267,7 +277,7 @@ export abstract class HttpTransport implements Transport {
     return entry;
   }
 
-  private async postNow(text: string, { ids, input }: { ids: RequestId[]; input: boolean }, headArrived: () => void): Promise<HttpOutcome> {
+  private async postNow(text: string, { ids, input, unreadableId }: BodyKind, headArrived: () => void): Promise<HttpOutcome> {
     const answered = new Set<string>();
     let res: http.IncomingMessage;
     let headers: Record<string, string>;
@@ -287,12 +297,14 @@ export abstract class HttpTransport implements Transport {
     const outcome: HttpOutcome = { status, contentType, headers: res.headers, bytes: 0, body: '' };
     // The body of an HTTP error to a notification or response says why it was refused; it answers nothing.
     const messages = !(status >= 400 && input) && (this.repliesOnPost || status >= 400);
+    // What answers a request with id null (a probe's) came back on its POST: it answers that request, whatever its id.
+    const tied = unreadableId && this.repliesOnPost ? null : undefined;
     if (contentType === 'text/event-stream' && status < 300 && messages) {
-      outcome.bytes = await this.readStream(res, answered);
+      outcome.bytes = await this.readStream(res, answered, tied);
     } else {
       const { text: body, bytes } = await readBody(res, MAX_BYTES);
       Object.assign(outcome, { body, bytes });
-      if (messages && body.trim() !== '') this.deliverBody(body, status, ids, answered);
+      if (messages && body.trim() !== '') this.deliverBody(body, status, ids, answered, tied);
       else if (status >= 300 && body.trim() !== '') this.note(`body: ${clip(body)}`);
     }
     if (!this.closed && messages) {
@@ -303,14 +315,14 @@ export abstract class HttpTransport implements Transport {
   }
 
   /** A JSON body is messages whatever its content type says (the content-type check judges that). */
-  private deliverBody(body: string, status: number, ids: RequestId[], answered: Set<string>): void {
+  private deliverBody(body: string, status: number, ids: RequestId[], answered: Set<string>, tied?: null): void {
     const parsed = parse(body);
     if (parsed.problem) {
       this.note(`body: ${clip(body)}`);
       return;
     }
     // An error body of an HTTP error status answers the POSTed request even with id null (requirements §4.5).
-    this.deliver(body, parsed, answered, status >= 400 && ids.length === 1 && isBareError(parsed.json) ? ids[0] : undefined);
+    this.deliver(body, parsed, answered, status >= 400 && ids.length === 1 && isBareError(parsed.json) ? ids[0] : tied);
   }
 
   /** Makes up an error reply for every request of the POST that got no answer. */
