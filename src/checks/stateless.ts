@@ -9,6 +9,7 @@ import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '.
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
+import { HttpTransport } from '../transport/http-base.js';
 import { LOG_LEVEL } from './conversation-rules.js';
 
 const only07 = [STATELESS_REVISION];
@@ -411,10 +412,22 @@ export const STATELESS_CHECKS: CheckDef[] = [
       });
       // The stream stays open: its response comes only when the server ends it.
       const listen = session.request('subscriptions/listen', { notifications: requested }, { id, timeoutMs: ctx.timeoutMs });
-      const ended = listen.then((r) => r, (err: Error) => err);
+      let settled = false;
+      const ended = listen.then((r) => r, (err: Error) => err).finally(() => (settled = true));
       const first = await Promise.race([ack.then(() => 'ack' as const), ended]);
-      if (first instanceof RequestTimeout) return fail('no notifications/subscriptions/acknowledged and no answer to subscriptions/listen', { expected: 'notifications/subscriptions/acknowledged' });
+      // Over HTTP, what the listen POST got so far: its head, and how much of its body.
+      const head = session.transport instanceof HttpTransport ? session.transport.posts.find((p) => sentId(p.sent.text) === id)?.head : undefined;
+      if (first instanceof RequestTimeout) {
+        const came = head ? `: subscriptions/listen got HTTP ${head.status} ${head.contentType || 'without a content type'}, ${head.bytes} body byte(s) and no message in them, the body still open` : ' and no answer to subscriptions/listen';
+        return fail(`no notifications/subscriptions/acknowledged within ${ctx.timeoutMs} ms${came}`, { expected: 'notifications/subscriptions/acknowledged' });
+      }
       if (first !== 'ack' && !(first instanceof Error) && errorOf(first)) return skip(`subscriptions/listen was refused: ${JSON.stringify(errorOf(first))}`);
+      if (first === 'ack' && head && head.contentType !== 'text/event-stream') {
+        return fail(`notifications/subscriptions/acknowledged came in an HTTP ${head.status} ${head.contentType || 'untyped'} body${settled ? '' : ' that did not end'}: a stream of messages is text/event-stream ("the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object", the response)`, {
+          expected: 'Content-Type: text/event-stream',
+          actual: { status: head.status, contentType: head.contentType, bodyBytesSoFar: head.bytes },
+        });
+      }
       await new Promise((r) => setTimeout(r, LISTEN_WATCH_MS));
       const mine = seen.filter((e) => subscriptionOf(e) !== undefined || (e.kind === 'notification' && String(e.message?.method) in SUBSCRIPTION_TYPES));
       const problems = judgeStream(mine, id, requested);
@@ -423,6 +436,16 @@ export const STATELESS_CHECKS: CheckDef[] = [
     },
   },
 ];
+
+/** The id of the request a POST body held, when it is one request. */
+function sentId(text: string): unknown {
+  try {
+    const m: unknown = JSON.parse(text);
+    return isObject(m) ? m.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The subscription id a message carries in its _meta (params for notifications, result for responses). */
 function subscriptionOf(e: InboundEvent): unknown {

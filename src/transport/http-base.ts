@@ -5,6 +5,8 @@ import { Feed, Once } from './emitter.js';
 import { failure, mediaType, readBody, send, sessionAgent } from './http-client.js';
 import type { ServerProcess } from './server-process.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
+import { JsonValues } from './json-values.js';
+import { StringDecoder } from 'node:string_decoder';
 import type { ExitInfo, InboundLine, Transport, TransportKind } from './transport.js';
 import { isObject } from '../json.js';
 
@@ -35,6 +37,8 @@ export interface Post {
   /** It held a request (expects an answer); otherwise a notification or a response. */
   request: boolean;
   outcome: Promise<HttpOutcome>;
+  /** The response head once it came, and the body bytes so far: what came of a body that has not ended (yet). */
+  head?: { status: number; contentType: string; bytes: number };
 }
 
 /** How the server answered one HTTP request. */
@@ -271,13 +275,14 @@ export abstract class HttpTransport implements Transport {
     const kind = bodyKind(text);
     let headArrived!: () => void;
     const head = new Promise<void>((resolve) => (headArrived = resolve));
-    const outcome = this.order.then(() => this.postNow(text, kind, headArrived));
+    const record: Post = { sent: entry, request: kind.ids.length > 0, outcome: Promise.resolve({ contentType: '', headers: {}, bytes: 0, body: '' }) };
+    record.outcome = this.order.then(() => this.postNow(text, kind, headArrived, record));
     if (kind.ids.length === 0) this.order = head;
-    this.posts.push({ sent: entry, request: kind.ids.length > 0, outcome });
+    this.posts.push(record);
     return entry;
   }
 
-  private async postNow(text: string, { ids, input, unreadableId }: BodyKind, headArrived: () => void): Promise<HttpOutcome> {
+  private async postNow(text: string, { ids, input, unreadableId }: BodyKind, headArrived: () => void, record: Post): Promise<HttpOutcome> {
     const answered = new Set<string>();
     let res: http.IncomingMessage;
     let headers: Record<string, string>;
@@ -295,12 +300,15 @@ export abstract class HttpTransport implements Transport {
     const status = res.statusCode ?? 0;
     const contentType = mediaType(res);
     const outcome: HttpOutcome = { status, contentType, headers: res.headers, bytes: 0, body: '' };
+    record.head = { status, contentType, bytes: 0 };
     // The body of an HTTP error to a notification or response says why it was refused; it answers nothing.
     const messages = !(status >= 400 && input) && (this.repliesOnPost || status >= 400);
     // What answers a request with id null (a probe's) came back on its POST: it answers that request, whatever its id.
     const tied = unreadableId && this.repliesOnPost ? null : undefined;
     if (contentType === 'text/event-stream' && status < 300 && messages) {
       outcome.bytes = await this.readStream(res, answered, tied);
+    } else if (status < 300 && messages) {
+      Object.assign(outcome, await this.readMessages(res, record.head, ids, answered, tied));
     } else {
       const { text: body, bytes } = await readBody(res, MAX_BYTES);
       Object.assign(outcome, { body, bytes });
@@ -312,6 +320,36 @@ export abstract class HttpTransport implements Transport {
       this.answerRest(ids, answered, head, outcome.body.trim() ? `${why}: ${clip(outcome.body)}` : why);
     }
     return outcome;
+  }
+
+  /**
+   * Reads a body of messages as it arrives: each JSON object or array is delivered when it is complete, so one sent
+   * in a body that stays open is seen (what remains at the end, not JSON, is noted). Returns the whole body.
+   */
+  private async readMessages(res: http.IncomingMessage, head: NonNullable<Post['head']>, ids: RequestId[], answered: Set<string>, tied?: null): Promise<{ body: string; bytes: number }> {
+    const values = new JsonValues();
+    const decoder = new StringDecoder('utf8');
+    const parts: string[] = [];
+    let kept = 0;
+    const take = (text: string) => {
+      parts.push(text);
+      for (const value of values.push(text)) this.deliver(value, parse(value), answered, tied);
+    };
+    try {
+      for await (const chunk of res as AsyncIterable<Buffer>) {
+        head.bytes += chunk.length;
+        if (kept >= MAX_BYTES) continue;
+        const piece = chunk.subarray(0, MAX_BYTES - kept);
+        kept += piece.length;
+        take(decoder.write(piece));
+      }
+    } catch {
+      // The connection broke mid-body: judge what arrived.
+    }
+    take(decoder.end());
+    const rest = values.rest();
+    if (rest.trim() !== '') this.deliverBody(rest, head.status, ids, answered, tied);
+    return { body: parts.join(''), bytes: head.bytes };
   }
 
   /** A JSON body is messages whatever its content type says (the content-type check judges that). */
