@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { validate } from '../schema/validators.js';
+import { validate, shapeBroken } from '../schema/validators.js';
 import { isObject } from '../json.js';
 
 /**
@@ -87,7 +87,7 @@ function matchOperators(m: Record<string, unknown>, v: unknown, revision: string
       case '$valid': {
         const r = validate(revision, arg as string, v);
         // A format finding alone is no miss: the schema rules (schema/results…) warn on it.
-        if (!r.ok && !r.formats) miss = `${path}: not a valid ${arg} (${revision}): ${r.errors.slice(0, 3).join('; ')}`;
+        if (shapeBroken(r)) miss = `${path}: not a valid ${arg} (${revision}): ${r.errors.slice(0, 3).join('; ')}`;
         break;
       }
       case '$exact':

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { LISTS, walkList } from '../discovery/discover.js';
 import { callableTools } from '../generate/tool-policy.js';
 import { promptArgumentsSchema, schemaArbitraries } from '../generate/schema-arbitrary.js';
-import { REVISIONS, STATELESS_REVISION, resultDefinition, validate } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION, resultDefinition, validate, shapeBroken } from '../schema/validators.js';
 import type { Level } from '../schema/generated/report.js';
 import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '../session/session.js';
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
@@ -188,7 +188,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
     async run(ctx) {
       const result = ctx.profile.initializeResult;
       const valid = validate(STATELESS_REVISION, 'DiscoverResult', result);
-      if (!valid.ok) return fail('the server/discover result is not a valid DiscoverResult', { expected: 'a valid DiscoverResult', actual: valid.errors });
+      if (shapeBroken(valid)) return fail('the server/discover result is not a valid DiscoverResult', { expected: 'a valid DiscoverResult', actual: valid.errors });
       const versions = result.supportedVersions as string[];
       if (!versions.includes(STATELESS_REVISION)) return fail(`supportedVersions ${JSON.stringify(versions)} lacks ${STATELESS_REVISION}`, { actual: versions });
       if (!isObject(result._meta) || !isObject(result._meta[SERVER_INFO])) return warn(`no ${SERVER_INFO} in the result's _meta`, { expected: { _meta: { [SERVER_INFO]: '{ name, version }' } }, actual: result._meta });

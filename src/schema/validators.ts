@@ -103,6 +103,12 @@ export function validator(revision: string, definition: string): ValidateFunctio
   return fn;
 }
 
+/**
+ * Whether a validation found the shape broken: not for a format finding alone, which the schema rules report as a
+ * warning on the same frame (see ValidationResult).
+ */
+export const shapeBroken = (r: ValidationResult): r is { ok: false; errors: string[] } => !r.ok && r.formats === undefined;
+
 /** Validates a value against one definition of a revision. Throws on an unknown revision or definition. */
 export function validate(revision: string, definition: string, value: unknown, maxErrors = 8): ValidationResult {
   const fn = validator(revision, definition);

@@ -70,8 +70,8 @@ describe('cancellation without progress', () => {
 });
 
 describe.concurrent('values the suite supplies, and formats', () => {
-  const verdicts = async (fault: string, options: Options = {}) => {
-    const suite = await loadSuite({ only: ['prompts/get/listed', 'schema/results'] });
+  const verdicts = async (fault: string, options: Options = {}, also: string[] = []) => {
+    const suite = await loadSuite({ only: ['prompts/get/listed', 'schema/results', ...also] });
     const report = await run(FAULTY, { ...options, ...QUICK, suite, env: { ...options.env, MCP_FAULTS: fault } });
     return report.checks.map((c) => `${c.id}: ${c.status} ${c.message}`);
   };
@@ -82,9 +82,10 @@ describe.concurrent('values the suite supplies, and formats', () => {
       expect(lines.find((l) => l.startsWith('prompts/get/listed'))).toMatch(/: pass \d+ prompt/);
     });
   }
-  it('warns on a format finding alone and names the format, where prompts/get/listed passes (resource-uri-no-scheme)', async () => {
-    const lines = await verdicts('resource-uri-no-scheme');
+  it('warns on a format finding alone and names the format, where prompts/get/listed and tools/call/valid-arguments pass (resource-uri-no-scheme)', async () => {
+    const lines = await verdicts('resource-uri-no-scheme', {}, ['tools/call/valid-arguments']);
     expect(lines.find((l) => l.startsWith('prompts/get/listed'))).toMatch(/^prompts\/get\/listed: pass /);
+    expect(lines.find((l) => l.startsWith('tools/call/valid-arguments'))).toMatch(/^tools\/call\/valid-arguments: pass /);
     expect(lines.find((l) => l.startsWith('schema/results'))).toMatch(/^schema\/results: warn .*format "uri"/);
   });
 });
