@@ -1,5 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
-import { validate } from '../schema/validators.js';
+import { validate, shapeBroken } from '../schema/validators.js';
 import { isObject } from '../json.js';
 
 /**
@@ -86,7 +86,8 @@ function matchOperators(m: Record<string, unknown>, v: unknown, revision: string
         break;
       case '$valid': {
         const r = validate(revision, arg as string, v);
-        if (!r.ok) miss = `${path}: not a valid ${arg} (${revision}): ${r.errors.slice(0, 3).join('; ')}`;
+        // A format finding alone is no miss: the schema rules (schema/results…) warn on it.
+        if (shapeBroken(r)) miss = `${path}: not a valid ${arg} (${revision}): ${r.errors.slice(0, 3).join('; ')}`;
         break;
       }
       case '$exact':

@@ -1,8 +1,16 @@
 import { LISTS } from '../discovery/discover.js';
 import type { Item, ServerProfile } from '../discovery/profile.js';
+import { standsForUri } from '../generate/schema-arbitrary.js';
 
 /** Placeholder for required string arguments: any server must accept some string. */
 const PLACEHOLDER = 'conformance';
+/** The placeholder of an argument that stands for a URI: a server may use it as one (embed it as a resource's `uri`). */
+const URI_PLACEHOLDER = 'https://example.com/conformance';
+
+/** A required prompt argument's placeholder (arguments have no schema: a URI where it stands for one). */
+function placeholderFor(a: Item): string {
+  return standsForUri(a) ? URI_PLACEHOLDER : PLACEHOLDER;
+}
 
 /** A name that is certainly not among `items` (deterministic, so runs are comparable). */
 function unlistedName(base: string, items: Item[]): string {
@@ -28,7 +36,7 @@ export function profileView(p: ServerProfile): Record<string, unknown> {
     const required = args(prompt).filter((a) => a.required === true);
     return {
       ...prompt,
-      placeholderArguments: Object.fromEntries(required.map((a) => [String(a.name), PLACEHOLDER])),
+      placeholderArguments: Object.fromEntries(required.map((a) => [String(a.name), placeholderFor(a)])),
       firstArgument: args(prompt)[0],
     };
   });

@@ -109,15 +109,19 @@ export const AUTH_CHECKS: CheckDef[] = [
   authCheck({
     id: 'auth/metadata/discoverable',
     title: 'The protected resource metadata is discoverable',
-    requirement: req('auth.prm.discovery', 'MUST', AUTH('protected-resource-metadata-discovery-requirements'), '"MCP servers MUST implement one of the following discovery mechanisms": resource_metadata in the WWW-Authenticate header, or the well-known URI (2025-06-18: the header)'),
+    requirement: req('auth.prm.discovery', 'MUST', AUTH('protected-resource-metadata-discovery-requirements'), '"MCP servers MUST implement one of the following discovery mechanisms": resource_metadata in the WWW-Authenticate header, or the well-known URI (2025-06-18: the header). A server that wants a token but serves no metadata at all does not implement MCP authorization, which is OPTIONAL: WARN'),
     revisions: PRM_REVISIONS,
     judge: async (ctx, gate) => {
       const named = gate.challenge?.params.resource_metadata;
       if (named !== undefined) return pass(`the challenge names resource_metadata="${named}"`);
-      if (ctx.profile.requestedVersion === '2025-06-18') return fail('the 401 does not name resource_metadata (2025-06-18: "MCP servers MUST use the HTTP header WWW-Authenticate when returning a 401 Unauthorized to indicate the location of the resource server metadata URL")', { expected: 'WWW-Authenticate: Bearer resource_metadata="…"', actual: actual(gate.first) });
       const meta = await metadataOf(ctx, gate);
-      if (meta.outcome && is2xx(meta.outcome)) return pass(`no resource_metadata in the challenge; the metadata is at the ${meta.from} ${meta.url!.pathname}`);
-      return fail(meta.why ?? 'no metadata found', { expected: 'resource_metadata in the challenge, or a document at a well-known URI', actual: actual(gate.first) });
+      // Authorization is OPTIONAL, and a server that supports it SHOULD conform (Protocol Requirements): one that wants
+      // a token (an API key) and serves no metadata anywhere does not implement MCP authorization, which breaks no MUST.
+      if (!meta.outcome || !is2xx(meta.outcome)) {
+        return warn(`the server requires a token but does not implement MCP authorization: ${meta.why ?? 'no metadata found'}`, { expected: 'resource_metadata in the challenge, or a document at a well-known URI', actual: actual(gate.first) });
+      }
+      if (ctx.profile.requestedVersion === '2025-06-18') return fail(`the 401 does not name resource_metadata, though the metadata is at the ${meta.from} ${meta.url!.pathname} (2025-06-18: "MCP servers MUST use the HTTP header WWW-Authenticate when returning a 401 Unauthorized to indicate the location of the resource server metadata URL")`, { expected: 'WWW-Authenticate: Bearer resource_metadata="…"', actual: actual(gate.first) });
+      return pass(`no resource_metadata in the challenge; the metadata is at the ${meta.from} ${meta.url!.pathname}`);
     },
   }),
   authCheck({

@@ -3,7 +3,7 @@ import type { Level, Requirement, Status, TranscriptEntry } from '../schema/gene
 import type { ServerProfile } from '../discovery/profile.js';
 import type { LocalIssuer } from '../auth/issuer.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
-import { REVISIONS } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
 import type { ExitInfo, TransportKind } from '../transport/transport.js';
 import { bounded, isObject } from '../json.js';
@@ -131,6 +131,31 @@ export function wrongRevision(revisions: readonly string[] = REVISIONS, revision
 /** Builds a requirement; `page` is the spec page path with its anchor, e.g. `basic#responses`, in `revision`'s pages. */
 export function requirement(id: string, level: Level, page: string, text: string, revision = '2025-11-25'): Requirement {
   return { id, level, spec: `https://modelcontextprotocol.io/specification/${revision}/${page}`, text };
+}
+
+const SPEC = /^https:\/\/modelcontextprotocol\.io\/specification\/(\d{4}-\d\d-\d\d)\/([^#]*)(#.*)?$/;
+
+/** Pages that 2026-07-28 moved: [page, anchor or '' for any] → its page and anchor there. */
+const MOVED_07: [RegExp, (anchor: string) => string][] = [
+  [/^basic\/(?:transports|lifecycle)#stdio$/, () => 'basic/transports/stdio'],
+  [/^basic\/transports(?=#|$)/, (anchor) => `basic/transports/streamable-http${anchor}`],
+  [/^basic\/lifecycle#version-negotiation$/, () => 'basic/versioning#protocol-version-negotiation'],
+  [/^basic\/utilities\/cancellation(?=#|$)/, () => 'basic/patterns/cancellation'],
+];
+
+/**
+ * The requirement as the revision under test states it: its spec link points at that revision's page (2026-07-28
+ * moved some). Links outside the MCP specification (RFCs, JSON-RPC) stay.
+ */
+export function citing(req: Requirement, revision: string): Requirement {
+  const m = SPEC.exec(req.spec);
+  if (!m || m[1] === revision) return req;
+  let page = `${m[2]}${m[3] ?? ''}`;
+  if (revision === STATELESS_REVISION) {
+    const moved = MOVED_07.find(([from]) => from.test(page));
+    if (moved) page = moved[1](m[3] ?? '');
+  }
+  return { ...req, spec: `https://modelcontextprotocol.io/specification/${revision}/${page}` };
 }
 
 export const pass = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'pass', message, ...extra });

@@ -1,4 +1,4 @@
-import { REVISIONS, SCHEMA_REVISIONS, validate } from '../schema/validators.js';
+import { REVISIONS, SCHEMA_REVISIONS, validate, shapeBroken } from '../schema/validators.js';
 import { type CheckContext, type CheckDef, describeReply, fail, pass, requirement, resultOf, warn } from './check.js';
 
 /** The check that reports a shared server lost mid-run: the cause the checks it left unanswered name. */
@@ -42,7 +42,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     async run(ctx) {
       const { profile } = ctx;
       const r = validate(profile.revision, 'InitializeResult', profile.initializeResult);
-      if (!r.ok) return fail('the initialize result is not a valid InitializeResult', { expected: 'InitializeResult', actual: r.errors });
+      if (shapeBroken(r)) return fail('the initialize result is not a valid InitializeResult', { expected: 'InitializeResult', actual: r.errors });
       const who = `${profile.serverInfo.name} ${profile.serverInfo.version}`;
       return pass(`${who} negotiated ${profile.protocolVersion}`);
     },

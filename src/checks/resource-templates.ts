@@ -2,7 +2,7 @@
 // values when the server offers completions, else from a listed resource the template matches, else a placeholder —
 // and one expansion is read. The result is a valid ReadResourceResult, or the revision's not-found error.
 import { isObject } from '../json.js';
-import { SCHEMA_REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION, validate, shapeBroken } from '../schema/validators.js';
 import { RequestTimeout } from '../session/session.js';
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
 import { slowMessage } from './timeouts.js';
@@ -126,7 +126,7 @@ async function readOne(ctx: CheckContext, template: string): Promise<Outcome> {
   const result = resultOf(reply);
   if (result) {
     const shape = validate(revision, 'ReadResourceResult', result);
-    if (!shape.ok) return fail(`reading ${what} returned an invalid ReadResourceResult: ${shape.errors[0]}`, { expected: 'ReadResourceResult', actual: { result: describeReply(reply), errors: shape.errors } });
+    if (shapeBroken(shape)) return fail(`reading ${what} returned an invalid ReadResourceResult: ${shape.errors[0]}`, { expected: 'ReadResourceResult', actual: { result: describeReply(reply), errors: shape.errors } });
     return pass(`${what}: read`);
   }
   const err = errorOf(reply);

@@ -3,12 +3,13 @@ import fc from 'fast-check';
 import { LISTS, walkList } from '../discovery/discover.js';
 import { callableTools } from '../generate/tool-policy.js';
 import { promptArgumentsSchema, schemaArbitraries } from '../generate/schema-arbitrary.js';
-import { REVISIONS, STATELESS_REVISION, resultDefinition, validate } from '../schema/validators.js';
+import { REVISIONS, STATELESS_REVISION, resultDefinition, validate, shapeBroken } from '../schema/validators.js';
 import type { Level } from '../schema/generated/report.js';
 import { RequestTimeout, type InboundEvent, type Reply, type RequestId } from '../session/session.js';
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 import { isObject } from '../json.js';
+import { HttpTransport } from '../transport/http-base.js';
 import { LOG_LEVEL } from './conversation-rules.js';
 
 const only07 = [STATELESS_REVISION];
@@ -199,7 +200,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
     async run(ctx) {
       const result = ctx.profile.initializeResult;
       const valid = validate(STATELESS_REVISION, 'DiscoverResult', result);
-      if (!valid.ok) return fail('the server/discover result is not a valid DiscoverResult', { expected: 'a valid DiscoverResult', actual: valid.errors });
+      if (shapeBroken(valid)) return fail('the server/discover result is not a valid DiscoverResult', { expected: 'a valid DiscoverResult', actual: valid.errors });
       const versions = result.supportedVersions as string[];
       if (!versions.includes(STATELESS_REVISION)) return fail(`supportedVersions ${JSON.stringify(versions)} lacks ${STATELESS_REVISION}`, { actual: versions });
       if (!isObject(result._meta) || !isObject(result._meta[SERVER_INFO])) return warn(`no ${SERVER_INFO} in the result's _meta`, { expected: { _meta: { [SERVER_INFO]: '{ name, version }' } }, actual: result._meta });
@@ -420,10 +421,22 @@ export const STATELESS_CHECKS: CheckDef[] = [
       });
       // The stream stays open: its response comes only when the server ends it.
       const listen = session.request('subscriptions/listen', { notifications: requested }, { id, timeoutMs: ctx.timeoutMs });
-      const ended = listen.then((r) => r, (err: Error) => err);
+      let settled = false;
+      const ended = listen.then((r) => r, (err: Error) => err).finally(() => (settled = true));
       const first = await Promise.race([ack.then(() => 'ack' as const), ended]);
-      if (first instanceof RequestTimeout) return fail('no notifications/subscriptions/acknowledged and no answer to subscriptions/listen', { expected: 'notifications/subscriptions/acknowledged' });
+      // Over HTTP, what the listen POST got so far: its head, and how much of its body.
+      const head = session.transport instanceof HttpTransport ? session.transport.posts.find((p) => sentId(p.sent.text) === id)?.head : undefined;
+      if (first instanceof RequestTimeout) {
+        const came = head ? `: subscriptions/listen got HTTP ${head.status} ${head.contentType || 'without a content type'}, ${head.bytes} body byte(s) and no message in them, the body still open` : ' and no answer to subscriptions/listen';
+        return fail(`no notifications/subscriptions/acknowledged within ${ctx.timeoutMs} ms${came}`, { expected: 'notifications/subscriptions/acknowledged' });
+      }
       if (first !== 'ack' && !(first instanceof Error) && errorOf(first)) return skip(`subscriptions/listen was refused: ${JSON.stringify(errorOf(first))}`);
+      if (first === 'ack' && head && head.contentType !== 'text/event-stream') {
+        return fail(`notifications/subscriptions/acknowledged came in an HTTP ${head.status} ${head.contentType || 'untyped'} body${settled ? '' : ' that did not end'}: a stream of messages is text/event-stream ("the server MUST either return Content-Type: text/event-stream, to initiate an SSE stream, or Content-Type: application/json, to return one JSON object", the response)`, {
+          expected: 'Content-Type: text/event-stream',
+          actual: { status: head.status, contentType: head.contentType, bodyBytesSoFar: head.bytes },
+        });
+      }
       await new Promise((r) => setTimeout(r, LISTEN_WATCH_MS));
       const mine = seen.filter((e) => subscriptionOf(e) !== undefined || (e.kind === 'notification' && String(e.message?.method) in SUBSCRIPTION_TYPES));
       const problems = judgeStream(mine, id, requested);
@@ -432,6 +445,16 @@ export const STATELESS_CHECKS: CheckDef[] = [
     },
   },
 ];
+
+/** The id of the request a POST body held, when it is one request. */
+function sentId(text: string): unknown {
+  try {
+    const m: unknown = JSON.parse(text);
+    return isObject(m) ? m.id : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The subscription id a message carries in its _meta (params for notifications, result for responses). */
 function subscriptionOf(e: InboundEvent): unknown {

@@ -3,7 +3,7 @@ import { randomUUID } from 'node:crypto';
 import fc from 'fast-check';
 import { schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { callableTools } from '../generate/tool-policy.js';
-import { validate } from '../schema/validators.js';
+import { validate, shapeBroken } from '../schema/validators.js';
 import { type Reply, RequestTimeout } from '../session/session.js';
 import { isObject } from '../json.js';
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, expectCode, fail, pass, requirement, resultOf, skip, warn, worst } from './check.js';
@@ -169,7 +169,7 @@ export const TASK_CHECKS: CheckDef[] = [
       for (const reply of p.creates) {
         const r = resultOf(reply);
         const valid = r ? validate(REVISION, 'CreateTaskResult', r) : undefined;
-        if (!valid?.ok) return fail(`tools/call of ${p.tool} with task did not return a CreateTaskResult`, { expected: 'a CreateTaskResult', actual: valid?.ok === false ? valid.errors : describeReply(reply) });
+        if (!valid || shapeBroken(valid)) return fail(`tools/call of ${p.tool} with task did not return a CreateTaskResult`, { expected: 'a CreateTaskResult', actual: valid ? valid.errors : describeReply(reply) });
         const task = r!.task as Record<string, unknown>;
         if (task.status !== 'working') return fail(`a new task began in status ${JSON.stringify(task.status)}`, { expected: { status: 'working' }, actual: task });
         ids.push(task.taskId);
@@ -220,7 +220,7 @@ export const TASK_CHECKS: CheckDef[] = [
         const r = resultOf(p.result);
         if (!r) return fail('tasks/result on a created task did not return a result', { expected: 'a CallToolResult', actual: describeReply(p.result) });
         const valid = validate(REVISION, 'CallToolResult', r);
-        if (!valid.ok) return fail('the tasks/result of a tools/call task is not a CallToolResult', { expected: 'a CallToolResult', actual: valid.errors });
+        if (shapeBroken(valid)) return fail('the tasks/result of a tools/call task is not a CallToolResult', { expected: 'a CallToolResult', actual: valid.errors });
         const related = isObject(r._meta) ? r._meta[RELATED] : undefined;
         if (!isObject(related) || related.taskId !== id) return fail(`the tasks/result has no ${RELATED} _meta naming the task`, { expected: { _meta: { [RELATED]: { taskId: id } } }, actual: r._meta ?? null });
         const status = taskIn(p.after)?.status;
@@ -319,7 +319,7 @@ export const TASK_CHECKS: CheckDef[] = [
       if (r && 'task' in r) return fail(`${what} created a task, though the server does not declare task support`, { expected: 'a CallToolResult', actual: r });
       if (r) {
         const valid = validate(REVISION, 'CallToolResult', r);
-        return valid.ok ? pass(`${what} was answered as a plain call`) : fail(`${what} did not return a CallToolResult`, { expected: 'a CallToolResult', actual: valid.errors });
+        return shapeBroken(valid) ? fail(`${what} did not return a CallToolResult`, { expected: 'a CallToolResult', actual: valid.errors }) : pass(`${what} was answered as a plain call`);
       }
       // An error is right only when the plain call fails too.
       const plain = await ctx.request('tools/call', tool);

@@ -475,12 +475,25 @@ function build(schema: unknown): SchemaArbitraries {
   };
 }
 
-/** Prompt arguments as a JSON Schema: every argument a string, the required ones required. */
+/** Words of a name, camelCase and snake_case split: `resourceUri` → resource, Uri. */
+const words = (name: string) => name.split(/[^A-Za-z0-9]+|(?<=[a-z0-9])(?=[A-Z])/).filter(Boolean);
+const URI_WORD = /^(?:uri|url|link|href)s?$/i;
+
+/**
+ * Whether a prompt argument (which has no schema) stands for a URI: its name, title or description says URI or URL.
+ * A server may use its value as one (embed it as a resource's `uri`), so the suite supplies a URI there.
+ */
+export function standsForUri(arg: Record<string, unknown>): boolean {
+  const named = [arg.name, arg.title].some((n) => typeof n === 'string' && words(n).some((w) => URI_WORD.test(w)));
+  return named || (typeof arg.description === 'string' && /\b(?:URI|URL)s?\b/i.test(arg.description));
+}
+
+/** Prompt arguments as a JSON Schema: every argument a string (a URI where it stands for one), the required ones required. */
 export function promptArgumentsSchema(prompt: Record<string, unknown>): { type: 'object'; properties: Record<string, Schema>; required: string[] } {
   const args = (Array.isArray(prompt.arguments) ? prompt.arguments : []).filter(isSchema).filter((a) => typeof a.name === 'string');
   return {
     type: 'object',
-    properties: Object.fromEntries(args.map((a) => [a.name as string, { type: 'string' }])),
+    properties: Object.fromEntries(args.map((a) => [a.name as string, standsForUri(a) ? { type: 'string', format: 'uri' } : { type: 'string' }])),
     required: args.filter((a) => a.required === true).map((a) => a.name as string),
   };
 }

@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { type CheckContext, type CheckDef, expectCode, TOOL_NAME, describeReply, errorOf, fail, pass, requirement, resultOf, skip, warn } from '../checks/check.js';
 import type { Item } from '../discovery/profile.js';
 import { compileToolSchema } from '../schema/tool-schemas.js';
-import { SCHEMA_REVISIONS, STATELESS_REVISION, validate } from '../schema/validators.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION, validate, shapeBroken } from '../schema/validators.js';
 import { boundaryArguments, type EdgeKind } from '../generate/boundary.js';
 import { checkProperty, type Stratum } from './runner.js';
 import { anyText, schemaArbitraries } from '../generate/schema-arbitrary.js';
@@ -196,7 +196,7 @@ export const TOOL_PROPERTIES: CheckDef[] = [
             });
           }
           const shape = validate(revision, 'CallToolResult', result);
-          if (!shape.ok) return fail(`the result is not a valid CallToolResult (${revision})`, { expected: 'CallToolResult', actual: { result, errors: shape.errors } });
+          if (shapeBroken(shape)) return fail(`the result is not a valid CallToolResult (${revision})`, { expected: 'CallToolResult', actual: { result, errors: shape.errors } });
           const output = outputs.get(call.tool);
           if (result.isError === true || !output) return pass(result.isError === true ? 'isError result' : 'result');
           if (!('structuredContent' in result)) return fail('no structuredContent, though the tool declares an outputSchema', { expected: { structuredContent: output.schema }, actual: describeReply(reply) });

@@ -58,7 +58,7 @@ export function assembleReport(run: Finished): Report {
   noteLateAnswers(results, run.sessions, run.silent);
   noteCause(results, run.lostWaiting);
   // Without a token nothing was exchanged at the MCP level: the frames were HTTP refusals.
-  results.push(...run.monitor.results(run.transport).map((r) => (run.locked ? { ...r, status: 'skip' as const, message: run.locked, transcript: undefined } : r)));
+  results.push(...run.monitor.results(run.transport, run.profile?.revision).map((r) => (run.locked ? { ...r, status: 'skip' as const, message: run.locked, transcript: undefined } : r)));
   const checks = run.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
   // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
   return redact({

@@ -1,7 +1,7 @@
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Session } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
-import { worstOf, wrongTransport } from '../checks/check.js';
+import { citing, worstOf, wrongTransport } from '../checks/check.js';
 import type { Finding, FrameContext, FrameRule } from '../checks/frame-rule.js';
 import { bounded } from '../json.js';
 import { checkResult } from './result.js';
@@ -45,11 +45,15 @@ export class FrameMonitor {
     }
   }
 
-  /** One result per rule; `transport` is the run's, which rules made for another skip. */
-  results(transport: TransportKind): CheckResult[] {
+  /**
+   * One result per rule; `transport` is the run's, which rules made for another skip. A rule that judged frames of
+   * `revision` (the run's) cites that revision's page.
+   */
+  results(transport: TransportKind, revision?: string): CheckResult[] {
     const durationMs = Math.round(performance.now() - this.started);
-    return this.rules.map((rule) => {
-      const tally = this.tallies.get(rule.id)!;
+    return this.rules.map((listed) => {
+      const tally = this.tallies.get(listed.id)!;
+      const rule = revision && tally.inspected > 0 ? { ...listed, requirement: citing(listed.requirement, revision) } : listed;
       const elsewhere = wrongTransport(rule.transport, transport);
       if (elsewhere) return checkResult(rule, { status: 'skip', message: elsewhere }, durationMs);
       if (tally.inspected === 0) return checkResult(rule, { status: 'skip', message: `no ${rule.looksAt} was seen during the run` }, durationMs);

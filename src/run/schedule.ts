@@ -1,7 +1,7 @@
 // The order the checks of a run go in: which run at once, which on scratch sessions, which last, one at a time.
 import { unmetRequirement } from '../cases/requires.js';
 import { profileView } from '../cases/profile-view.js';
-import { type CheckDef, skip, wrongRevision, wrongTransport } from '../checks/check.js';
+import { type CheckDef, citing, skip, wrongRevision, wrongTransport } from '../checks/check.js';
 import type { CheckResult } from '../schema/generated/report.js';
 import type { TransportKind } from '../transport/transport.js';
 import { attempt, ready, freshOn, type RunState } from './attempt.js';
@@ -40,8 +40,12 @@ export async function runChecks(checks: CheckDef[], state: RunState, kind: Trans
   if (kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(state.scratchLanes, scratchers));
   const view = profileView(profile);
   const progress = progressTracker(checks.map((c) => c.id), onProgress);
-  const runOne = (def: CheckDef) =>
-    progress.track(def.id, locked && !def.id.startsWith('auth/') ? Promise.resolve(notRun(def, locked)) : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state));
+  // A check made for the run's revision cites that revision's page.
+  const cited = (def: CheckDef) => (wrongRevision(def.revisions, profile.revision) ? def : { ...def, requirement: citing(def.requirement, profile.revision) });
+  const runOne = (listed: CheckDef) => {
+    const def = cited(listed);
+    return progress.track(def.id, locked && !def.id.startsWith('auth/') ? Promise.resolve(notRun(def, locked)) : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state));
+  };
   // All at once: first those that may wait on slow work (their timeout then overlaps the rest of the run), then those
   // that open sessions of their own: their servers start while the others start. Each
   // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,

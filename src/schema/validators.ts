@@ -12,7 +12,12 @@ const addFormats = _addFormats.default;
 export { REVISIONS, STATELESS_REVISION, SCHEMA_REVISIONS, type Revision, isRevision } from './revisions.js';
 import { type Revision, SCHEMA_REVISIONS, STATELESS_REVISION, isRevision } from './revisions.js';
 
-export type ValidationResult = { ok: true } | { ok: false; errors: string[] };
+/**
+ * A value's shape. `formats`: the value is valid but for these string formats (`uri`, `uri-template`). `format` is an
+ * annotation in JSON Schema 2020-12, so such a finding alone breaks no MUST; `byte` is left out, as the prose makes
+ * it one ("Binary data MUST be properly encoded", resources › Security Considerations).
+ */
+export type ValidationResult = { ok: true } | { ok: false; errors: string[]; formats?: string[] };
 
 type SchemaDocument = { $id: string; $defs: Record<string, unknown> };
 
@@ -27,6 +32,8 @@ const added = new Set<Revision>();
 /** The 2026-07-28 schema defines only what changed and references the unchanged definitions of 2025-11-25. */
 const REFERENCED: Partial<Record<Revision, Revision>> = { [STATELESS_REVISION]: '2025-11-25' };
 let ajv: InstanceType<typeof Ajv2020> | undefined;
+/** An instance that ignores `format`, compiled only for values that failed (to tell a format finding alone). */
+let formatless: { ajv: InstanceType<typeof Ajv2020>; added: Set<Revision> } | undefined;
 
 function revisionOf(revision: string): Revision {
   if (!isRevision(revision)) throw new Error(`unknown MCP schema revision "${revision}" (known: ${SCHEMA_REVISIONS.join(', ')})`);
@@ -96,10 +103,78 @@ export function validator(revision: string, definition: string): ValidateFunctio
   return fn;
 }
 
+/**
+ * Whether a validation found the shape broken: not for a format finding alone, which the schema rules report as a
+ * warning on the same frame (see ValidationResult).
+ */
+export const shapeBroken = (r: ValidationResult): r is { ok: false; errors: string[] } => !r.ok && r.formats === undefined;
+
 /** Validates a value against one definition of a revision. Throws on an unknown revision or definition. */
 export function validate(revision: string, definition: string, value: unknown, maxErrors = 8): ValidationResult {
   const fn = validator(revision, definition);
-  return fn(value) ? { ok: true } : { ok: false, errors: formatErrors(fn.errors, maxErrors) };
+  if (fn(value)) return { ok: true };
+  const errors = fn.errors ?? [];
+  const found = errors.filter((e) => e.keyword === 'format');
+  if (found.length > 0 && found.every((e) => ANNOTATION_FORMATS.has(String(e.params.format))) && validIgnoringFormats(revision as Revision, definition, value)) {
+    return { ok: false, errors: formatErrors(found, maxErrors), formats: [...new Set(found.map((e) => String(e.params.format)))] };
+  }
+  return { ok: false, errors: formatErrors(discriminated(revision as Revision, value, errors), maxErrors) };
+}
+
+/** Formats whose finding alone is no failure (see ValidationResult). */
+const ANNOTATION_FORMATS = new Set(['uri', 'uri-template']);
+
+function validIgnoringFormats(r: Revision, definition: string, value: unknown): boolean {
+  formatless ??= { ajv: new Ajv2020({ allowUnionTypes: true, validateFormats: false }), added: new Set() };
+  for (const rev of [r, REFERENCED[r]].filter((x): x is Revision => x !== undefined && !formatless!.added.has(x))) {
+    formatless.added.add(rev);
+    formatless.ajv.addSchema(schemaDocument(rev));
+  }
+  const fn = formatless.ajv.getSchema(`${schemaDocument(r).$id}#/$defs/${definition}`);
+  return fn !== undefined && fn(value) === true;
+}
+
+/** The definitions whose `type` property is the constant `type` (content blocks, references…), in a revision and the one it references. */
+function definitionsTyped(r: Revision, type: string): { revision: Revision; name: string }[] {
+  const found = new Map<string, Revision>();
+  for (const rev of [REFERENCED[r], r].filter((x): x is Revision => x !== undefined)) {
+    for (const [name, def] of Object.entries(schemaDocument(rev).$defs)) {
+      const t = (def as { properties?: { type?: { const?: unknown } } }).properties?.type?.const;
+      if (t === type) found.set(name, rev);
+    }
+  }
+  return [...found].map(([name, revision]) => ({ name, revision }));
+}
+
+const valueAt = (root: unknown, pointer: string): unknown =>
+  pointer
+    .split('/')
+    .slice(1)
+    .reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+
+/**
+ * The errors of a union (anyOf / oneOf) whose value names its `type`: those of the one definition with that `type`
+ * instead of every branch's (the branches whose `type` did not match say only that), nested unions likewise.
+ */
+function discriminated(r: Revision, value: unknown, errors: ErrorObject[]): ErrorObject[] {
+  let out = errors;
+  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').sort((a, b) => a.instancePath.length - b.instancePath.length);
+  const done: string[] = [];
+  for (const union of unions) {
+    const at = union.instancePath;
+    if (done.some((d) => at === d || at.startsWith(`${d}/`))) continue;
+    const type = (valueAt(value, at) as { type?: unknown } | undefined)?.type;
+    if (typeof type !== 'string' || !errors.some((e) => e.keyword === 'const' && e.instancePath === `${at}/type`)) continue;
+    const candidates = definitionsTyped(r, type);
+    if (candidates.length !== 1) continue;
+    const fn = validator(candidates[0].revision, candidates[0].name);
+    const inner = valueAt(value, at);
+    if (fn(inner)) continue; // that definition is not a branch of this union
+    const branch = discriminated(candidates[0].revision, inner, fn.errors ?? []).map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` }));
+    out = [...out.filter((e) => e.instancePath !== at && !e.instancePath.startsWith(`${at}/`)), ...branch];
+    done.push(at);
+  }
+  return out;
 }
 
 /** Ajv errors as "path message" lines, deduplicated and bounded. */

@@ -387,8 +387,8 @@ export class Session {
    * without one, the request whose POST it came back on (requirements §4.5); failing that, a request whose id has the
    * same value as another JSON type (resolved so the run goes on; the id-echo check fails it).
    */
-  private match<T>(requests: Map<string, T>, id: unknown, answers: RequestId | undefined, of: (value: T) => Exchange): { value: T; looseId: boolean } | undefined {
-    const exact = requests.get(key(id)) ?? (answers === undefined ? undefined : requests.get(key(answers)));
+  private match<T>(requests: Map<string, T>, id: unknown, answers: RequestId | null | undefined, of: (value: T) => Exchange): { value: T; looseId: boolean } | undefined {
+    const exact = requests.get(key(id)) ?? (answers === undefined || answers === null ? undefined : requests.get(key(answers)));
     if (exact) return { value: exact, looseId: false };
     if (typeof id !== 'string' && typeof id !== 'number') return undefined;
     for (const value of requests.values()) {

@@ -5,6 +5,8 @@ import { Feed, Once } from './emitter.js';
 import { failure, mediaType, readBody, send, sessionAgent } from './http-client.js';
 import type { ServerProcess } from './server-process.js';
 import { SseParser, type SseEvent } from './sse-parser.js';
+import { JsonValues } from './json-values.js';
+import { StringDecoder } from 'node:string_decoder';
 import type { ExitInfo, InboundLine, Transport, TransportKind } from './transport.js';
 import { isObject } from '../json.js';
 
@@ -35,6 +37,8 @@ export interface Post {
   /** It held a request (expects an answer); otherwise a notification or a response. */
   request: boolean;
   outcome: Promise<HttpOutcome>;
+  /** The response head once it came, and the body bytes so far: what came of a body that has not ended (yet). */
+  head?: { status: number; contentType: string; bytes: number };
 }
 
 /** How the server answered one HTTP request. */
@@ -56,21 +60,28 @@ export interface HttpOutcome {
 const items = (json: unknown): unknown[] => (Array.isArray(json) ? json : [json]);
 const clip = (text: string) => (text.length > SNIPPET ? `${text.slice(0, SNIPPET)}…` : text);
 
-/**
- * What a POST body holds: the ids of its requests (responses carry ids too, but expect no answer), and whether it
- * is only notifications and responses (what gets 202; an HTTP error to it answers nothing).
- */
-function bodyKind(text: string): { ids: RequestId[]; input: boolean } {
+/** What a POST body holds, as postNow needs to know it. */
+interface BodyKind {
+  /** The ids of its requests (responses carry ids too, but expect no answer). */
+  ids: RequestId[];
+  /** Only notifications and responses (what gets 202; an HTTP error to it answers nothing). */
+  input: boolean;
+  /** One request whose id no response can echo (`"id": null`): what comes back on its POST answers it. */
+  unreadableId: boolean;
+}
+
+function bodyKind(text: string): BodyKind {
   let all: unknown[];
   try {
     all = items(JSON.parse(text));
   } catch {
-    return { ids: [], input: false };
+    return { ids: [], input: false, unreadableId: false };
   }
   const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || typeof v === 'number';
   const ids = all.flatMap((m) => (isObject(m) && isRequestId(m.id) && !('result' in m) && !('error' in m) ? [m.id] : []));
   const input = all.length > 0 && all.every((m) => isObject(m) && (typeof m.method === 'string' ? !('id' in m) : 'result' in m || 'error' in m));
-  return { ids, input };
+  const unreadableId = all.length === 1 && isObject(all[0]) && typeof all[0].method === 'string' && 'id' in all[0] && !isRequestId(all[0].id);
+  return { ids, input, unreadableId };
 }
 
 function parse(text: string): Pick<InboundLine, 'json' | 'problem'> {
@@ -217,9 +228,9 @@ export abstract class HttpTransport implements Transport {
   }
 
   /** Reads an SSE stream: records each event, delivers messages, notes which requests they answered. */
-  protected async readStream(res: http.IncomingMessage, answered?: Set<string>): Promise<number> {
+  protected async readStream(res: http.IncomingMessage, answered?: Set<string>, answers?: null): Promise<number> {
     let bytes = 0;
-    const parser = new SseParser((event) => this.onEvent(event, answered), MAX_BYTES);
+    const parser = new SseParser((event) => this.onEvent(event, answered, answers), MAX_BYTES);
     try {
       for await (const chunk of res as AsyncIterable<Buffer>) {
         bytes += chunk.length;
@@ -233,21 +244,24 @@ export abstract class HttpTransport implements Transport {
     return bytes;
   }
 
-  private onEvent(event: SseEvent, answered?: Set<string>): void {
+  private onEvent(event: SseEvent, answered?: Set<string>, answers?: null): void {
     if (event.id !== undefined) this.eventIds.push(event.id);
     const fields = [event.id !== undefined && `id ${JSON.stringify(event.id)}`, event.type !== 'message' && `event ${event.type}`, event.retry !== undefined && `retry ${event.retry}`];
     const shown = fields.filter(Boolean).join(', ');
     this.note(`SSE event${shown ? ` (${shown})` : ''}${event.data.trim() === '' ? ', no data' : ''}`);
     if (this.onControlEvent(event) || event.type !== 'message' || event.data.trim() === '') return;
-    this.deliver(event.data, parse(event.data), answered);
+    this.deliver(event.data, parse(event.data), answered, answers);
   }
 
-  /** Hands a message (SSE event data, or a JSON body) to the session; notes the requests it answers. */
-  private deliver(text: string, parsed: Pick<InboundLine, 'json' | 'problem'>, answered?: Set<string>, answers?: RequestId): void {
+  /**
+   * Hands a message (SSE event data, or a JSON body) to the session; notes the requests it answers. `answers`: the
+   * request of the POST it came back on (null: one whose id could not be echoed).
+   */
+  private deliver(text: string, parsed: Pick<InboundLine, 'json' | 'problem'>, answered?: Set<string>, answers?: RequestId | null): void {
     const line: InboundLine = { entry: this.transcript.add('recv', text), ...parsed };
     if (answers !== undefined) {
       line.answers = answers;
-      answered?.add(String(answers));
+      if (answers !== null) answered?.add(String(answers));
     }
     for (const m of items(line.json)) {
       if (isObject(m) && ('result' in m || 'error' in m) && (typeof m.id === 'string' || typeof m.id === 'number')) answered?.add(String(m.id));
@@ -261,13 +275,14 @@ export abstract class HttpTransport implements Transport {
     const kind = bodyKind(text);
     let headArrived!: () => void;
     const head = new Promise<void>((resolve) => (headArrived = resolve));
-    const outcome = this.order.then(() => this.postNow(text, kind, headArrived));
+    const record: Post = { sent: entry, request: kind.ids.length > 0, outcome: Promise.resolve({ contentType: '', headers: {}, bytes: 0, body: '' }) };
+    record.outcome = this.order.then(() => this.postNow(text, kind, headArrived, record));
     if (kind.ids.length === 0) this.order = head;
-    this.posts.push({ sent: entry, request: kind.ids.length > 0, outcome });
+    this.posts.push(record);
     return entry;
   }
 
-  private async postNow(text: string, { ids, input }: { ids: RequestId[]; input: boolean }, headArrived: () => void): Promise<HttpOutcome> {
+  private async postNow(text: string, { ids, input, unreadableId }: BodyKind, headArrived: () => void, record: Post): Promise<HttpOutcome> {
     const answered = new Set<string>();
     let res: http.IncomingMessage;
     let headers: Record<string, string>;
@@ -285,14 +300,19 @@ export abstract class HttpTransport implements Transport {
     const status = res.statusCode ?? 0;
     const contentType = mediaType(res);
     const outcome: HttpOutcome = { status, contentType, headers: res.headers, bytes: 0, body: '' };
+    record.head = { status, contentType, bytes: 0 };
     // The body of an HTTP error to a notification or response says why it was refused; it answers nothing.
     const messages = !(status >= 400 && input) && (this.repliesOnPost || status >= 400);
+    // What answers a request with id null (a probe's) came back on its POST: it answers that request, whatever its id.
+    const tied = unreadableId && this.repliesOnPost ? null : undefined;
     if (contentType === 'text/event-stream' && status < 300 && messages) {
-      outcome.bytes = await this.readStream(res, answered);
+      outcome.bytes = await this.readStream(res, answered, tied);
+    } else if (status < 300 && messages) {
+      Object.assign(outcome, await this.readMessages(res, record.head, ids, answered, tied));
     } else {
       const { text: body, bytes } = await readBody(res, MAX_BYTES);
       Object.assign(outcome, { body, bytes });
-      if (messages && body.trim() !== '') this.deliverBody(body, status, ids, answered);
+      if (messages && body.trim() !== '') this.deliverBody(body, status, ids, answered, tied);
       else if (status >= 300 && body.trim() !== '') this.note(`body: ${clip(body)}`);
     }
     if (!this.closed && messages) {
@@ -302,15 +322,45 @@ export abstract class HttpTransport implements Transport {
     return outcome;
   }
 
+  /**
+   * Reads a body of messages as it arrives: each JSON object or array is delivered when it is complete, so one sent
+   * in a body that stays open is seen (what remains at the end, not JSON, is noted). Returns the whole body.
+   */
+  private async readMessages(res: http.IncomingMessage, head: NonNullable<Post['head']>, ids: RequestId[], answered: Set<string>, tied?: null): Promise<{ body: string; bytes: number }> {
+    const values = new JsonValues();
+    const decoder = new StringDecoder('utf8');
+    const parts: string[] = [];
+    let kept = 0;
+    const take = (text: string) => {
+      parts.push(text);
+      for (const value of values.push(text)) this.deliver(value, parse(value), answered, tied);
+    };
+    try {
+      for await (const chunk of res as AsyncIterable<Buffer>) {
+        head.bytes += chunk.length;
+        if (kept >= MAX_BYTES) continue;
+        const piece = chunk.subarray(0, MAX_BYTES - kept);
+        kept += piece.length;
+        take(decoder.write(piece));
+      }
+    } catch {
+      // The connection broke mid-body: judge what arrived.
+    }
+    take(decoder.end());
+    const rest = values.rest();
+    if (rest.trim() !== '') this.deliverBody(rest, head.status, ids, answered, tied);
+    return { body: parts.join(''), bytes: head.bytes };
+  }
+
   /** A JSON body is messages whatever its content type says (the content-type check judges that). */
-  private deliverBody(body: string, status: number, ids: RequestId[], answered: Set<string>): void {
+  private deliverBody(body: string, status: number, ids: RequestId[], answered: Set<string>, tied?: null): void {
     const parsed = parse(body);
     if (parsed.problem) {
       this.note(`body: ${clip(body)}`);
       return;
     }
     // An error body of an HTTP error status answers the POSTed request even with id null (requirements §4.5).
-    this.deliver(body, parsed, answered, status >= 400 && ids.length === 1 && isBareError(parsed.json) ? ids[0] : undefined);
+    this.deliver(body, parsed, answered, status >= 400 && ids.length === 1 && isBareError(parsed.json) ? ids[0] : tied);
   }
 
   /** Makes up an error reply for every request of the POST that got no answer. */

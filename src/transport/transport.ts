@@ -23,9 +23,10 @@ export interface InboundLine {
   problem?: string;
   /**
    * HTTP: the id of the request this error answers. It came as the body of an HTTP error status to the
-   * POST of that request, without an id of its own (SDKs send id null there, requirements §4.5).
+   * POST of that request, without an id of its own (SDKs send id null there, requirements §4.5). null: it came back
+   * on the POST of a request whose id could not be echoed (`"id": null`), which it answers.
    */
-  answers?: string | number;
+  answers?: string | number | null;
   /**
    * Made up by the transport to answer a request the server will never answer (an HTTP error without a
    * JSON-RPC body, a POST response without the reply, no HTTP response at all): not a server frame.

@@ -69,6 +69,42 @@ describe('cancellation without progress', () => {
   });
 });
 
+describe.concurrent('values the suite supplies, and formats', () => {
+  const verdicts = async (fault: string, options: Options = {}, also: string[] = []) => {
+    const suite = await loadSuite({ only: ['prompts/get/listed', 'schema/results', ...also] });
+    const report = await run(FAULTY, { ...options, ...QUICK, suite, env: { ...options.env, MCP_FAULTS: fault } });
+    return report.checks.map((c) => `${c.id}: ${c.status} ${c.message}`);
+  };
+  for (const [era, options] of [['2025-11-25', {}], ['2026-07-28', STATELESS]] as const) {
+    it(`fills a required argument that names a URI with a URI, so a prompt that embeds it passes (embed-uri-argument, ${era})`, async () => {
+      const lines = await verdicts('embed-uri-argument', options);
+      expect(lines.filter((l) => !/: (pass|skip) /.test(l))).toEqual([]);
+      expect(lines.find((l) => l.startsWith('prompts/get/listed'))).toMatch(/: pass \d+ prompt/);
+    });
+  }
+  it('warns on a format finding alone and names the format, where prompts/get/listed and tools/call/valid-arguments pass (resource-uri-no-scheme)', async () => {
+    const lines = await verdicts('resource-uri-no-scheme', {}, ['tools/call/valid-arguments']);
+    expect(lines.find((l) => l.startsWith('prompts/get/listed'))).toMatch(/^prompts\/get\/listed: pass /);
+    expect(lines.find((l) => l.startsWith('tools/call/valid-arguments'))).toMatch(/^tools\/call\/valid-arguments: pass /);
+    expect(lines.find((l) => l.startsWith('schema/results'))).toMatch(/^schema\/results: warn .*format "uri"/);
+  });
+});
+
+describe('citations', () => {
+  it('a 2026-07-28 run cites 2026-07-28 pages, moved ones where they moved; a check made for other revisions keeps its own', async () => {
+    const only = ['tools/call/valid-arguments', 'capabilities/logging/declared', 'progress/notifications/known-token', 'progress/requests/notifications', 'logging/request-level/threshold', 'schema/*', 'transport/stdio/stdout-only-messages', 'lifecycle/shutdown/stdin-close', 'ping/respond'];
+    const report = await run(FAULTY, { ...STATELESS, ...QUICK, suite: await loadSuite({ only }) });
+    const spec = (id: string) => report.checks.find((c) => c.id === id)?.requirement.spec;
+    const ran = report.checks.filter((c) => c.status !== 'skip');
+    expect(ran.map((c) => c.id)).toEqual(expect.arrayContaining(['tools/call/valid-arguments', 'capabilities/logging/declared', 'progress/notifications/known-token', 'schema/results']));
+    expect(ran.filter((c) => !c.requirement.spec.startsWith('https://modelcontextprotocol.io/specification/2026-07-28/')).map((c) => `${c.id} ${c.requirement.spec}`)).toEqual([]);
+    expect(spec('transport/stdio/stdout-only-messages')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio');
+    expect(spec('lifecycle/shutdown/stdin-close')).toBe('https://modelcontextprotocol.io/specification/2026-07-28/basic/transports/stdio');
+    // ping is gone from 2026-07-28: its check skips and cites the page it was made for.
+    expect(spec('ping/respond')).toMatch(/\/specification\/2025-11-25\//);
+  });
+});
+
 describe.concurrent('each fault trips the check that targets it', () => {
   it('covers every check with at least one fault', async () => {
     const { checks, frameRules } = await loadSuite();

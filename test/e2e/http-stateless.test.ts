@@ -120,3 +120,22 @@ describe('each stateless HTTP fault trips exactly the check that targets it', ()
     });
   }
 });
+
+describe('a subscriptions/listen answered with application/json (the official fixture does this)', () => {
+  it('reads the body as it arrives: the finding is the content type of the acknowledgement, not its absence', async () => {
+    const report = await runConformance({
+      target: [process.execPath, FAULTY_HTTP, '--revision', STATELESS_REVISION],
+      httpUrl: 'http://127.0.0.1:{port}/mcp',
+      port: 'auto',
+      env: { MCP_HTTP_FAULTS: 'listen-json-line' },
+      revision: STATELESS_REVISION,
+      only: ['stateless/subscriptions/listen'],
+      timeout: 3,
+    });
+    const listen = report.checks.find((c) => c.id === 'stateless/subscriptions/listen');
+    expect(listen?.status).toBe('fail');
+    expect(listen?.message).toMatch(/^notifications\/subscriptions\/acknowledged came in an HTTP 200 application\/json body/);
+    // What came is in the transcript as it came.
+    expect(JSON.stringify(listen?.transcript)).toContain('notifications/subscriptions/acknowledged');
+  });
+});
