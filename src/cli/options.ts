@@ -79,8 +79,9 @@ export const OPTIONS = {
   port: { type: 'string', arg: 'PORT', option: 'port', parse: port, help: 'A port number or auto (a free one): fills {port} in --http-url and the command, and is passed as PORT' },
   transport: { type: 'string', arg: 'KIND', option: 'transport', help: 'stdio, http (Streamable HTTP; a legacy SSE server is detected) or sse (legacy HTTP+SSE); default: http for URLs, else stdio' },
   cases: { type: 'string', multiple: true, arg: 'DIR', option: 'cases', help: 'Also run your own YAML cases from DIR (repeatable)' },
-  only: { type: 'string', multiple: true, arg: 'ID', option: 'only', help: 'Run only these checks: ids or globs such as tools/** (repeatable)' },
+  only: { type: 'string', multiple: true, arg: 'ID', option: 'only', help: 'Run only these checks: ids or globs such as tools/** (repeatable; * stays within one segment of an id, ** crosses /). A glob that matches no check is an error' },
   skip: { type: 'string', multiple: true, arg: 'ID', option: 'skip', help: 'Leave out these checks: ids or globs (repeatable)' },
+  'allow-empty': { type: 'boolean', option: 'allowEmpty', help: 'A run whose every check is skipped (nothing applied to the server) exits 0; without it such a run exits 2' },
   revision: { type: 'string', arg: 'REVISION', option: 'revision', default: DEFAULTS.revision, help: 'Protocol revision to test: auto (each era the server speaks), all (every revision), 2026-07-28 (stateless wire: server/discover, _meta on every request), or 2025-11-25, 2025-06-18, 2025-03-26 asked for at initialize. Several revisions: one report each in OUT/REVISION/, all of them side by side in OUT/' },
   'expected-failures': { type: 'string', arg: 'FILE', option: 'expectedFailures', help: 'YAML list of checks expected to fail: they do not fail the run, but a listed check that passes does' },
   seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
@@ -154,6 +155,6 @@ export function helpText(): string {
     'Options:',
     ...rows,
     '',
-    'Exit codes: 0 nothing failed, 1 a check failed or an expected failure passed, 2 usage or harness error.',
+    'Exit codes: 0 nothing failed, 1 a check failed or an expected failure passed, 2 usage or harness error, or nothing tested.',
   ].join('\n');
 }

@@ -1,5 +1,5 @@
 import type { CheckResult, Report, Status } from '../schema/generated/report.js';
-import { STATUSES, formatTotals, groupByArea, summarize, verdict } from './summary.js';
+import { STATUSES, formatTotals, groupByArea, summarize, testedNothing, verdict } from './summary.js';
 import { duration, visible } from './text.js';
 import { triad } from './triad.js';
 
@@ -7,6 +7,8 @@ export interface ConsoleOptions {
   color: boolean;
   /** Also list passing and skipped checks, and show whole transcripts. */
   verbose?: boolean;
+  /** A run that tested nothing may pass (--allow-empty). */
+  allowEmpty?: boolean;
   /** Paths of the reports written this run, listed at the end. */
   paths?: readonly string[];
 }
@@ -82,8 +84,11 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   }
 
   // Totals and paths
-  const result = verdict(report);
-  out.push('', `${tag(result)} ${formatTotals(summarize(report.checks))} · ${duration(report.durationMs)}`);
+  const totals = `${formatTotals(summarize(report.checks))} · ${duration(report.durationMs)}`;
+  if (testedNothing(report)) {
+    const allowed = options.allowEmpty ? 'allowed by --allow-empty' : 'exit 2; --allow-empty accepts such a run';
+    out.push('', `${paint('yellow', 'EMPTY')} nothing tested: every check was skipped (${allowed}) · ${totals}`);
+  } else out.push('', `${tag(verdict(report))} ${totals}`);
   if (options.paths && options.paths.length > 0) out.push(row('reports', options.paths.map(visible).join(', ')));
   return `${out.join('\n')}\n`;
 

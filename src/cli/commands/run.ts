@@ -8,11 +8,11 @@ import { checkFolder } from '../../report/output.js';
 import { type WrittenReports, writeReports } from '../../report/write.js';
 import { join } from 'node:path';
 import type { Conformed } from '../../run/conform.js';
-import { verdict } from '../../report/summary.js';
+import { testedNothing, verdict } from '../../report/summary.js';
 import { visible } from '../../report/text.js';
 import type { Report } from '../../schema/generated/report.js';
 import { TOOL } from '../../version.js';
-import { exitCodeFor } from '../exit-codes.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { type CliArgs, flagOf, helpText, parseCli } from '../options.js';
 import { progressSink } from '../progress-line.js';
 
@@ -49,8 +49,9 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   const written = await writeReports(report, out);
   let text = `\nrevisions   ${runs.map((r) => `${revisionOf(r)}: ${verdict(r.report)}`).join(' · ')}\nreports     ${Object.values(written).map(visible).join(', ')}\n`;
   if (inGitHubActions()) text = withoutCommands(text) + (await publish(report, out, written));
+  if (testedNothing(report)) text += `nothing tested: every check of every revision was skipped${options.allowEmpty ? ' (allowed by --allow-empty)' : '; --allow-empty accepts such a run'}\n`;
   process.stdout.write(text);
-  return exitCode(report, signal);
+  return exitCode(report, options.allowEmpty, signal);
 }
 
 /**
@@ -60,14 +61,14 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
 async function reportRun({ report, options, baseline, note }: Conformed, out: string, args: CliArgs, signal?: AbortSignal, alone = true): Promise<number> {
   const written = await writeReports(report, out);
   const color = args.color ?? (process.stdout.isTTY === true && !process.env.NO_COLOR);
-  let text = renderConsole(report, { color, verbose: args.verbose, paths: Object.values(written) });
+  let text = renderConsole(report, { color, verbose: args.verbose, allowEmpty: options.allowEmpty, paths: Object.values(written) });
   if (report.seed !== undefined) text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
   if (note) text += `eras        ${visible(note)}\n`;
   if (baseline) text += `\n${baselineAdvice(report, baseline, options.shard !== undefined)}`;
   // Server strings in the console text must not pose as workflow commands; our annotations follow it.
   if (inGitHubActions()) text = withoutCommands(text) + (alone ? await publish(report, out, written) : '');
   process.stdout.write(text);
-  return exitCode(report, signal);
+  return exitCode(report, options.allowEmpty, signal);
 }
 
 /** The step summary and outputs of GitHub Actions for a report; returns its annotations. */
@@ -78,6 +79,11 @@ async function publish(report: Report, out: string, written: WrittenReports): Pr
   return renderAnnotations(report);
 }
 
-/** The report's exit code, or after an abort its reason (130 when it gives none). */
-const exitCode = (report: Report, signal?: AbortSignal) =>
-  signal?.aborted ? (typeof signal.reason === 'number' ? signal.reason : 130) : exitCodeFor(report);
+/**
+ * The report's exit code, or after an abort its reason (130 when it gives none). A run that tested nothing (a selection
+ * of checks none of which applied) is no pass: 2, unless allowed.
+ */
+function exitCode(report: Report, allowEmpty: boolean, signal?: AbortSignal): number {
+  if (signal?.aborted) return typeof signal.reason === 'number' ? signal.reason : 130;
+  return testedNothing(report) && !allowEmpty ? EXIT.usage : exitCodeFor(report);
+}
