@@ -84,6 +84,7 @@ export const OPTIONS = {
   'allow-empty': { type: 'boolean', option: 'allowEmpty', help: 'A run whose every check is skipped (nothing applied to the server) exits 0; without it such a run exits 2' },
   revision: { type: 'string', arg: 'REVISION', option: 'revision', default: DEFAULTS.revision, help: 'Protocol revision to test: auto (each era the server speaks), all (every revision), 2026-07-28 (stateless wire: server/discover, _meta on every request), or 2025-11-25, 2025-06-18, 2025-03-26 asked for at initialize. Several revisions: one report each in OUT/REVISION/, all of them side by side in OUT/' },
   'expected-failures': { type: 'string', arg: 'FILE', option: 'expectedFailures', help: 'YAML list of checks expected to fail: they do not fail the run, but a listed check that passes does' },
+  'update-baseline': { type: 'boolean', help: 'Write the --expected-failures file from this run: every failure listed, entries that cover one kept with their reasons, the others removed; new entries pin the message' },
   seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
   runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULTS.runs, help: 'Values each generated check (property) tries' },
   'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULTS.toolCalls, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
@@ -102,6 +103,8 @@ export interface CliArgs {
   /** What the flags and the target set; a config file fills in the rest when the run resolves them. */
   options: ConformanceOptions;
   verbose: boolean;
+  /** Write the expected-failures file from the run. */
+  updateBaseline: boolean;
   color?: boolean;
   help: boolean;
   version: boolean;
@@ -129,7 +132,7 @@ export function parseCli(argv: string[]): CliArgs {
     const value = v[name];
     if (o.option !== undefined && value !== undefined) options[o.option] = o.parse ? o.parse(value as never, name) : value;
   }
-  return { options, verbose: v.verbose === true, color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
+  return { options, verbose: v.verbose === true, updateBaseline: v['update-baseline'] === true, color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
 }
 
 /** How the command line names the run option `key` (`toolCalls` → `--tool-calls`); a key no flag sets, as it is. */

@@ -93,7 +93,8 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   return `${out.join('\n')}\n`;
 
   function details(check: CheckResult): string[] {
-    const expected = check.baseline ? paint('dim', ` (expected failure: ${visible(check.baseline.reason ?? check.baseline.entry)})`) : '';
+    const listed = check.baseline && (check.baseline.messageDiffers ? `listed as ${visible(check.baseline.entry)}, failing for another reason` : `expected failure: ${visible(check.baseline.reason ?? check.baseline.entry)}`);
+    const expected = listed ? paint('dim', ` (${listed})`) : '';
     const lines = [`${tag(check.status)} ${paint('bold', visible(check.id))}  ${visible(check.title)}${expected}`];
     const limits = options.verbose ? { maxJson: 4000, maxText: 2000 } : { maxJson: 400, maxText: 200, last: 8 };
     for (const section of triad(check, limits)) {

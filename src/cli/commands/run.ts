@@ -7,13 +7,15 @@ import { checkGitHubFiles, inGitHubActions, renderAnnotations, withoutCommands, 
 import { checkFolder } from '../../report/output.js';
 import { type WrittenReports, writeReports } from '../../report/write.js';
 import { join } from 'node:path';
+import { access, writeFile } from 'node:fs/promises';
+import { updateBaseline } from '../../baseline/update.js';
 import type { Conformed } from '../../run/conform.js';
 import { testedNothing, verdict } from '../../report/summary.js';
 import { visible } from '../../report/text.js';
 import type { Report } from '../../schema/generated/report.js';
 import { TOOL } from '../../version.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { type CliArgs, flagOf, helpText, parseCli } from '../options.js';
+import { type CliArgs, flagOf, helpText, parseCli, UsageError } from '../options.js';
 import { progressSink } from '../progress-line.js';
 
 /**
@@ -37,11 +39,33 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   // Every path the run writes is tried before any server starts, so a typo costs a second, not a run.
   await checkFolder(out, `${args.options.out === undefined ? 'reports folder' : '--out'} ${out}`);
   if (inGitHubActions()) await checkGitHubFiles();
+  // A file that --update-baseline is to create is no baseline of this run.
+  const baselineFile = args.updateBaseline ? await fileToUpdate(options.expectedFailures) : undefined;
+  if (baselineFile?.exists === false) options.expectedFailures = undefined;
   // The run's machinery (checks, properties, transports) is loaded once there is a run to do.
-  const { combined, conformEach, revisionOf } = await import('../../run/conform.js');
+  const { conformEach } = await import('../../run/conform.js');
   const progress = progressSink(process.stdout, args.verbose);
   const runs = await conformEach(options, signal, progress.onProgress).finally(() => progress.stop());
-  if (runs.length === 1) return reportRun(runs[0], out, args, signal);
+  const code = runs.length === 1 ? await reportRun(runs[0], out, args, signal) : await reportRuns(runs, out, args, signal);
+  if (!baselineFile || signal?.aborted) return code;
+  const updated = updateBaseline(runs[0].baseline, runs.map((r) => ({ run: r.run, checks: r.report.checks })));
+  await writeFile(baselineFile.path, updated.text);
+  process.stdout.write(`baseline    wrote ${visible(baselineFile.path)}: ${updated.kept} entries kept, ${updated.added} added, ${updated.removed} removed\n`);
+  // The file now lists every failure; what is left is the harness's errors, or a run that tested nothing.
+  return code === EXIT.failed ? EXIT.ok : code;
+}
+
+/** The expected-failures file --update-baseline writes, and whether it exists (it is read first when it does). */
+async function fileToUpdate(path: string | undefined): Promise<{ path: string; exists: boolean }> {
+  if (path === undefined) throw new UsageError('--update-baseline writes the --expected-failures FILE: name it');
+  const exists = await access(path).then(() => true, () => false);
+  return { path, exists };
+}
+
+/** Reports of several runs, one per revision; returns the exit code of all of them together. */
+async function reportRuns(runs: Conformed[], out: string, args: CliArgs, signal?: AbortSignal): Promise<number> {
+  const { combined, revisionOf } = await import('../../run/conform.js');
+  const options = runs[0].options;
   // Several revisions (a dual-era server, or --revision all): each run's reports and badge in <out>/<revision>/, then
   // all of them side by side in <out>/, where CI finds report.json and junit.xml as after a one-revision run.
   for (const run of runs) await reportRun(run, join(out, revisionOf(run)), args, signal, false);
