@@ -27,7 +27,7 @@ async function reportValidator() {
 }
 
 /** Read and validate report.json files; a file that is missing, not JSON or not a report is a usage error naming it. */
-async function loadReports(files: readonly string[]): Promise<MergeInput[]> {
+export async function loadReports(files: readonly string[]): Promise<MergeInput[]> {
   const validate = await reportValidator();
   return Promise.all(
     files.map(async (file) => {
