@@ -70,7 +70,8 @@ describe('action.yml', () => {
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
     // Inputs reach the script through its environment only: nothing is spliced into the shell text.
     expect(runStep.run).not.toContain('${{');
-    for (const name of Object.keys(action.inputs).filter((n) => n !== 'node-version')) {
+    // node-version and upload-sarif are for the setup and upload steps.
+    for (const name of Object.keys(action.inputs).filter((n) => n !== 'node-version' && n !== 'upload-sarif')) {
       expect(Object.values(runStep.env ?? {})).toContain(`\${{ inputs.${name} }}`);
     }
   });
@@ -86,6 +87,14 @@ describe.concurrent('the action’s run step, executed as GitHub would', () => {
     expect(r.outputs).toMatchObject({ verdict: 'pass', fail: '0', error: '0', reports: 'reports', 'report-json': join('reports', 'report.json') });
     await expect(readFile(join(r.workspace, r.outputs['report-json']), 'utf8')).resolves.toContain('"checks"');
     expect(r.summary).toMatch(/^## ✅ MCP conformance: pass\n/);
+    expect(r.outputs['report-sarif']).toBe(join('reports', 'report.sarif'));
+  });
+
+  it('uploads report.sarif to code scanning when asked, even after a failing run', () => {
+    const upload = action.runs.steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@')) as Step & { if?: string; with?: Record<string, string> };
+    expect(upload.if).toBe("always() && inputs.upload-sarif == 'true' && steps.run.outputs.report-sarif != ''");
+    expect(upload.with?.sarif_file).toBe('${{ steps.run.outputs.report-sarif }}');
+    expect(action.inputs['upload-sarif'].default).toBe('false');
   });
 
   it('gives the outputs, summary and annotations of both eras together for a dual-era server', async () => {
