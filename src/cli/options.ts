@@ -93,6 +93,8 @@ export const OPTIONS = {
   'token-env': { type: 'string', arg: 'NAME', option: 'tokenEnv', help: 'Environment variable holding the bearer token of an HTTP server: sent as Authorization: Bearer <value>; reports show it as ***' },
   'auth-server': { type: 'boolean', option: 'authServer', help: 'Run a local authorization server on loopback that issues the tokens of the authorization checks; a server the run starts gets its URLs as MCP_CONFORMANCE_ISSUER and MCP_CONFORMANCE_JWKS_URL' },
   'auth-server-port': { type: 'string', arg: 'PORT', option: 'authServerPort', parse: integer(1), help: 'Port of the --auth-server (default: a free one), for a server started elsewhere that must trust it in advance' },
+  watch: { type: 'boolean', help: 'After the run, run again whenever a file of the server changes (its folder, or the --watch-path ones), the checks that failed first, printing only what changed; Ctrl-C ends' },
+  'watch-path': { type: 'string', multiple: true, arg: 'PATH', help: 'A file or folder --watch watches instead of the server\'s folder (repeatable)' },
   verbose: { type: 'boolean', help: 'Also list passing and skipped checks; show whole transcripts; print a line per area as it ends' },
   color: { type: 'boolean', help: 'Force colours on (--no-color: off); default: on for a terminal unless NO_COLOR is set' },
   help: { type: 'boolean', short: 'h', help: 'Show this help' },
@@ -105,6 +107,8 @@ export interface CliArgs {
   verbose: boolean;
   /** Write the expected-failures file from the run. */
   updateBaseline: boolean;
+  /** Run again on changes to these paths (none given: the server's folder); undefined without --watch. */
+  watch?: string[];
   color?: boolean;
   help: boolean;
   version: boolean;
@@ -132,7 +136,9 @@ export function parseCli(argv: string[]): CliArgs {
     const value = v[name];
     if (o.option !== undefined && value !== undefined) options[o.option] = o.parse ? o.parse(value as never, name) : value;
   }
-  return { options, verbose: v.verbose === true, updateBaseline: v['update-baseline'] === true, color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
+  if (v['watch-path'] !== undefined && v.watch !== true) throw new UsageError('--watch-path is for --watch');
+  const watch = v.watch === true ? ((v['watch-path'] as string[] | undefined) ?? []) : undefined;
+  return { options, verbose: v.verbose === true, updateBaseline: v['update-baseline'] === true, ...(watch && { watch }), color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
 }
 
 /** How the command line names the run option `key` (`toolCalls` → `--tool-calls`); a key no flag sets, as it is. */

@@ -87,9 +87,12 @@ function headline(d: ReportDiff): string {
   return `${d.worse ? 'WORSE' : better ? 'BETTER' : 'SAME'}: ${counts}`;
 }
 
-/** The diff for a terminal: each list with the check, its statuses, its requirement and its message. */
-export function renderDiffText(d: ReportDiff): string {
-  const out = [`old  ${visible(d.old.source)}  ${d.old.verdict.toUpperCase()}  ${formatTotals(d.old.summary)}`, `new  ${visible(d.new.source)}  ${d.new.verdict.toUpperCase()}  ${formatTotals(d.new.summary)}`];
+/**
+ * The diff for a terminal: each list with the check, its statuses, its requirement and its message. `brief` (for
+ * --watch) leaves out the two runs' lines and ends with the new run's verdict.
+ */
+export function renderDiffText(d: ReportDiff, brief = false): string {
+  const out = brief ? [] : [`old  ${visible(d.old.source)}  ${d.old.verdict.toUpperCase()}  ${formatTotals(d.old.summary)}`, `new  ${visible(d.new.source)}  ${d.new.verdict.toUpperCase()}  ${formatTotals(d.new.summary)}`];
   for (const [key, name] of SECTIONS) {
     if (d[key].length === 0) continue;
     out.push('', `${name} (${d[key].length})`);
@@ -99,7 +102,7 @@ export function renderDiffText(d: ReportDiff): string {
       if (c.message && c.now !== 'pass') out.push(`      ${visible(bounded(c.message, 300))}`);
     }
   }
-  out.push('', headline(d));
+  out.push(...(out.length > 0 ? [''] : []), headline(d) + (brief ? ` · now ${d.new.verdict.toUpperCase()} ${formatTotals(d.new.summary)}` : ''));
   return `${out.join('\n')}\n`;
 }
 
