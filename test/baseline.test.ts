@@ -200,11 +200,18 @@ describe.concurrent('--expected-failures through the CLI on the faulty server', 
     expect(await readFile(join(other.out, 'junit.xml'), 'utf8')).toContain('<failure');
   });
 
-  it('applies an entry only to the revision it names', async () => {
+  it('applies an entry only to the revision and transport it names', async () => {
     const path = await file('- id: base/method-not-found\n  reason: only on the stateless wire\n  on: 2026-07-28\n');
     const r = await runCli(['--expected-failures', path, '--revision', '2025-11-25', ...faulty]);
     expect(r.exitCode).toBe(1);
     expect(r.report?.checks.find((c) => c.id === 'base/method-not-found')?.baseline).toBeUndefined();
+    // Named with its transport, the run it is for takes it.
+    const pinned = await file('- id: base/method-not-found\n  reason: ours\n  on: [2026-07-28, 2025-11-25/stdio]\n');
+    const ours = await runCli(['--expected-failures', pinned, '--revision', '2025-11-25', ...faulty]);
+    expect(ours.exitCode, ours.stdout).toBe(0);
+    expect(ours.report?.checks.find((c) => c.id === 'base/method-not-found')?.baseline).toMatchObject({ entry: 'base/method-not-found' });
+    const http = await file('- id: base/method-not-found\n  reason: ours\n  on: 2025-11-25/http\n');
+    expect((await runCli(['--expected-failures', http, '--revision', '2025-11-25', ...faulty])).exitCode).toBe(1);
   });
 
   it('--update-baseline writes the file from the run, keeping the reasons written, and the next run passes', async () => {

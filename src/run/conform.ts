@@ -101,7 +101,8 @@ async function runOne(
     issuer: options.issuer,
   });
   const note = start?.eraLeftOut?.reason;
-  const run: RunContext = { revision: options.revision, ...(plan.transport && { transport: plan.transport }) };
+  // A plan names no transport for stdio (its default); a legacy SSE server found behind an http plan counts as http.
+  const run: RunContext = { revision: options.revision, transport: plan.transport ?? (plan.url === undefined ? 'stdio' : 'http') };
   if (!baseline) return { report, options, run, note };
   const frameRules = new Set(suite.frameRules.map((r) => r.id));
   const partial = (c: CheckResult) => options.shard !== undefined && frameRules.has(c.id);
