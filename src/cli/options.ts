@@ -156,6 +156,7 @@ export function helpText(): string {
     'Usage: mcp-conformance [options] <target>',
     '       mcp-conformance [options] -- <command> [args...]',
     '       mcp-conformance [options] --http-url http://127.0.0.1:{port}/mcp --port auto -- <command> [args...]',
+    '       mcp-conformance diff <OLD> <NEW> [--format console|json|markdown]   (what changed between two runs)',
     '',
     'Tests an MCP server against the specification and writes reports.',
     '<target> is a directory (its package.json bin or main), a .js/.mjs/.cjs/.ts/.py file, an executable,',
