@@ -126,6 +126,10 @@ describe('applying a baseline', () => {
     const again = await loadBaseline(await file(updated.text));
     for (const { run, checks } of runs) expect(verdict({ checks: applyBaseline(checks.map(({ baseline: _, ...c }) => c), again, run) })).toBe('pass');
     expect(updateBaseline(undefined, runs.slice(0, 1)).text).toContain('- id: d/new\n  reason: "d/new → \\"x\\""\n  message:');
+    // The official suite's shape stays that shape: ids only.
+    const official = await loadBaseline(await file('server: [a/kept, c/stale]\n'));
+    const officialRuns = [{ run: RUN, checks: applyBaseline([check('a/kept', 'fail'), check('c/stale', 'pass'), check('d/new', 'fail')], official, RUN) }];
+    expect(updateBaseline(official, officialRuns)).toMatchObject({ text: 'server:\n  - a/kept\n  - d/new\n', kept: 1, added: 1, removed: 1 });
   });
 
   it('prints the exact lines to remove and to add, in the file’s shape', async () => {
