@@ -1,10 +1,12 @@
 import { visible } from '../report/text.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import type { Baseline, BaselineEntry } from './baseline.js';
-import { isExpectedFailure, isStale } from './status.js';
+import { failsDifferently, isExpectedFailure, isStale } from './status.js';
 
 /** The reason written for a failure to add: the first line of what went wrong, for the user to turn into a why. */
-const reasonFor = (c: CheckResult) => JSON.stringify(c.message.split(/\r\n|\r|\n/)[0].slice(0, 100));
+const reasonFor = (c: CheckResult) => JSON.stringify(firstLine(c.message).slice(0, 100));
+
+export const firstLine = (message: string): string => message.split(/\r\n|\r|\n/)[0];
 
 /**
  * What the console says about the baseline after a run: counts, then the exact lines to remove from the file (stale
@@ -18,10 +20,15 @@ export function baselineAdvice(report: Pick<Report, 'checks'>, baseline: Baselin
   const stale = baseline.entries.filter((e) => listed(e).some(isStale));
   const unexpected = checks.filter((c) => c.status === 'fail' && c.baseline === undefined);
   const unmatched = partial ? [] : baseline.entries.filter((e) => listed(e).length === 0);
+  const different = checks.filter(failsDifferently);
 
   const out = [
-    `expected failures (${file}): ${checks.filter(isExpectedFailure).length} expected, ${checks.filter(isStale).length} stale, ${unexpected.length} unexpected`,
+    `expected failures (${file}): ${checks.filter(isExpectedFailure).length} expected, ${checks.filter(isStale).length} stale, ${unexpected.length} unexpected, ${different.length} failing for another reason`,
   ];
+  for (const c of different) {
+    out.push('', `${visible(c.id)} ${c.status === 'fail' ? 'fails' : 'warns'} for another reason than ${visible(c.baseline!.entry)} expects: fix it, or change the entry's message:`);
+    out.push(`  expected  ${visible(c.baseline!.message ?? '')}`, `  actual    ${visible(firstLine(c.message))}`);
+  }
   for (const e of stale) {
     // A glob that still covers failures is narrowed to them; anything else goes.
     const still = e.pattern.includes('*') ? listed(e).filter(isExpectedFailure) : [];

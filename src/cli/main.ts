@@ -7,6 +7,7 @@ const COMMANDS: Record<string, (argv: string[], signal: AbortSignal) => Promise<
   list: async (argv) => (await import('./commands/list.js')).listCommand(argv),
   report: async (argv) => (await import('./commands/report.js')).reportCommand(argv),
   badge: async (argv) => (await import('./commands/badge.js')).badgeCommand(argv),
+  diff: async (argv) => (await import('./commands/diff.js')).diffCommand(argv),
   matrix: async (argv, signal) => (await import('./commands/matrix.js')).matrixCommand(argv, signal),
 };
 

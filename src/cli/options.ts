@@ -79,10 +79,12 @@ export const OPTIONS = {
   port: { type: 'string', arg: 'PORT', option: 'port', parse: port, help: 'A port number or auto (a free one): fills {port} in --http-url and the command, and is passed as PORT' },
   transport: { type: 'string', arg: 'KIND', option: 'transport', help: 'stdio, http (Streamable HTTP; a legacy SSE server is detected) or sse (legacy HTTP+SSE); default: http for URLs, else stdio' },
   cases: { type: 'string', multiple: true, arg: 'DIR', option: 'cases', help: 'Also run your own YAML cases from DIR (repeatable)' },
-  only: { type: 'string', multiple: true, arg: 'ID', option: 'only', help: 'Run only these checks: ids or globs such as tools/** (repeatable)' },
+  only: { type: 'string', multiple: true, arg: 'ID', option: 'only', help: 'Run only these checks: ids or globs such as tools/** (repeatable; * stays within one segment of an id, ** crosses /). A glob that matches no check is an error' },
   skip: { type: 'string', multiple: true, arg: 'ID', option: 'skip', help: 'Leave out these checks: ids or globs (repeatable)' },
+  'allow-empty': { type: 'boolean', option: 'allowEmpty', help: 'A run whose every check is skipped (nothing applied to the server) exits 0; without it such a run exits 2' },
   revision: { type: 'string', arg: 'REVISION', option: 'revision', default: DEFAULTS.revision, help: 'Protocol revision to test: auto (each era the server speaks), all (every revision), 2026-07-28 (stateless wire: server/discover, _meta on every request), or 2025-11-25, 2025-06-18, 2025-03-26 asked for at initialize. Several revisions: one report each in OUT/REVISION/, all of them side by side in OUT/' },
   'expected-failures': { type: 'string', arg: 'FILE', option: 'expectedFailures', help: 'YAML list of checks expected to fail: they do not fail the run, but a listed check that passes does' },
+  'update-baseline': { type: 'boolean', help: 'Write the --expected-failures file from this run: every failure listed, entries that cover one kept with their reasons, the others removed; new entries pin the message' },
   seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
   runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULTS.runs, help: 'Values each generated check (property) tries' },
   'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULTS.toolCalls, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
@@ -91,6 +93,8 @@ export const OPTIONS = {
   'token-env': { type: 'string', arg: 'NAME', option: 'tokenEnv', help: 'Environment variable holding the bearer token of an HTTP server: sent as Authorization: Bearer <value>; reports show it as ***' },
   'auth-server': { type: 'boolean', option: 'authServer', help: 'Run a local authorization server on loopback that issues the tokens of the authorization checks; a server the run starts gets its URLs as MCP_CONFORMANCE_ISSUER and MCP_CONFORMANCE_JWKS_URL' },
   'auth-server-port': { type: 'string', arg: 'PORT', option: 'authServerPort', parse: integer(1), help: 'Port of the --auth-server (default: a free one), for a server started elsewhere that must trust it in advance' },
+  watch: { type: 'boolean', help: 'After the run, run again whenever a file of the server changes (its folder, or the --watch-path ones), the checks that failed first, printing only what changed; Ctrl-C ends' },
+  'watch-path': { type: 'string', multiple: true, arg: 'PATH', help: 'A file or folder --watch watches instead of the server\'s folder (repeatable)' },
   verbose: { type: 'boolean', help: 'Also list passing and skipped checks; show whole transcripts; print a line per area as it ends' },
   color: { type: 'boolean', help: 'Force colours on (--no-color: off); default: on for a terminal unless NO_COLOR is set' },
   help: { type: 'boolean', short: 'h', help: 'Show this help' },
@@ -101,6 +105,10 @@ export interface CliArgs {
   /** What the flags and the target set; a config file fills in the rest when the run resolves them. */
   options: ConformanceOptions;
   verbose: boolean;
+  /** Write the expected-failures file from the run. */
+  updateBaseline: boolean;
+  /** Run again on changes to these paths (none given: the server's folder); undefined without --watch. */
+  watch?: string[];
   color?: boolean;
   help: boolean;
   version: boolean;
@@ -128,7 +136,9 @@ export function parseCli(argv: string[]): CliArgs {
     const value = v[name];
     if (o.option !== undefined && value !== undefined) options[o.option] = o.parse ? o.parse(value as never, name) : value;
   }
-  return { options, verbose: v.verbose === true, color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
+  if (v['watch-path'] !== undefined && v.watch !== true) throw new UsageError('--watch-path is for --watch');
+  const watch = v.watch === true ? ((v['watch-path'] as string[] | undefined) ?? []) : undefined;
+  return { options, verbose: v.verbose === true, updateBaseline: v['update-baseline'] === true, ...(watch && { watch }), color: v.color as boolean | undefined, help: v.help === true, version: v.version === true };
 }
 
 /** How the command line names the run option `key` (`toolCalls` → `--tool-calls`); a key no flag sets, as it is. */
@@ -146,6 +156,7 @@ export function helpText(): string {
     'Usage: mcp-conformance [options] <target>',
     '       mcp-conformance [options] -- <command> [args...]',
     '       mcp-conformance [options] --http-url http://127.0.0.1:{port}/mcp --port auto -- <command> [args...]',
+    '       mcp-conformance diff <OLD> <NEW> [--format console|json|markdown]   (what changed between two runs)',
     '',
     'Tests an MCP server against the specification and writes reports.',
     '<target> is a directory (its package.json bin or main), a .js/.mjs/.cjs/.ts/.py file, an executable,',
@@ -154,6 +165,6 @@ export function helpText(): string {
     'Options:',
     ...rows,
     '',
-    'Exit codes: 0 nothing failed, 1 a check failed or an expected failure passed, 2 usage or harness error.',
+    'Exit codes: 0 nothing failed, 1 a check failed or an expected failure passed, 2 usage or harness error, or nothing tested.',
   ].join('\n');
 }

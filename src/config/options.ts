@@ -40,6 +40,8 @@ export interface ResolvedOptions {
   cases: string[];
   only?: string[];
   skip?: string[];
+  /** A run whose every check is skipped may pass. */
+  allowEmpty: boolean;
   /** One revision, or `auto` or `all`, which stand for several runs (see conformEach). */
   revision: string;
   /** None given: each run draws a random one, which its report records. */
@@ -99,6 +101,7 @@ export async function resolveOptions(options: ConformanceOptions, nameOf = (key:
     cases: merged.cases ?? [],
     only: merged.only,
     skip: merged.skip,
+    allowEmpty: merged.allowEmpty ?? false,
     revision: merged.revision ?? DEFAULTS.revision,
     seed: merged.seed,
     runs: merged.runs ?? DEFAULTS.runs,

@@ -1,6 +1,6 @@
 import type { CheckResult, Report, Status } from '../schema/generated/report.js';
 import { WORST_FIRST, acrossSides, byRevision, type Side } from './side-by-side.js';
-import { STATUSES, formatTotals, groupByArea, summarize, verdict } from './summary.js';
+import { STATUSES, formatTotals, groupByArea, summarize, testedNothing, verdict } from './summary.js';
 import { duration, visible } from './text.js';
 import { triad } from './triad.js';
 
@@ -8,6 +8,8 @@ export interface ConsoleOptions {
   color: boolean;
   /** Also list passing and skipped checks, and show whole transcripts. */
   verbose?: boolean;
+  /** A run that tested nothing may pass (--allow-empty). */
+  allowEmpty?: boolean;
   /** Paths of the reports written this run, listed at the end. */
   paths?: readonly string[];
 }
@@ -81,13 +83,17 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   }
 
   // Totals and paths
-  const result = verdict(report);
-  out.push('', `${tag(result)} ${formatTotals(summarize(report.checks))} · ${duration(report.durationMs)}`);
+  const totals = `${formatTotals(summarize(report.checks))} · ${duration(report.durationMs)}`;
+  if (testedNothing(report)) {
+    const allowed = options.allowEmpty ? 'allowed by --allow-empty' : 'exit 2; --allow-empty accepts such a run';
+    out.push('', `${paint('yellow', 'EMPTY')} nothing tested: every check was skipped (${allowed}) · ${totals}`);
+  } else out.push('', `${tag(verdict(report))} ${totals}`);
   if (options.paths && options.paths.length > 0) out.push(row('reports', options.paths.map(visible).join(', ')));
   return `${out.join('\n')}\n`;
 
   function details(check: CheckResult): string[] {
-    const expected = check.baseline ? paint('dim', ` (expected failure: ${visible(check.baseline.reason ?? check.baseline.entry)})`) : '';
+    const listed = check.baseline && (check.baseline.messageDiffers ? `listed as ${visible(check.baseline.entry)}, failing for another reason` : `expected failure: ${visible(check.baseline.reason ?? check.baseline.entry)}`);
+    const expected = listed ? paint('dim', ` (${listed})`) : '';
     const lines = [`${tag(check.status)} ${paint('bold', visible(check.id))}  ${visible(check.title)}${expected}`];
     const limits = options.verbose ? { maxJson: 4000, maxText: 2000 } : { maxJson: 400, maxText: 200, last: 8 };
     for (const section of triad(check, limits)) {

@@ -56,10 +56,10 @@ export function renderStepSummary(report: Report): string {
     }),
   ];
   const sections: [string, CheckResult[]][] = [
-    ['Failures', report.checks.filter((c) => c.status === 'fail' && !c.baseline)],
+    ['Failures', report.checks.filter((c) => failsTheRun(c) && !isStale(c))],
     ['Stale expected failures: these pass now, remove them from the expected-failures file', report.checks.filter(isStale)],
     ['Harness errors (not the server\'s fault)', report.checks.filter((c) => c.status === 'error')],
-    ['Warnings', report.checks.filter((c) => c.status === 'warn' && !c.baseline)],
+    ['Warnings', report.checks.filter((c) => c.status === 'warn' && !isExpectedFailure(c))],
     ['Expected failures', report.checks.filter(isExpectedFailure)],
   ];
   let shown = 0;
@@ -87,7 +87,7 @@ function details(check: CheckResult): string[] {
 /** One annotation per check that needs a look: `::error` fails the run, `::warning` is a warning, `::notice` an expected failure. */
 export function renderAnnotations(report: Report): string {
   const lines = report.checks.flatMap((c) => {
-    const kind = failsTheRun(c) || c.status === 'error' ? 'error' : c.status === 'warn' && !c.baseline ? 'warning' : isExpectedFailure(c) ? 'notice' : undefined;
+    const kind = failsTheRun(c) || c.status === 'error' ? 'error' : c.status === 'warn' && !isExpectedFailure(c) ? 'warning' : isExpectedFailure(c) ? 'notice' : undefined;
     if (!kind) return [];
     const title = `${c.id}: ${isStale(c) ? 'stale expected failure' : c.status === 'error' ? 'harness error' : c.title}`;
     const message = isStale(c) ? staleAdvice(c) : triadText(c, { maxJson: 500, maxText: 200, last: 5 });

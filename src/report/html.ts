@@ -275,7 +275,9 @@ function baselineNote(check: CheckResult): Html | undefined {
   if (!baseline) return undefined;
   const text = isStale(check)
     ? staleAdvice(check)
-    : `listed by the expected-failures entry ${baseline.entry}${baseline.reason ? `: ${baseline.reason}` : ''}`;
+    : baseline.messageDiffers
+      ? `listed by the expected-failures entry ${baseline.entry}, which expects the message ${baseline.message}: this failure differs, so it fails the run`
+      : `listed by the expected-failures entry ${baseline.entry}${baseline.reason ? `: ${baseline.reason}` : ''}`;
   return html`<div><h4>Baseline</h4><p>${text}</p></div>`;
 }
 

@@ -44,7 +44,7 @@ function details(check: CheckResult): string {
   return `\n${sectionsText(triad(check, { indent: 2, maxJson: 20_000, last: 8 }))}\n`;
 }
 
-const TRIAD_HEAD = new Set<Section['label']>(['requirement', 'expected', 'actual']);
+const TRIAD_HEAD = new Set<Section['label']>(['requirement', 'baseline', 'expected', 'actual']);
 
 /** <system-out>: the whole transcript of every non-pass check; a warning comes first, with its triad. */
 function systemOut(check: CheckResult): string {

@@ -8,6 +8,7 @@ export interface WrittenReports {
   html: string;
   badgeSvg: string;
   badgeJson: string;
+  sarif: string;
 }
 
 /** The report with its run id: a new one, unless it is a saved report rendered again. */
@@ -19,7 +20,13 @@ export const withRunId = (report: Report): Report & { runId: string } => ({ ...r
  */
 export async function writeReports(report: Report, outDir: string): Promise<WrittenReports> {
   // The renderers (badge-maker is slow to load) are loaded when a run ends, not when the tool starts.
-  const [{ renderJson }, { renderJunit }, { renderHtml }, { badgeFor, renderBadgeJson, renderBadgeSvg }] = await Promise.all([import('./json.js'), import('./junit.js'), import('./html.js'), import('./badge.js')]);
+  const [{ renderJson }, { renderJunit }, { renderHtml }, { badgeFor, renderBadgeJson, renderBadgeSvg }, { renderSarif }] = await Promise.all([
+    import('./json.js'),
+    import('./junit.js'),
+    import('./html.js'),
+    import('./badge.js'),
+    import('./sarif.js'),
+  ]);
   const stamped = withRunId(report);
   const badge = badgeFor(stamped);
   const paths = await writeFileSet(outDir, {
@@ -28,6 +35,8 @@ export async function writeReports(report: Report, outDir: string): Promise<Writ
     'index.html': renderHtml(stamped),
     'badge.svg': renderBadgeSvg(badge, stamped.runId),
     'badge.json': renderBadgeJson(badge),
+    'report.sarif': renderSarif(stamped),
   });
-  return { json: paths['report.json']!, junit: paths['junit.xml']!, html: paths['index.html']!, badgeSvg: paths['badge.svg']!, badgeJson: paths['badge.json']! };
+  const path = (name: string) => paths[name]!;
+  return { json: path('report.json'), junit: path('junit.xml'), html: path('index.html'), badgeSvg: path('badge.svg'), badgeJson: path('badge.json'), sarif: path('report.sarif') };
 }

@@ -1,4 +1,4 @@
-import { applyBaseline, loadBaseline, type Baseline } from '../baseline/baseline.js';
+import { applyBaseline, loadBaseline, type Baseline, type RunContext } from '../baseline/baseline.js';
 import type { Suite } from '../suite/suite.js';
 import type { ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
@@ -26,6 +26,8 @@ export interface Conformed {
   report: Report;
   options: ResolvedOptions;
   baseline?: Baseline;
+  /** The revision and transport of the run, which baseline entries may name. */
+  run: RunContext;
   /** Why --revision auto left an era out, when the server said it does not speak it. */
   note?: string;
   /** Server processes the whole command started (the auto probe's too), and the most alive at once. */
@@ -103,10 +105,12 @@ async function runOne(
     issuer: options.issuer,
   });
   const note = start?.eraLeftOut?.reason;
-  if (!baseline) return { report, options, note };
+  // A plan names no transport for stdio (its default); a legacy SSE server found behind an http plan counts as http.
+  const run: RunContext = { revision: options.revision, transport: plan.transport ?? (plan.url === undefined ? 'stdio' : 'http') };
+  if (!baseline) return { report, options, run, note };
   const frameRules = new Set(suite.frameRules.map((r) => r.id));
   const partial = (c: CheckResult) => options.shard !== undefined && frameRules.has(c.id);
-  return { report: { ...report, checks: applyBaseline(report.checks, baseline, partial) }, options, baseline, note };
+  return { report: { ...report, checks: applyBaseline(report.checks, baseline, run, partial) }, options, baseline, run, note };
 }
 
 const isSeveral = (revision: string) => revision === 'all' || revision === 'auto';

@@ -6,7 +6,7 @@ import type { FrameRule } from '../checks/frame-rule.js';
 import { FRAME_RULES } from './frame-rules.js';
 import { CHECKS } from './checks.js';
 import { PROPERTIES } from './properties.js';
-import { globToRegExp } from './glob.js';
+import { GLOB_RULE, globToRegExp, nearestIds } from './glob.js';
 
 /** The checks of one run: active checks (code, cases, properties) and passive frame rules. */
 export interface Suite {
@@ -32,8 +32,19 @@ export async function loadSuite(options: SuiteOptions = {}): Promise<Suite> {
     if (ids.has(c.id)) throw new ConfigError(`${'source' in c && c.source ? `${c.source}: ` : ''}check id ${c.id} is already a built-in check`);
     ids.add(c.id);
   }
+  for (const [flag, globs] of [['--only', options.only], ['--skip', options.skip]] as const) {
+    for (const glob of globs ?? []) unmatched(flag, glob, [...ids]);
+  }
   const only = options.only?.map(globToRegExp);
   const skip = options.skip?.map(globToRegExp) ?? [];
   const keep = (id: string) => (!only || only.some((r) => r.test(id))) && !skip.some((r) => r.test(id));
   return { checks: checks.filter((c) => keep(c.id)), frameRules: FRAME_RULES.filter((r) => keep(r.id)) };
+}
+
+/** A selection that matches no check is a mistake (a typo, or `*` where ids go deeper), never a run of nothing. */
+function unmatched(flag: string, glob: string, ids: string[]): void {
+  const re = globToRegExp(glob);
+  if (ids.some((id) => re.test(id))) return;
+  const star = glob.includes('*') ? ` (${GLOB_RULE})` : '';
+  throw new ConfigError(`${flag} ${glob} matches no check${star}; nearest: ${nearestIds(glob, ids).join(', ')}`);
 }

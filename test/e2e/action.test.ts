@@ -70,7 +70,8 @@ describe('action.yml', () => {
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
     // Inputs reach the script through its environment only: nothing is spliced into the shell text.
     expect(runStep.run).not.toContain('${{');
-    for (const name of Object.keys(action.inputs).filter((n) => n !== 'node-version')) {
+    // node-version and upload-sarif are for the setup and upload steps.
+    for (const name of Object.keys(action.inputs).filter((n) => n !== 'node-version' && n !== 'upload-sarif')) {
       expect(Object.values(runStep.env ?? {})).toContain(`\${{ inputs.${name} }}`);
     }
   });
@@ -80,10 +81,20 @@ describe.concurrent('the action’s run step, executed as GitHub would', () => {
   it('passes the reference server and sets every output it declares', async () => {
     const r = await runAction({ target: REFERENCE });
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    expect(Object.keys(r.outputs).sort()).toEqual(expect.arrayContaining(Object.keys(action.outputs).sort()));
+    // `worse` is set only with a baseline-report.
+    expect(Object.keys(r.outputs).sort()).toEqual(expect.arrayContaining(Object.keys(action.outputs).filter((o) => o !== 'worse').sort()));
+    expect(r.outputs.worse).toBeUndefined();
     expect(r.outputs).toMatchObject({ verdict: 'pass', fail: '0', error: '0', reports: 'reports', 'report-json': join('reports', 'report.json') });
     await expect(readFile(join(r.workspace, r.outputs['report-json']), 'utf8')).resolves.toContain('"checks"');
     expect(r.summary).toMatch(/^## ✅ MCP conformance: pass\n/);
+    expect(r.outputs['report-sarif']).toBe(join('reports', 'report.sarif'));
+  });
+
+  it('uploads report.sarif to code scanning when asked, even after a failing run', () => {
+    const upload = action.runs.steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@')) as Step & { if?: string; with?: Record<string, string> };
+    expect(upload.if).toBe("always() && inputs.upload-sarif == 'true' && steps.run.outputs.report-sarif != ''");
+    expect(upload.with?.sarif_file).toBe('${{ steps.run.outputs.report-sarif }}');
+    expect(action.inputs['upload-sarif'].default).toBe('false');
   });
 
   it('gives the outputs, summary and annotations of both eras together for a dual-era server', async () => {
@@ -109,6 +120,28 @@ describe.concurrent('the action’s run step, executed as GitHub would', () => {
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.outputs).toMatchObject({ verdict: 'pass', fail: '1', expected: '1', stale: '0', reports: 'conformance' });
     expect(r.stdout).toMatch(/^::notice title=base\/method-not-found%3A /m);
+  });
+
+  it('puts what changed since a baseline report in the step summary, and says whether it got worse', async () => {
+    const only = '--only base/method-not-found --only ping/respond --seed 1 --runs 10';
+    const before = await runAction({ target: FAULTY, args: only });
+    expect(before.exitCode, before.stdout + before.stderr).toBe(0);
+    const baselineReport = join(before.workspace, 'reports', 'report.json');
+    const r = await runAction({ target: FAULTY, args: `${only} --env MCP_FAULTS=method-not-found-code`, 'baseline-report': baselineReport });
+    expect(r.exitCode).toBe(1);
+    expect(r.outputs.worse).toBe('true');
+    expect(r.summary).toContain('## ❌ MCP conformance: what changed');
+    expect(r.summary).toMatch(/### New failures \(1\)\n\n\| check \| was \| now \| requirement \| message \|\n.*\n\| `base\/method-not-found` .* \| PASS \| FAIL \| \[base\\.method\\-not\\-found\]\(https:\/\/modelcontextprotocol\.io\/specification\/2025-11-25\/basic#responses\) \(MUST\) \|/);
+    const diff = JSON.parse(await readFile(join(r.workspace, 'reports', 'diff.json'), 'utf8')) as { worse: boolean; newFailures: { id: string }[] };
+    expect(diff).toMatchObject({ worse: true, newFailures: [{ id: 'base/method-not-found' }] });
+    // Fixed again: not worse; and a baseline report that is not there yet (main's first run) is a warning only.
+    const again = await runAction({ target: FAULTY, args: only, 'baseline-report': join(r.workspace, 'reports') });
+    expect(again.exitCode).toBe(0);
+    expect(again.outputs.worse).toBe('false');
+    expect(again.summary).toContain('### Fixed (1)');
+    const missing = await runAction({ target: FAULTY, args: only, 'baseline-report': join(r.workspace, 'no-such-report.json') });
+    expect(missing.exitCode).toBe(0);
+    expect(missing.stdout).toContain('::warning title=baseline-report::no report at ');
   });
 
   it('fails the step under strict: true, with annotations and a summary', async () => {

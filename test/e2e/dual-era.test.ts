@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { Report } from '../../src/schema/generated/report.js';
 import { FAULTY, REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
 
-const FILES = ['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json'];
+const FILES = ['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json', 'report.sarif'];
 const ERAS = ['2026-07-28', '2025-11-25'];
 const SERVER = join(REFERENCE, 'server.mjs');
 /** A real dual-era server from npm, on the TypeScript SDK v2. */

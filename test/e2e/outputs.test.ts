@@ -99,11 +99,12 @@ describe.concurrent('the paths the run writes', () => {
     const args = ['--out', out, '--only', 'ping/**', '--only', 'lifecycle/**', REFERENCE];
     const [a, b] = await Promise.all([cli(args), cli(args)]);
     expect([a.exitCode, b.exitCode], String(a.stderr) + String(b.stderr)).toEqual([0, 0]);
-    expect((await readdir(out)).sort()).toEqual(['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json']);
+    expect((await readdir(out)).sort()).toEqual(['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json', 'report.sarif']);
     const { runId } = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(runId).toMatch(/^[\w-]{36}$/);
     expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain(`name="mcp-conformance.run-id" value="${runId}"`);
     expect(await readFile(join(out, 'index.html'), 'utf8')).toContain(`content="${runId}"`);
     expect(await readFile(join(out, 'badge.svg'), 'utf8')).toContain(`run ${runId}`);
+    expect(await readFile(join(out, 'report.sarif'), 'utf8')).toContain(`"id": "mcp-conformance/${runId}"`);
   });
 });

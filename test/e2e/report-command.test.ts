@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Report, Status } from '../../src/schema/generated/report.js';
 import { CLI, FAULTY, runCli, type CliRun } from '../helpers.js';
 
-const FILES = ['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json'];
+const FILES = ['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json', 'report.sarif'];
 
 let run: CliRun;
 let dir: string;

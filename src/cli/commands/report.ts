@@ -27,7 +27,7 @@ async function reportValidator() {
 }
 
 /** Read and validate report.json files; a file that is missing, not JSON or not a report is a usage error naming it. */
-async function loadReports(files: readonly string[]): Promise<MergeInput[]> {
+export async function loadReports(files: readonly string[]): Promise<MergeInput[]> {
   const validate = await reportValidator();
   return Promise.all(
     files.map(async (file) => {
@@ -91,7 +91,7 @@ const USAGE = [
   'Usage: mcp-conformance report <report.json>... [--out DIR]',
   '       mcp-conformance report --matrix <DIR>... [--out DIR]   (matrix.json and matrix.html of server report folders)',
   '',
-  'Renders report.json, junit.xml, index.html, badge.svg and badge.json again from saved report.json files.',
+  'Renders report.json, junit.xml, index.html, badge.svg, badge.json and report.sarif again from saved report.json files.',
   'Several files are merged: shards of one run are united by check id; reports of different servers are',
   'shown side by side, their check ids prefixed with the server name (one server\'s revisions: with the',
   'revision). --out defaults to reports.',

@@ -87,13 +87,17 @@ export interface Config {
    */
   runs?: number;
   /**
-   * Run only these checks: ids or globs such as tools/**.
+   * Run only these checks: ids or globs such as tools/** (* stays within one segment of an id, ** crosses /). A glob that matches no check is an error.
    */
   only?: string[];
   /**
    * Leave out these checks: ids or globs.
    */
   skip?: string[];
+  /**
+   * A run whose every check is skipped exits 0 (default: it exits 2, having tested nothing).
+   */
+  allowEmpty?: boolean;
   /**
    * Protocol revision to test. auto (the default): one run per era the server speaks (server/discover answered: 2026-07-28; initialize answered: 2025-11-25, from which the server negotiates down); all: one run per revision; 2026-07-28 uses the stateless wire (server/discover, protocol fields in every request's _meta); the others are asked for at initialize. Several runs: each has its own report under <out>/<revision>/, and <out>/ holds them all side by side, check ids prefixed with the revision.
    */

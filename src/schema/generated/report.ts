@@ -127,7 +127,7 @@ export interface CheckResult {
   after?: string;
   transcript?: TranscriptEntry[];
   /**
-   * The check is listed in the expected-failures file: a fail or warn is expected and does not fail the run; a pass makes the entry stale, which fails the run.
+   * The check is listed in the expected-failures file: a fail or warn is expected and does not fail the run, unless its message differs from the one the entry expects; a pass makes the entry stale, which fails the run.
    */
   baseline?: {
     /**
@@ -135,6 +135,14 @@ export interface CheckResult {
      */
     entry: string;
     reason?: string;
+    /**
+     * The failure message the entry expects, as written: a substring, or a /pattern/
+     */
+    message?: string;
+    /**
+     * The check failed or warned with a message the entry does not expect: a different failure, which the baseline does not excuse
+     */
+    messageDiffers?: boolean;
   };
 }
 /**
