@@ -87,6 +87,7 @@ export const OPTIONS = {
   'update-baseline': { type: 'boolean', help: 'Write the --expected-failures file from this run: every failure listed, entries that cover one kept with their reasons, the others removed; new entries pin the message' },
   seed: { type: 'string', arg: 'N', option: 'seed', parse: integer(0), help: 'Seed of the generated checks, to replay a run (default: a random one, printed after the run)' },
   runs: { type: 'string', arg: 'N', option: 'runs', parse: integer(1), default: DEFAULTS.runs, help: 'Values each generated check (property) tries' },
+  'max-starts': { type: 'string', arg: 'N', option: 'maxStarts', parse: integer(1), help: 'Server processes that may be starting at once (default: one a core for a server heavy to start, two a core for a light one; 1 starts them one at a time)' },
   'tool-calls': { type: 'string', arg: 'MODE', option: 'toolCalls', default: DEFAULTS.toolCalls, help: 'Tools generated calls may reach: safe (annotated readOnlyHint: true, or allowed), all (sandboxes only), none' },
   'allow-tool': { type: 'string', multiple: true, arg: 'NAME', option: 'allowTools', help: 'Let generated calls reach this tool in safe mode too (repeatable)' },
   shard: { type: 'string', arg: 'I/N', option: 'shard', help: 'Run only shard I of N of the checks (for a CI matrix); merge the shards\' reports with the report command' },

@@ -47,6 +47,8 @@ export interface ResolvedOptions {
   /** None given: each run draws a random one, which its report records. */
   seed?: number;
   runs: number;
+  /** Server processes that may be starting at once; none given: what the machine runs well (see StartGate). */
+  maxStarts?: number;
   toolCalls: NonNullable<Config['toolCalls']>;
   allowTools: string[];
   /** The environment variable holding the bearer token. */
@@ -105,6 +107,7 @@ export async function resolveOptions(options: ConformanceOptions, nameOf = (key:
     revision: merged.revision ?? DEFAULTS.revision,
     seed: merged.seed,
     runs: merged.runs ?? DEFAULTS.runs,
+    maxStarts: merged.maxStarts,
     toolCalls: merged.toolCalls ?? DEFAULTS.toolCalls,
     allowTools: merged.allowTools ?? [],
     tokenEnv: merged.tokenEnv,

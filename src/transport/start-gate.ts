@@ -28,15 +28,18 @@ export class StartGate {
     return this.first;
   }
 
+  /** At most this many starts side by side, whatever the measure says (--max-starts). */
+  limit = Infinity;
+
   /** Starts allowed side by side: one until the first start is measured, then one a core (a heavy server) or two (a light one). */
   get width(): number {
     if (this.first === undefined) return 1;
-    return this.roomy ? 2 * this.cores : this.cores;
+    return Math.min(this.limit, this.roomy ? 2 * this.cores : this.cores);
   }
 
   /** A light server: runs of two eras may go side by side without their starts slowing each other much. */
   get roomy(): boolean {
-    return this.first !== undefined && this.first < LIGHT_START_MS;
+    return this.first !== undefined && this.first < LIGHT_START_MS && this.limit > 1;
   }
 
   /** How long a start may take before the requests sent to it start their clocks anyway: `atLeast`, or more for a slow starter. */

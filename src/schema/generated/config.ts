@@ -87,6 +87,10 @@ export interface Config {
    */
   runs?: number;
   /**
+   * Server processes that may be starting at once (default: one a core for a server heavy to start, two a core for a light one).
+   */
+  maxStarts?: number;
+  /**
    * Run only these checks: ids or globs such as tools/** (* stays within one segment of an id, ** crosses /). A glob that matches no check is an error.
    */
   only?: string[];
