@@ -209,15 +209,15 @@ export const STATELESS_CHECKS: CheckDef[] = [
   },
   {
     id: 'stateless/meta/required',
-    fresh: true,
+    scratch: true,
     title: 'A request whose _meta lacks clientCapabilities is rejected with -32602',
     requirement: req07('07.meta.required', 'MUST', 'basic#per-request-protocol-fields', 'A request missing io.modelcontextprotocol/protocolVersion or …/clientCapabilities in _meta is rejected with -32602'),
     revisions: only07,
     async run(ctx) {
       // The version stays: a dual-era server may rightly take a request with no protocol fields for a legacy one.
-      const session = await ctx.fresh();
-      session.requestMeta = { 'io.modelcontextprotocol/protocolVersion': STATELESS_REVISION };
-      const reply = await session.request('tools/list', {});
+      // Undefined drops the key from the frame the session sends.
+      const session = await ctx.ownSession();
+      const reply = await session.request('tools/list', { _meta: { [CLIENT_CAPABILITIES]: undefined } });
       const code = errorOf(reply)?.code;
       if (code === -32602) return pass('tools/list without clientCapabilities → -32602');
       const outcome = code === undefined ? fail : warn;
@@ -226,7 +226,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
   },
   {
     id: 'stateless/meta/client-info-optional',
-    fresh: true,
+    scratch: true,
     title: 'A request whose _meta has no clientInfo is served',
     requirement: req07('07.meta.required', 'SHOULD', 'basic#per-request-protocol-fields', 'Only protocolVersion and clientCapabilities are required in _meta; clientInfo is one a client SHOULD send, so a request without it is served (a refusal warns: no sentence makes it a MUST)'),
     revisions: only07,
@@ -240,7 +240,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
   },
   {
     id: 'stateless/removed-methods',
-    fresh: true,
+    scratch: true,
     title: 'The methods 2026-07-28 removed get -32601',
     requirement: req07('base.method-not-found', 'SHOULD', 'changelog', 'ping, logging/setLevel, resources/subscribe and resources/unsubscribe are not methods of 2026-07-28: -32601 is the answer; serving them, or another error, warns (no sentence makes it a MUST for a server that keeps them for legacy clients)'),
     revisions: only07,
