@@ -28,6 +28,8 @@ export interface RunState {
   scratch?: ScratchSessions;
   /** How many scratch sessions a stdio run opens (see scratchLanes). */
   scratchLanes: number;
+  /** Sessions of checks that failed for silence, listening for late answers before they close (see attempt). */
+  settling: Promise<unknown>[];
   memo: Map<string, Promise<unknown>>;
   timeoutMs: number;
   deadline: number;
@@ -148,11 +150,12 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     outcome = judgeThrown(err as Error, shared.session.transport.stderrTail(), profile);
     lost = err instanceof SessionClosed;
   } finally {
-    // A check that failed for silence keeps its sessions listening until the run ends (then one last --timeout, at
-    // most: see runSuite), over every transport, so that an answer that comes later in the run is seen as late, and
-    // "late" or "silent" never depends on when this session happened to close.
+    // A check that failed for silence leaves its sessions listening for one more --timeout, over every transport,
+    // without waiting on them: a late answer counts within that window only (Exchange.late.inGrace), so "late" or
+    // "silent" never depends on when a session happened to close. The run ends once they are closed.
     const silent = outcome !== undefined && 'silent' in outcome ? outcome.silent : undefined;
     if (!silent || silent.every((e) => e.late)) await Promise.all(fresh.map((s) => s.close()));
+    else state.settling.push(...fresh.map((s) => s.lateGrace(silent, timeoutMs).then(() => s.close())));
   }
   // Silence or the server's exit is all this check found: judged at its own level (a SHOULD check warns).
   if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };

@@ -267,9 +267,10 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
   });
   stopped.catch(() => {});
   const until = <T>(p: Promise<T>) => Promise.race([p, stopped]);
-  const open = async () => {
+  // Sessions after the first give up a server start still waiting its turn when the run is stopped.
+  const open = async (first = false) => {
     const transcript = new Transcript();
-    const opening = connection.open(transcript).then((transport) => new Session(transport, transcript, timeoutMs));
+    const opening = connection.open(transcript, first ? undefined : signal).then((transport) => new Session(transport, transcript, timeoutMs));
     return until(opening).catch((err: unknown) => {
       void opening.then((s) => s.close(), () => {});
       throw err;
@@ -280,7 +281,7 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
   let refused: string | undefined;
   let warm: Promise<Warm>[] = [];
   try {
-    const session = await open();
+    const session = await open(true);
     const kept = keepInbound(session);
     let [stateless, legacy] = [false, false];
     /** The error code server/discover was refused with, when it was. */

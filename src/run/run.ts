@@ -101,9 +101,11 @@ export async function runSuite(options: RunOptions): Promise<Report> {
 
   const { handover } = options;
   const connection = handover?.connection ?? connect(options.plan, { timeoutMs: options.timeoutMs, probeVersion: REVISIONS[0] });
-  const open = async () => {
+  // A fresh session's server start is given up when the run is stopped while it waits its turn (not the shared one's:
+  // the stopped run still reports on it).
+  const open = async (signal?: AbortSignal) => {
     const transcript = new Transcript();
-    const session = new Session(await connection.open(transcript), transcript, options.timeoutMs);
+    const session = new Session(await connection.open(transcript, signal), transcript, options.timeoutMs);
     sessions.push(session);
     monitor.watch(session);
     return session;
@@ -134,7 +136,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     const applies = suite.checks.filter((c) => elsewhere(c, 'stdio', protocolVersion) === undefined);
     const takers = applies.filter((c) => c.fresh).length + Math.min(lanes, applies.filter((c) => c.scratch).length);
     for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));
-    for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());
+    for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open(options.signal));
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
   }
   // Started for a run that takes fewer (a narrow one).
@@ -170,11 +172,12 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       clearTimeout(budgetTimer);
     }
     if (profile) {
-      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false, scratchLanes: lanes };
+      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(options.signal), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false, scratchLanes: lanes, settling: [] };
       results.push(...(await runChecks(suite.checks, state, kind, options.eraLeftOut, locked, options.onProgress)));
       interrupted = options.signal?.aborted === true || state.budgetSpent;
-      // Every session that a request went unanswered in (kept open for its late answer, or the shared one) gets one
-      // last --timeout, at most, before they all close: "late" or "silent" never depends on when a session closed.
+      // Every session that a request went unanswered in gets its one more --timeout for a late answer before it
+      // closes (a check's own sessions already have it under way; the shared and scratch ones get it now).
+      await Promise.all(state.settling);
       const unanswered = [...silent.values()].flat();
       if (!interrupted && unanswered.length > 0) await Promise.all(sessions.map((s) => s.lateGrace(unanswered, options.timeoutMs)));
     }

@@ -14,8 +14,13 @@ export interface Exchange {
   method: string;
   params?: unknown;
   sent: TranscriptEntry;
-  /** Its answer came after it had timed out: when (ms after it was sent) and the frame. */
-  late?: { afterMs: number; entry: TranscriptEntry };
+  /** Once it timed out: until when (performance.now()) an answer still counts as a late one rather than silence. */
+  graceUntil?: number;
+  /**
+   * Its answer came after it had timed out: when (ms after it was sent) and the frame; `inGrace`: within one more
+   * --timeout of timing out, the one window in which a late answer counts as an answer, however long the session lived.
+   */
+  late?: { afterMs: number; entry: TranscriptEntry; inGrace: boolean };
 }
 
 /** The server's answer to one request. */
@@ -171,8 +176,11 @@ export class Session {
    * session is lost: before a session is closed, so that a late answer is seen rather than taken for silence.
    */
   lateGrace(exchanges: Exchange[], ms: number): Promise<void> {
-    const waiting = () => this.alive && exchanges.some((e) => !e.late && this.expired.get(key(e.id)) === e);
+    const mine = exchanges.filter((e) => this.expired.get(key(e.id)) === e);
+    const waiting = () => this.alive && mine.some((e) => !e.late);
     if (!waiting()) return Promise.resolve();
+    // No longer than the last of their windows: an answer after it is silence all the same (Exchange.graceUntil).
+    ms = Math.min(ms, Math.max(...mine.map((e) => (e.graceUntil ?? Infinity) - performance.now())));
     return new Promise((resolve) => {
       const check = () => {
         if (waiting()) return;
@@ -261,6 +269,7 @@ export class Session {
         }
         this.pending.delete(key(id));
         this.expire(exchange);
+        exchange.graceUntil = performance.now() + this.timeoutMs;
         this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${waited} ms`);
         reject(new RequestTimeout(method, waited, exchange));
       });
@@ -268,8 +277,11 @@ export class Session {
       this.pending.set(key(id), pending);
       // A server still starting cannot read the request yet: its clock runs once the server has started (see
       // Transport.started), so the time it waited for its turn to start, or for the CPU, is never taken for silence.
+      // The time it waited reports the start too (to the 100 ms), so a message never says less than was waited.
+      const sentAt = performance.now();
       const arm = () => {
-        if (this.pending.get(key(id)) === pending) pending.timer = setTimeout(() => expire(limit, false), limit);
+        const startWait = Math.round((performance.now() - sentAt) / 100) * 100;
+        if (this.pending.get(key(id)) === pending) pending.timer = setTimeout(() => expire(limit + startWait, false), limit);
       };
       if (this.starting) void this.transport.started!.then(arm);
       else arm();
@@ -374,7 +386,8 @@ export class Session {
     if (expired) {
       const exchange = expired.value;
       this.expired.delete(key(exchange.id));
-      exchange.late = { afterMs: Math.round(line.entry.t - exchange.sent.t), entry: line.entry };
+      const inGrace = exchange.graceUntil === undefined || performance.now() <= exchange.graceUntil;
+      exchange.late = { afterMs: Math.round(line.entry.t - exchange.sent.t), entry: line.entry, inGrace };
       this.lateAnswers.push(exchange);
       this.transcript.add('event', `late answer to ${exchange.method} (id ${JSON.stringify(exchange.id)}) after ${seconds(exchange.late.afterMs)}`);
       for (const w of [...this.lateWaiters]) w();

@@ -18,8 +18,11 @@ import type { ExitInfo, Transport } from './transport.js';
 
 /** Opens the transports of one run's sessions; owns the HTTP server process when the run starts one. */
 export interface Connection {
-  /** A new session's transport: a new server process (stdio), or a new session on the same HTTP server. */
-  open(transcript: Transcript): Promise<Transport>;
+  /**
+   * A new session's transport: a new server process (stdio), or a new session on the same HTTP server. Aborting
+   * `signal` (the run was stopped) gives up a server start still waiting its turn (StartAborted).
+   */
+  open(transcript: Transcript, signal?: AbortSignal): Promise<Transport>;
   /** Stops the HTTP server the run started, if any; call it after every session is closed. */
   close(): Promise<void>;
 }
@@ -49,17 +52,17 @@ export function connect(plan: LaunchPlan, opts: ConnectOptions): Connection {
   // A launch error quotes the command line and the server's output, either of which may hold a secret.
   const redacted = (err: unknown) =>
     err instanceof LaunchError ? new LaunchError(redact(err.message, secrets), redact(err.command, secrets), err.code, redact(err.stderrTail, secrets)) : err;
-  return { ...connection, open: (transcript) => connection.open(transcript).catch((err: unknown) => Promise.reject(redacted(err))) };
+  return { ...connection, open: (transcript, signal) => connection.open(transcript, signal).catch((err: unknown) => Promise.reject(redacted(err))) };
 }
 
 function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
   const url = plan.url;
-  if (url === undefined) return { open: (transcript) => startStdio(plan, transcript, { startAllowanceMs: opts.timeoutMs }), close: async () => {} };
+  if (url === undefined) return { open: (transcript, signal) => startStdio(plan, transcript, { startAllowanceMs: opts.timeoutMs, signal }), close: async () => {} };
   let prepared: Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> | undefined;
   return {
     // Prepared with the first (shared) session's transcript: it tells the server's story, as on stdio.
-    async open(transcript) {
-      const { target, kind } = await (prepared ??= prepare(plan, url, transcript, opts));
+    async open(transcript, signal) {
+      const { target, kind } = await (prepared ??= prepare(plan, url, transcript, opts, signal));
       return kind === 'sse' ? LegacySseTransport.open(target, transcript, opts.timeoutMs) : new StreamableHttpTransport(target, transcript);
     },
     async close() {
@@ -70,10 +73,10 @@ function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
 }
 
 /** Starts the server (if the plan has a command) and waits for its URL, then finds out which HTTP transport it speaks. */
-async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, opts: ConnectOptions): Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> {
+async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, opts: ConnectOptions, signal?: AbortSignal): Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> {
   const target: HttpTarget = { url: new URL(url), headers: plan.headers ?? {} };
   // A server the run starts takes its turn like a stdio one (runs side by side start one each), and its start is measured.
-  const leave = plan.command ? await gateFor(plan).enter() : () => {};
+  const leave = plan.command ? await gateFor(plan).enter(signal) : () => {};
   try {
     if (plan.command) target.server = await spawnServer(plan, transcript, {}, true);
     const spawned = performance.now();

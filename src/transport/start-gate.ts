@@ -47,15 +47,31 @@ export class StartGate {
     return Math.max(atLeast, ALLOWANCE_FACTOR * (this.first ?? 0));
   }
 
-  /** Waits for a place; the returned function gives it back (with the time to the first answer, when there was one). */
-  async enter(): Promise<(firstAnswerMs?: number) => void> {
-    if (this.starting >= this.width) await new Promise<void>((resolve) => this.queue.push(resolve));
-    else this.starting++;
+  /**
+   * Waits for a place; the returned function gives it back, with what the start cost when it was measured. Aborting
+   * `signal` while it waits rejects: a run that was stopped starts no more servers.
+   */
+  async enter(signal?: AbortSignal): Promise<(costMs?: number) => void> {
+    if (signal?.aborted) throw new StartAborted();
+    if (this.starting >= this.width) {
+      await new Promise<void>((resolve, reject) => {
+        const admitted = () => {
+          signal?.removeEventListener('abort', aborted);
+          resolve();
+        };
+        const aborted = () => {
+          this.queue.splice(this.queue.indexOf(admitted), 1);
+          reject(new StartAborted());
+        };
+        signal?.addEventListener('abort', aborted, { once: true });
+        this.queue.push(admitted);
+      });
+    } else this.starting++;
     let left = false;
-    return (firstAnswerMs) => {
+    return (costMs) => {
       if (left) return;
       left = true;
-      if (firstAnswerMs !== undefined && this.first === undefined) this.first = firstAnswerMs;
+      if (costMs !== undefined && this.first === undefined) this.first = costMs;
       this.starting--;
       this.admit();
     };
@@ -67,6 +83,13 @@ export class StartGate {
       this.starting++;
       this.queue.shift()!();
     }
+  }
+}
+
+/** A start given up on while it waited its turn (the run was stopped). */
+export class StartAborted extends Error {
+  constructor() {
+    super('the run was stopped before the server could start');
   }
 }
 

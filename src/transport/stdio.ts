@@ -19,6 +19,8 @@ export interface StdioOptions extends ProcessOptions {
   maxLineBytes?: number;
   /** How long the server may take to start before the clocks of requests sent to it run anyway, at least (see Transport.started). Default 10 s. */
   startAllowanceMs?: number;
+  /** Aborted: a start still waiting its turn is given up (StartAborted). */
+  signal?: AbortSignal;
 }
 
 const DEFAULT_START_ALLOWANCE_MS = 10_000;
@@ -66,8 +68,9 @@ export class StdioTransport implements Transport {
   ) {
     this.pid = server.pid;
     this.started = new Promise((resolve) => {
-      // A server that never writes still gets its requests' clocks going, and gives its place in the gate back.
-      const timer = setTimeout(() => this.startedNow(), start.allowanceMs);
+      // A server that never writes still gets its requests' clocks going, and gives its place in the gate back with
+      // what it spent meanwhile.
+      const timer = setTimeout(() => this.startedNow(cpuMs(this.pid) ?? performance.now() - this.spawnedAt), start.allowanceMs);
       this.startedNow = (costMs) => {
         if (this.startedYet) return;
         this.startedYet = true;
@@ -235,7 +238,7 @@ function decodeLine(raw: RawLine, problems: string[]): { text: string; utf8: boo
 export async function startStdio(plan: LaunchPlan, transcript: Transcript, opts: StdioOptions = {}): Promise<StdioTransport> {
   // Server processes of one command start no more at once than the machine runs well (see StartGate).
   const gate = gateFor(plan);
-  const leave = await gate.enter();
+  const leave = await gate.enter(opts.signal);
   const allowanceMs = gate.allowance(opts.startAllowanceMs ?? DEFAULT_START_ALLOWANCE_MS);
   const server = await spawnServer(plan, transcript, opts, false).catch((err: unknown) => {
     leave();
