@@ -1,6 +1,6 @@
 // A slow HTTP server (slow-http-server.mjs) is judged on what it sent, never failed for its slowness: the probe of the
 // request streams (transport/http/sse-*) watches a ping's stream for a few initialize round trips, up to --timeout, and
-// a check's session still waiting for an answer stays open until the run ends, to see it come late.
+// a check's session still waiting for an answer listens for one more --timeout, to see it come late.
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runConformance } from '../src/index.js';

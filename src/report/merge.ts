@@ -68,7 +68,8 @@ function span(reports: readonly Report[]): Omit<Report, 'checks'> {
     ...reports[0],
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
-    ...(counted.length > 0 && { processes: { started: counted.reduce((n, c) => n + c.started, 0), mostAlive: Math.max(...counted.map((c) => c.mostAlive)) } }),
+    // Counts add up; what the start gate decided is the first run's (the runs of one command share it).
+    ...(counted.length > 0 && { processes: { ...counted[0], started: counted.reduce((n, c) => n + c.started, 0), mostAlive: Math.max(...counted.map((c) => c.mostAlive)) } }),
     ...(reports.some((r) => r.strict) && { strict: true }),
     ...(reports.some((r) => r.interrupted) && { interrupted: true }),
   };
