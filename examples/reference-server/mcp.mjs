@@ -184,6 +184,8 @@ function defaultTools() {
       inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
       outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
       annotations: { readOnlyHint: true, openWorldHint: false },
+      // MCP Apps (io.modelcontextprotocol/ui): a host that renders apps shows the sum in SUM_VIEW.
+      _meta: { ui: { resourceUri: SUM_VIEW, visibility: ['model', 'app'] } },
       run: (args, _server, rev) => {
         const structured = { sum: args.a + args.b };
         // Two finite numbers can add up to more than a double holds, and JSON has no Infinity.
@@ -296,12 +298,17 @@ function defaultTools() {
 
 const README = '# MCP reference server\n\nA small, fully conformant MCP server used by mcp-conformance.\n';
 const CHANGELOG = '1.0.0\n- First release.\n';
+/** The MCP App of `add`: a ui:// resource holding an HTML document, served as text/html;profile=mcp-app. */
+const SUM_VIEW = 'ui://reference/sum.html';
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+const SUM_HTML = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Sum</title></head><body><output id="sum"></output></body></html>\n';
 
 function defaultResources() {
   return [
     { uri: 'ref://docs/readme', name: 'readme', title: 'README', description: 'What this server is.', mimeType: 'text/markdown', text: README, annotations: { audience: ['user', 'assistant'], priority: 0.8 } },
     { uri: 'ref://docs/changelog', name: 'changelog', title: 'Changelog', description: 'Release notes.', mimeType: 'text/plain', text: CHANGELOG, annotations: { audience: ['user'], priority: 0.3 } },
     { uri: 'ref://assets/logo', name: 'logo', title: 'Logo', description: 'The server logo.', mimeType: 'image/png', blob: LOGO_PNG, annotations: { audience: ['user'], priority: 0.1 } },
+    { uri: SUM_VIEW, name: 'sum-view', title: 'Sum View', description: 'The MCP App that shows what add returns.', mimeType: APP_MIME_TYPE, text: SUM_HTML, annotations: { audience: ['user'], priority: 0.2 }, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } },
   ];
 }
 
@@ -437,6 +444,7 @@ function resourceView(r, rev) {
   Object.assign(view, { description: r.description, mimeType: r.mimeType });
   view.size = r.text !== undefined ? Buffer.byteLength(r.text) : Buffer.from(r.blob, 'base64').length;
   view.annotations = annotationsView(r.annotations, rev);
+  if (atLeast(rev, '2025-06-18') && r._meta !== undefined) view._meta = r._meta;
   return view;
 }
 
@@ -473,6 +481,7 @@ function readResource(server, uri) {
     const item = { uri, mimeType: fixed.mimeType };
     if (fixed.text !== undefined) item.text = fixed.text;
     else item.blob = fixed.blob;
+    if (atLeast(server.revision, '2025-06-18') && fixed._meta !== undefined) item._meta = fixed._meta;
     return item;
   }
   const m = NOTE_URI.exec(uri);
