@@ -4,6 +4,7 @@
 // created with `{ revision: '2026-07-28' }` (or `'all'`, both eras at once), to 2026-07-28 (the stateless wire).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { answerFromClient, clientRequestTools } from './client-requests.mjs';
+import { TASKS_EXTENSION, createExtensionTasks, declaresTasks, missingTasks } from './tasks-extension.mjs';
 
 export const SERVER_NAME = 'mcp-reference-server';
 export const SERVER_VERSION = '1.0.0';
@@ -260,6 +261,7 @@ function defaultTools() {
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
       annotations: { readOnlyHint: true, openWorldHint: false },
       execution: { taskSupport: 'optional' },
+      extTask: { kind: 'work' },
       run: (args) => ({ content: [text(`${(args.text ?? '').split(/\s+/).filter(Boolean).length} word(s)`)] }),
     },
     {
@@ -269,6 +271,8 @@ function defaultTools() {
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { readOnlyHint: true, openWorldHint: false },
       execution: { taskSupport: 'required' },
+      // As a task of the Tasks extension (2026-07-28) it fails: its index store cannot be written.
+      extTask: { kind: 'fail', error: { code: -32603, message: 'The index store is read-only' } },
       run: (_args, server) => {
         const words = new Set(server.resources.flatMap((r) => (r.text ?? '').toLowerCase().split(/\W+/).filter(Boolean)));
         return { content: [text(`${words.size} distinct word(s)`)] };
@@ -283,6 +287,8 @@ function defaultTools() {
       annotations: { readOnlyHint: true, openWorldHint: false },
       // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
       stateless: true,
+      // As a task of the Tasks extension, it asks through the task's inputRequests instead.
+      extTask: { kind: 'input', key: 'name', ask: { method: 'elicitation/create', params: NAME_FORM }, finish: (answer) => greeting(undefined, answer) },
       run: (args, _server, _rev, params) => askName(args, params),
     },
     {
@@ -383,6 +389,13 @@ function unseal(state) {
   return JSON.parse(Buffer.from(body, 'base64url').toString());
 }
 
+const NAME_FORM = { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
+/** ask-name's answer to the client's elicitation answer. */
+function greeting(args, answer) {
+  const name = answer?.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
+  return { content: [text(name ? `${args?.greeting ?? 'Hello'}, ${name}!` : 'No name was given.')] };
+}
+
 /** ask-name: needs elicitation; asks for the name first, then greets with the answer the retry carries. */
 function askName(args, params) {
   if (!clientCapabilities(params).elicitation) {
@@ -390,12 +403,10 @@ function askName(args, params) {
   }
   const answer = params.inputResponses?.name;
   if (params.requestState === undefined || !isObject(answer)) {
-    const ask = { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
-    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: ask } }, requestState: seal({ tool: 'ask-name' }) };
+    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: NAME_FORM } }, requestState: seal({ tool: 'ask-name' }) };
   }
   if (unseal(params.requestState).tool !== 'ask-name') throw invalidParams('Invalid requestState');
-  const name = answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
-  return { content: [text(name ? `${args.greeting ?? 'Hello'}, ${name}!` : 'No name was given.')] };
+  return greeting(args, answer);
 }
 
 /**
@@ -428,9 +439,10 @@ function toolView(tool, rev) {
   return view;
 }
 
-/** Tasks exist in 2025-11-25 only. */
+/** Tasks exist in 2025-11-25; on 2026-07-28 the same support is the Tasks extension. */
 function capabilitiesView(capabilities, rev) {
   const { tasks, ...view } = structuredClone(capabilities);
+  if (rev === STATELESS_VERSION && tasks) return { ...view, extensions: { [TASKS_EXTENSION]: {} } };
   return rev === TASKS_VERSION && tasks ? { ...view, tasks } : view;
 }
 
@@ -544,6 +556,7 @@ export const handlers = {
     if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
     server.log('info', `tool ${tool.name} called`);
     const run = () => tool.run(args, server, server.revision, params, id);
+    if (extensionTask(server, tool, params)) return server.extTasks.create(tool, run);
     if (support !== undefined && params.task !== undefined) return { task: server.createTask(params.task, run) };
     const result = run();
     if (typeof result?.then !== 'function') return result;
@@ -556,6 +569,7 @@ export const handlers = {
   },
 
   'tasks/get'(params, server) {
+    if (server.revision === STATELESS_VERSION) return extensionTasks(server, params).get(params);
     return { ...taskEntry(server, params, 'tasks/get').task };
   },
 
@@ -573,7 +587,13 @@ export const handlers = {
     return paginate([...server.tasks.values()].map((e) => ({ ...e.task })), params, 'tasks', 'tasks');
   },
 
+  'tasks/update'(params, server) {
+    if (server.revision !== STATELESS_VERSION) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks/update');
+    return extensionTasks(server, params).update(params);
+  },
+
   'tasks/cancel'(params, server) {
+    if (server.revision === STATELESS_VERSION) return extensionTasks(server, params).cancel(params);
     tasksServed(server, 'cancel');
     const entry = taskEntry(server, params, 'tasks/cancel');
     if (entry.task.status !== 'working') throw invalidParams(`Task ${entry.task.taskId} is already ${entry.task.status}`);
@@ -661,6 +681,8 @@ export const handlers = {
   'subscriptions/listen'(params, server, id) {
     checkParams(params, { notifications: 'object' }, 'subscriptions/listen');
     const wanted = params.notifications;
+    // Task notifications need the Tasks extension; none are agreed to (they are optional).
+    if (wanted.taskIds !== undefined && !declaresTasks(clientCapabilities(params))) throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${TASKS_EXTENSION}`, missingTasks());
     const caps = server.capabilities;
     // The acknowledgement names the requested types this server can send, and only those are ever sent.
     const agreed = {};
@@ -699,6 +721,21 @@ export const notificationHandlers = {
   },
   'notifications/roots/list_changed'() {},
 };
+
+/** Whether a call becomes a task of the Tasks extension: on 2026-07-28, for a client that declares it (and, for a tool that asks, elicitation). */
+function extensionTask(server, tool, params) {
+  if (server.revision !== STATELESS_VERSION || !server.capabilities.tasks || !tool.extTask) return false;
+  const caps = clientCapabilities(params);
+  return declaresTasks(caps) && (tool.extTask.kind !== 'input' || isObject(caps.elicitation));
+}
+
+/** The extension's tasks, for a request of a client that declares the extension (-32021 otherwise). */
+function extensionTasks(server, params) {
+  if (!server.capabilities.tasks) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks are not supported here');
+  if (!declaresTasks(clientCapabilities(params))) throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${TASKS_EXTENSION}`, missingTasks());
+  checkParams(params, { taskId: 'string' }, 'tasks');
+  return server.extTasks;
+}
 
 /** Tasks methods answer -32601 where the capability (or its `feature`: list, cancel) is not declared. */
 function tasksServed(server, feature) {
@@ -790,6 +827,8 @@ export function createServer({ revision } = {}) {
     listens: new Map(),
     /** Tasks by id: { task, run, result, timer }. */
     tasks: new Map(),
+    /** The Tasks extension's tasks (2026-07-28). */
+    extTasks: createExtensionTasks((code, message, data) => new RpcError(code, message, data)),
     /** Set by a transport that can answer a request later (stdio); without it, slow work is done at once. */
     canDefer: false,
     /** Slow calls still working, by request id (JSON): a notifications/cancelled stops them. */
