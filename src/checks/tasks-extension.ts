@@ -7,7 +7,7 @@ import { schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { callableTools } from '../generate/tool-policy.js';
 import { STATELESS_REVISION, validate } from '../schema/validators.js';
 import type { Level, Requirement } from '../schema/generated/report.js';
-import { type Reply, RequestTimeout } from '../session/session.js';
+import { type InboundEvent, type Reply, type RequestId, RequestTimeout } from '../session/session.js';
 import { isObject } from '../json.js';
 import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, expectCode, fail, pass, resultOf, skip, warn, worst } from './check.js';
 import { INPUT_ANSWER, capabilitiesMeta } from './stateless.js';
@@ -50,7 +50,7 @@ interface Probe {
   /** Why nothing could be probed. */
   none?: string;
   /** tools/call replies of a client that declared the extension. */
-  calls: { tool: string; reply: Reply }[];
+  calls: { tool: string; arguments: unknown; reply: Reply }[];
   tasks: Followed[];
   /** A task cancelled straight after its creation. */
   cancel?: Reply;
@@ -110,7 +110,7 @@ function probe(ctx: CheckContext): Promise<Probe> {
       // A slow tool answers no task handle in time: it is left out.
       const reply = await send(ctx, 'tools/call', call).catch((e: unknown) => (e instanceof RequestTimeout ? undefined : Promise.reject(e)));
       if (!reply) continue;
-      p.calls.push({ tool: call.name, reply });
+      p.calls.push({ tool: call.name, arguments: call.arguments, reply });
       const r = resultOf(reply);
       if (taskLike(r)) p.tasks.push({ tool: call.name, create: reply, taskId: r.taskId as string, gets: [], updates: [], keys: new Map() });
     }
@@ -154,6 +154,36 @@ function ackProblem(reply: Reply, what: string): Outcome | undefined {
   const extra = Object.keys(r).filter((k) => k !== '_meta' && k !== 'resultType');
   if (r.resultType !== 'complete' || extra.length > 0) return fail(`${what} was not acknowledged with an empty result`, { expected: { result: { resultType: 'complete' } }, actual: describeReply(reply) });
   return undefined;
+}
+
+const SUBSCRIPTION_ID = 'io.modelcontextprotocol/subscriptionId';
+/** Messages a task's listen stream must not carry. */
+const NOT_ON_TASK_STREAM = new Set(['notifications/progress', 'notifications/message']);
+
+/**
+ * On a session of its own, creates a task of the probe's first task tool, listens for its notifications (declaring the
+ * extension) and follows it to its end; returns every notification the session got meanwhile, or why it could not.
+ */
+async function watchTaskStream(ctx: CheckContext, p: Probe): Promise<{ id: RequestId; seen: InboundEvent[] } | string> {
+  const session = await ctx.fresh();
+  const seen: InboundEvent[] = [];
+  session.onInbound((e) => void (e.kind === 'notification' && seen.push(e)));
+  const tool = p.tasks[0].tool;
+  const { arguments: args } = p.calls.find((c) => c.tool === tool)!;
+  const created = resultOf(await session.request('tools/call', { name: tool, arguments: args, ...capabilitiesMeta(WITH_EXTENSION) }));
+  if (!taskLike(created)) return `${tool} did not answer a call on a new session with a task`;
+  const id: RequestId = 'mcp-conformance-task-listen';
+  // The stream stays open: its answer comes only when the server ends it.
+  const listen = session.request('subscriptions/listen', { notifications: { taskIds: [created.taskId] }, ...capabilitiesMeta(WITH_EXTENSION) }, { id, timeoutMs: ctx.timeoutMs * POLL_BUDGET });
+  const refused = await Promise.race([listen.then((r) => errorOf(r), () => undefined), sleep(50).then(() => undefined)]);
+  if (refused) return `subscriptions/listen for the task was refused: ${JSON.stringify(refused)}`;
+  const until = Date.now() + ctx.timeoutMs * POLL_BUDGET;
+  for (;;) {
+    const r = resultOf(await session.request('tasks/get', { taskId: created.taskId, ...capabilitiesMeta(WITH_EXTENSION) }));
+    if (!r || TERMINAL.has(String(r.status)) || r.status === 'input_required' || Date.now() > until) break;
+    await sleep(100);
+  }
+  return { id, seen };
 }
 
 const EXT = TASKS_EXTENSION;
@@ -343,6 +373,28 @@ export const TASK_EXTENSION_CHECKS: CheckDef[] = [
       return withProbe(ctx, (p) =>
         worst(p.gated.map(({ what, reply }) => (reply === 'no answer' ? fail(`${what} without the extension was not refused: no answer within ${ctx.timeoutMs / 1000} s (a stream held open)`, { expected: { error: { code: -32021 } }, actual: reply }) : expectCode(reply, -32021, `${what} without the extension`, 'fail')))),
       );
+    },
+  },
+  {
+    id: 'tasks-ext/listen/no-progress',
+    revisions: REVISIONS,
+    extension: EXT,
+    slowWork: true,
+    fresh: true,
+    title: 'A task\'s subscriptions/listen stream carries no progress or log notifications',
+    requirement: requirement('tasksext.listen.no-progress', 'MUST', 'task-status-notifications', 'notifications/progress and notifications/message are never sent on the subscriptions/listen stream of a task'),
+    async run(ctx) {
+      const off = advertised(ctx);
+      if (off) return off;
+      const p = await probe(ctx);
+      if (p.none) return skip(p.none);
+      const watched = await watchTaskStream(ctx, p);
+      if (typeof watched === 'string') return skip(watched);
+      // The session asked for no progress (no progressToken) and no log level: any such message is the stream's.
+      const bad = watched.seen.filter((e) => NOT_ON_TASK_STREAM.has(String(e.message?.method)));
+      if (bad.length > 0) return fail(`${bad.length} ${String(bad[0].message?.method)} notification(s) while listening for a task's notifications`, { expected: 'only notifications/tasks (and the acknowledgement)', actual: bad.slice(0, 3).map((e) => e.message) });
+      const tagged = watched.seen.filter((e) => isObject(e.message?.params) && isObject(e.message.params._meta) && e.message.params._meta[SUBSCRIPTION_ID] === watched.id);
+      return pass(`listened to a task to its end: ${tagged.length} message(s) on the stream (${[...new Set(tagged.map((e) => String(e.message?.method)))].join(', ') || 'none'}), no progress or log`);
     },
   },
 ];
