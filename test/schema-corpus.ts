@@ -692,5 +692,9 @@ ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'input_requi
 ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'failed', error: { code: -32603, message: 'boom' } }, 'failed with its error');
 bad07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'completed' }, 'completed without result');
 bad07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'input_required' }, 'input_required without inputRequests');
+ok07('DetailedTask', { ...extTask, status: 'cancelled' }, 'cancelled');
+bad07('DetailedTask', { ...extTask, status: 'failed' }, 'failed without error');
+ok07('TaskStatusNotification', notif('notifications/tasks', { ...extTask, status: 'completed', result: { content: [] }, _meta: listenId }));
+bad07('TaskStatusNotification', notif('notifications/tasks', { ...extTask, status: 'completed' }), 'completed without result');
 
 export const HAND_MADE: readonly Sample[] = samples;

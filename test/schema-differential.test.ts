@@ -65,7 +65,7 @@ function expandHandMade(): Labelled[] {
 
 // ---- the oracle: official schemas, draft-07 for 03/06 and 2020-12 for 11, addressed by an $id we add
 /** The Tasks extension's definitions in our 2026-07-28 schema: their oracle is the extension's own schema. */
-const TASKS_EXTENSION_DEFS = new Set(['TaskStatus', 'Task', 'CreateTaskResult', 'GetTaskResult']);
+const TASKS_EXTENSION_DEFS = new Set(['TaskStatus', 'Task', 'DetailedTask', 'CreateTaskResult', 'GetTaskResult', 'TaskStatusNotification']);
 const TASKS_EXTENSION_ORACLE = path.resolve(projectRoot, '../shared/spec/extensions/tasks/schema.json');
 
 const oracles = new Map<string, (def: string, value: unknown) => boolean>();

@@ -690,6 +690,7 @@ export const handlers = {
     if (wanted.resourcesListChanged === true && caps.resources?.listChanged) agreed.resourcesListChanged = true;
     if (wanted.promptsListChanged === true && caps.prompts?.listChanged) agreed.promptsListChanged = true;
     if (Array.isArray(wanted.resourceSubscriptions) && caps.resources?.subscribe) agreed.resourceSubscriptions = wanted.resourceSubscriptions.filter((u) => typeof u === 'string');
+    if (Array.isArray(wanted.taskIds) && caps.tasks) agreed.taskIds = wanted.taskIds.filter((t) => server.extTasks.has(t));
     server.listens.set(JSON.stringify(id), { id, notifications: agreed });
     server.notify('notifications/subscriptions/acknowledged', { notifications: agreed, _meta: { [META.subscriptionId]: id } });
     return PENDING;
@@ -828,7 +829,10 @@ export function createServer({ revision } = {}) {
     /** Tasks by id: { task, run, result, timer }. */
     tasks: new Map(),
     /** The Tasks extension's tasks (2026-07-28). */
-    extTasks: createExtensionTasks((code, message, data) => new RpcError(code, message, data)),
+    extTasks: createExtensionTasks(
+      (code, message, data) => new RpcError(code, message, data),
+      (task) => server.taskChanged(task),
+    ),
     /** Set by a transport that can answer a request later (stdio); without it, slow work is done at once. */
     canDefer: false,
     /** Slow calls still working, by request id (JSON): a notifications/cancelled stops them. */
@@ -864,6 +868,13 @@ export function createServer({ revision } = {}) {
       if (this.subscriptions.has(uri)) this.notify('notifications/resources/updated', { uri });
       for (const listen of this.listens.values()) {
         if (listen.notifications.resourceSubscriptions?.includes(uri)) this.notify('notifications/resources/updated', { uri, _meta: { [META.subscriptionId]: listen.id } });
+      }
+    },
+
+    /** Tells each listen stream that asked for an extension task its new state (notifications/tasks). */
+    taskChanged(task) {
+      for (const listen of this.listens.values()) {
+        if (listen.notifications.taskIds?.includes(task.taskId)) this.notify('notifications/tasks', { ...task, _meta: { [META.subscriptionId]: listen.id } });
       }
     },
 

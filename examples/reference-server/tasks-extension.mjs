@@ -20,10 +20,24 @@ export const declaresTasks = (caps) => isObject(caps) && isObject(caps.extension
 /** The data of the -32021 a client gets when it needs the extension and did not declare it. */
 export const missingTasks = () => ({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
 
-/** A server's extension tasks, by id. `fail(code, message, data)` makes the error a handler throws. */
-export function createExtensionTasks(fail) {
+/**
+ * A server's extension tasks, by id. `fail(code, message, data)` makes the error a handler throws; `changed(task)` is
+ * told each new state, as tasks/get would return it (for notifications/tasks).
+ */
+export function createExtensionTasks(fail, changed = () => {}) {
   const tasks = new Map();
-  const touch = (entry, changes) => Object.assign(entry.task, changes, { lastUpdatedAt: new Date().toISOString() });
+  /** The task as tasks/get returns it: with what its status carries. */
+  const view = (entry) => {
+    const task = { ...entry.task };
+    if (task.status === 'input_required') task.inputRequests = Object.fromEntries(entry.outstanding);
+    if (task.status === 'completed') task.result = entry.result;
+    if (task.status === 'failed') task.error = entry.error;
+    return task;
+  };
+  const touch = (entry, changes) => {
+    Object.assign(entry.task, changes, { lastUpdatedAt: new Date().toISOString() });
+    changed(view(entry));
+  };
   const later = (entry, fn) => {
     entry.timer = setTimeout(() => entry.task.status === 'working' && fn(), EXT_TASK_WORK_MS);
     entry.timer.unref?.();
@@ -63,13 +77,10 @@ export function createExtensionTasks(fail) {
       return { resultType: 'task', ...entry.task, status: 'working' };
     },
 
+    has: (taskId) => tasks.has(taskId),
+
     get(params) {
-      const entry = entryOf(params);
-      const view = { ...entry.task };
-      if (entry.task.status === 'input_required') view.inputRequests = Object.fromEntries(entry.outstanding);
-      if (entry.task.status === 'completed') view.result = entry.result;
-      if (entry.task.status === 'failed') view.error = entry.error;
-      return view;
+      return view(entryOf(params));
     },
 
     update(params) {

@@ -209,7 +209,7 @@ export function resultDefinition(revision: string, method: string): string | und
 /** The definition of a server notification (whole frame), or undefined when the server may not send `method`. */
 export function notificationDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
-  if (stateless(revision)) return lookup(NOTIFICATIONS_07, method);
+  if (stateless(revision)) return lookup(NOTIFICATIONS_07, method) ?? (method === 'notifications/tasks' ? 'TaskStatusNotification' : undefined);
   return lookup(NOTIFICATIONS, method) ?? (since(revision, '2025-11-25') ? lookup(NOTIFICATIONS_11, method) : undefined);
 }
 
