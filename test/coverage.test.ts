@@ -7,6 +7,8 @@ import { ROOT } from './helpers.js';
 
 /** The requirement catalogue the suite is held to (a sibling of the repository). */
 const CATALOGUE = resolve(ROOT, '../shared/spec/requirements.md');
+/** The project's own rows for the official extensions, in the same shape: every testable one must be covered. */
+const EXTENSIONS = join(ROOT, 'cases/extensions.md');
 /** Sections whose black-box rows every built-in suite must cover: base, lifecycle, capabilities, stdio, Streamable HTTP, authorization, features, utilities, JSON Schema, server→client requests, tasks, 2026-07-28. */
 const SECTIONS = ['1.1', '1.2', '1.3', '1.4', '1.5', '1.6', '1.7', '1.8', '1.9', '1.10', '1.11', '1.12', '1.13', '1.14', '1.15', '1.16', '1.17', '1.18', '1.19', '1.20', '1.21'];
 
@@ -38,19 +40,27 @@ const haveCatalogue = existsSync(CATALOGUE);
 if (!haveCatalogue && process.env.CI === 'true') throw new Error(`the requirement catalogue is missing (${CATALOGUE}); CI must provide it`);
 
 describe.skipIf(!haveCatalogue)(`coverage of the requirement catalogue${haveCatalogue ? '' : ' (skipped: ../shared/spec/requirements.md not found)'}`, () => {
-  const rows = haveCatalogue ? catalogue(readFileSync(CATALOGUE, 'utf8')) : [];
+  const extensionRows = catalogue(readFileSync(EXTENSIONS, 'utf8'));
+  const rows = [...(haveCatalogue ? catalogue(readFileSync(CATALOGUE, 'utf8')) : []), ...extensionRows];
   const exclusions = parse(readFileSync(join(ROOT, 'cases/excluded.yaml'), 'utf8')) as { id: string; reason: string }[];
 
   it('covers every black-box requirement by a check, case or property, or excludes it with a reason', async () => {
     const { checks, frameRules } = await loadSuite();
     const covered = new Set([...checks, ...frameRules].flatMap((c) => [c.requirement.id, ...(c.covers ?? [])]));
-    const required = rows.filter((r) => SECTIONS.includes(r.section) && testable(r)).map((r) => r.id);
+    const required = rows.filter((r) => (SECTIONS.includes(r.section) || extensionRows.includes(r)) && testable(r)).map((r) => r.id);
     const excluded = new Map(exclusions.map((e) => [e.id, e.reason]));
     expect(required.filter((id) => !covered.has(id) && !excluded.has(id))).toEqual([]);
     // An exclusion of a requirement that is covered (or not in the catalogue) is stale.
     expect(exclusions.filter((e) => covered.has(e.id) || !rows.some((r) => r.id === e.id)).map((e) => e.id)).toEqual([]);
     expect(exclusions.filter((e) => typeof e.reason !== 'string' || e.reason.length < 10).map((e) => e.id)).toEqual([]);
     console.log(`${checks.length + frameRules.length} checks (${checks.filter((c) => c.source).length} YAML cases) cover ${required.filter((id) => covered.has(id)).length} of ${required.length} black-box requirements; ${exclusions.length} excluded with a reason`);
+  });
+
+  it('keeps the extension rows apart from the catalogue\'s, each with a level and a link', () => {
+    expect(extensionRows.length).toBeGreaterThan(0);
+    const ids = extensionRows.map((r) => r.id);
+    expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
+    expect(rows.filter((r) => !extensionRows.includes(r) && ids.includes(r.id)).map((r) => r.id)).toEqual([]);
   });
 
   it('names only catalogue requirements (or the project\'s own schema.* ones)', async () => {

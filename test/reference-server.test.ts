@@ -194,7 +194,10 @@ describe('reference server', () => {
       expect(t.inputSchema.type).toBe('object');
     }
     const resources = await c.listAll('resources/list', 'resources');
-    expect(resources.map((r) => r.uri)).toEqual(['ref://docs/readme', 'ref://docs/changelog', 'ref://assets/logo']);
+    expect(resources.map((r) => r.uri)).toEqual(['ref://docs/readme', 'ref://docs/changelog', 'ref://assets/logo', 'ui://reference/sum.html']);
+    // The MCP App of add: its tool names the ui:// resource, listed and read as text/html;profile=mcp-app with _meta.ui.
+    expect(tools.find((t) => t.name === 'add')._meta.ui.resourceUri).toBe('ui://reference/sum.html');
+    expect(resources[3]).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } });
     for (const r of resources) {
       const { contents } = await c.result('resources/read', { uri: r.uri });
       expect(contents).toHaveLength(1);

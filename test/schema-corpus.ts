@@ -677,4 +677,24 @@ bad07('CancelledNotification', notif('notifications/cancelled', { requestId: nul
 ok07('InputRequest', { method: 'elicitation/create', params: formParams });
 bad07('InputRequest', { method: 'tools/list', params: {} }, 'no client request');
 
+// The Tasks extension's shapes (io.modelcontextprotocol/tasks), on 2026-07-28.
+const extTask = { taskId: 't-1', status: 'working', createdAt: '2026-07-28T10:00:00Z', lastUpdatedAt: '2026-07-28T10:00:00Z', ttlMs: 60000, pollIntervalMs: 500 };
+const { ttlMs: _extTtl, ...extTaskWithoutTtl } = extTask;
+ok07('TaskStatus', 'input_required');
+bad07('TaskStatus', 'done', 'unknown status');
+ok07('Task', extTask);
+ok07('Task', { ...extTask, ttlMs: null, statusMessage: 'queued' }, 'unlimited ttl');
+bad07('Task', extTaskWithoutTtl, 'no ttlMs');
+ok07('CreateTaskResult', { resultType: 'task', ...extTask });
+bad07('CreateTaskResult', extTask, 'no resultType');
+ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'completed', result: { content: [] } }, 'completed with its result');
+ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'input_required', inputRequests: { ask: { method: 'elicitation/create', params: formParams } } }, 'input_required with its requests');
+ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'failed', error: { code: -32603, message: 'boom' } }, 'failed with its error');
+bad07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'completed' }, 'completed without result');
+bad07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'input_required' }, 'input_required without inputRequests');
+ok07('DetailedTask', { ...extTask, status: 'cancelled' }, 'cancelled');
+bad07('DetailedTask', { ...extTask, status: 'failed' }, 'failed without error');
+ok07('TaskStatusNotification', notif('notifications/tasks', { ...extTask, status: 'completed', result: { content: [] }, _meta: listenId }));
+bad07('TaskStatusNotification', notif('notifications/tasks', { ...extTask, status: 'completed' }), 'completed without result');
+
 export const HAND_MADE: readonly Sample[] = samples;

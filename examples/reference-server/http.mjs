@@ -15,6 +15,8 @@ const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
 const HEADER_MISMATCH = -32020;
 /** The methods whose target (`params.name` or `params.uri`) is mirrored in Mcp-Name. */
 const NAMED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** The Tasks extension's methods, whose `params.taskId` is mirrored in Mcp-Name. */
+const TASK_NAMED = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 function json(res, status, body, headers = {}) {
   res.writeHead(status, { 'Content-Type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -171,7 +173,9 @@ export function createHttpServer({ revision } = {}) {
       if (version === undefined) return 'the MCP-Protocol-Version header is missing';
       // A body without a version is refused by the core (-32602), not here.
       if (typeof requested === 'string' && version !== requested) return `MCP-Protocol-Version header value ${JSON.stringify(version)} does not match body value ${JSON.stringify(requested)}`;
-      const target = NAMED.has(msg.method) && isObject(msg.params) ? (msg.params.name ?? msg.params.uri) : undefined;
+      const params = isObject(msg.params) ? msg.params : {};
+      // The Tasks extension's requests name their task (tasks#streamable-http-routing-headers).
+      const target = NAMED.has(msg.method) ? (params.name ?? params.uri) : TASK_NAMED.has(msg.method) ? params.taskId : undefined;
       if (typeof target !== 'string') return null;
       const name = req.headers['mcp-name'];
       if (name === undefined) return 'the Mcp-Name header is missing';

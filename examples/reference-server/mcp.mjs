@@ -4,6 +4,7 @@
 // created with `{ revision: '2026-07-28' }` (or `'all'`, both eras at once), to 2026-07-28 (the stateless wire).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { answerFromClient, clientRequestTools } from './client-requests.mjs';
+import { TASKS_EXTENSION, createExtensionTasks, declaresTasks, missingTasks } from './tasks-extension.mjs';
 
 export const SERVER_NAME = 'mcp-reference-server';
 export const SERVER_VERSION = '1.0.0';
@@ -184,6 +185,8 @@ function defaultTools() {
       inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
       outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
       annotations: { readOnlyHint: true, openWorldHint: false },
+      // MCP Apps (io.modelcontextprotocol/ui): a host that renders apps shows the sum in SUM_VIEW.
+      _meta: { ui: { resourceUri: SUM_VIEW, visibility: ['model', 'app'] } },
       run: (args, _server, rev) => {
         const structured = { sum: args.a + args.b };
         // Two finite numbers can add up to more than a double holds, and JSON has no Infinity.
@@ -258,6 +261,7 @@ function defaultTools() {
       inputSchema: { type: 'object', properties: { text: { type: 'string' } }, additionalProperties: false },
       annotations: { readOnlyHint: true, openWorldHint: false },
       execution: { taskSupport: 'optional' },
+      extTask: { kind: 'work' },
       run: (args) => ({ content: [text(`${(args.text ?? '').split(/\s+/).filter(Boolean).length} word(s)`)] }),
     },
     {
@@ -267,6 +271,8 @@ function defaultTools() {
       inputSchema: { type: 'object', properties: {}, additionalProperties: false },
       annotations: { readOnlyHint: true, openWorldHint: false },
       execution: { taskSupport: 'required' },
+      // As a task of the Tasks extension (2026-07-28) it fails: its index store cannot be written.
+      extTask: { kind: 'fail', error: { code: -32603, message: 'The index store is read-only' } },
       run: (_args, server) => {
         const words = new Set(server.resources.flatMap((r) => (r.text ?? '').toLowerCase().split(/\W+/).filter(Boolean)));
         return { content: [text(`${words.size} distinct word(s)`)] };
@@ -281,6 +287,8 @@ function defaultTools() {
       annotations: { readOnlyHint: true, openWorldHint: false },
       // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
       stateless: true,
+      // As a task of the Tasks extension, it asks through the task's inputRequests instead.
+      extTask: { kind: 'input', key: 'name', ask: { method: 'elicitation/create', params: NAME_FORM }, finish: (answer) => greeting(undefined, answer) },
       run: (args, _server, _rev, params) => askName(args, params),
     },
     {
@@ -296,12 +304,17 @@ function defaultTools() {
 
 const README = '# MCP reference server\n\nA small, fully conformant MCP server used by mcp-conformance.\n';
 const CHANGELOG = '1.0.0\n- First release.\n';
+/** The MCP App of `add`: a ui:// resource holding an HTML document, served as text/html;profile=mcp-app. */
+const SUM_VIEW = 'ui://reference/sum.html';
+export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
+const SUM_HTML = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Sum</title></head><body><output id="sum"></output></body></html>\n';
 
 function defaultResources() {
   return [
     { uri: 'ref://docs/readme', name: 'readme', title: 'README', description: 'What this server is.', mimeType: 'text/markdown', text: README, annotations: { audience: ['user', 'assistant'], priority: 0.8 } },
     { uri: 'ref://docs/changelog', name: 'changelog', title: 'Changelog', description: 'Release notes.', mimeType: 'text/plain', text: CHANGELOG, annotations: { audience: ['user'], priority: 0.3 } },
     { uri: 'ref://assets/logo', name: 'logo', title: 'Logo', description: 'The server logo.', mimeType: 'image/png', blob: LOGO_PNG, annotations: { audience: ['user'], priority: 0.1 } },
+    { uri: SUM_VIEW, name: 'sum-view', title: 'Sum View', description: 'The MCP App that shows what add returns.', mimeType: APP_MIME_TYPE, text: SUM_HTML, annotations: { audience: ['user'], priority: 0.2 }, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } },
   ];
 }
 
@@ -376,6 +389,13 @@ function unseal(state) {
   return JSON.parse(Buffer.from(body, 'base64url').toString());
 }
 
+const NAME_FORM = { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
+/** ask-name's answer to the client's elicitation answer. */
+function greeting(args, answer) {
+  const name = answer?.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
+  return { content: [text(name ? `${args?.greeting ?? 'Hello'}, ${name}!` : 'No name was given.')] };
+}
+
 /** ask-name: needs elicitation; asks for the name first, then greets with the answer the retry carries. */
 function askName(args, params) {
   if (!clientCapabilities(params).elicitation) {
@@ -383,12 +403,10 @@ function askName(args, params) {
   }
   const answer = params.inputResponses?.name;
   if (params.requestState === undefined || !isObject(answer)) {
-    const ask = { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
-    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: ask } }, requestState: seal({ tool: 'ask-name' }) };
+    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: NAME_FORM } }, requestState: seal({ tool: 'ask-name' }) };
   }
   if (unseal(params.requestState).tool !== 'ask-name') throw invalidParams('Invalid requestState');
-  const name = answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
-  return { content: [text(name ? `${args.greeting ?? 'Hello'}, ${name}!` : 'No name was given.')] };
+  return greeting(args, answer);
 }
 
 /**
@@ -421,9 +439,10 @@ function toolView(tool, rev) {
   return view;
 }
 
-/** Tasks exist in 2025-11-25 only. */
+/** Tasks exist in 2025-11-25; on 2026-07-28 the same support is the Tasks extension. */
 function capabilitiesView(capabilities, rev) {
   const { tasks, ...view } = structuredClone(capabilities);
+  if (rev === STATELESS_VERSION && tasks) return { ...view, extensions: { [TASKS_EXTENSION]: {} } };
   return rev === TASKS_VERSION && tasks ? { ...view, tasks } : view;
 }
 
@@ -437,6 +456,7 @@ function resourceView(r, rev) {
   Object.assign(view, { description: r.description, mimeType: r.mimeType });
   view.size = r.text !== undefined ? Buffer.byteLength(r.text) : Buffer.from(r.blob, 'base64').length;
   view.annotations = annotationsView(r.annotations, rev);
+  if (atLeast(rev, '2025-06-18') && r._meta !== undefined) view._meta = r._meta;
   return view;
 }
 
@@ -473,6 +493,7 @@ function readResource(server, uri) {
     const item = { uri, mimeType: fixed.mimeType };
     if (fixed.text !== undefined) item.text = fixed.text;
     else item.blob = fixed.blob;
+    if (atLeast(server.revision, '2025-06-18') && fixed._meta !== undefined) item._meta = fixed._meta;
     return item;
   }
   const m = NOTE_URI.exec(uri);
@@ -535,6 +556,7 @@ export const handlers = {
     if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
     server.log('info', `tool ${tool.name} called`);
     const run = () => tool.run(args, server, server.revision, params, id);
+    if (extensionTask(server, tool, params)) return server.extTasks.create(tool, run);
     if (support !== undefined && params.task !== undefined) return { task: server.createTask(params.task, run) };
     const result = run();
     if (typeof result?.then !== 'function') return result;
@@ -547,6 +569,7 @@ export const handlers = {
   },
 
   'tasks/get'(params, server) {
+    if (server.revision === STATELESS_VERSION) return extensionTasks(server, params).get(params);
     return { ...taskEntry(server, params, 'tasks/get').task };
   },
 
@@ -564,7 +587,13 @@ export const handlers = {
     return paginate([...server.tasks.values()].map((e) => ({ ...e.task })), params, 'tasks', 'tasks');
   },
 
+  'tasks/update'(params, server) {
+    if (server.revision !== STATELESS_VERSION) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks/update');
+    return extensionTasks(server, params).update(params);
+  },
+
   'tasks/cancel'(params, server) {
+    if (server.revision === STATELESS_VERSION) return extensionTasks(server, params).cancel(params);
     tasksServed(server, 'cancel');
     const entry = taskEntry(server, params, 'tasks/cancel');
     if (entry.task.status !== 'working') throw invalidParams(`Task ${entry.task.taskId} is already ${entry.task.status}`);
@@ -652,6 +681,8 @@ export const handlers = {
   'subscriptions/listen'(params, server, id) {
     checkParams(params, { notifications: 'object' }, 'subscriptions/listen');
     const wanted = params.notifications;
+    // Task notifications need the Tasks extension; none are agreed to (they are optional).
+    if (wanted.taskIds !== undefined && !declaresTasks(clientCapabilities(params))) throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${TASKS_EXTENSION}`, missingTasks());
     const caps = server.capabilities;
     // The acknowledgement names the requested types this server can send, and only those are ever sent.
     const agreed = {};
@@ -659,6 +690,7 @@ export const handlers = {
     if (wanted.resourcesListChanged === true && caps.resources?.listChanged) agreed.resourcesListChanged = true;
     if (wanted.promptsListChanged === true && caps.prompts?.listChanged) agreed.promptsListChanged = true;
     if (Array.isArray(wanted.resourceSubscriptions) && caps.resources?.subscribe) agreed.resourceSubscriptions = wanted.resourceSubscriptions.filter((u) => typeof u === 'string');
+    if (Array.isArray(wanted.taskIds) && caps.tasks) agreed.taskIds = wanted.taskIds.filter((t) => server.extTasks.has(t));
     server.listens.set(JSON.stringify(id), { id, notifications: agreed });
     server.notify('notifications/subscriptions/acknowledged', { notifications: agreed, _meta: { [META.subscriptionId]: id } });
     return PENDING;
@@ -690,6 +722,21 @@ export const notificationHandlers = {
   },
   'notifications/roots/list_changed'() {},
 };
+
+/** Whether a call becomes a task of the Tasks extension: on 2026-07-28, for a client that declares it (and, for a tool that asks, elicitation). */
+function extensionTask(server, tool, params) {
+  if (server.revision !== STATELESS_VERSION || !server.capabilities.tasks || !tool.extTask) return false;
+  const caps = clientCapabilities(params);
+  return declaresTasks(caps) && (tool.extTask.kind !== 'input' || isObject(caps.elicitation));
+}
+
+/** The extension's tasks, for a request of a client that declares the extension (-32021 otherwise). */
+function extensionTasks(server, params) {
+  if (!server.capabilities.tasks) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks are not supported here');
+  if (!declaresTasks(clientCapabilities(params))) throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${TASKS_EXTENSION}`, missingTasks());
+  checkParams(params, { taskId: 'string' }, 'tasks');
+  return server.extTasks;
+}
 
 /** Tasks methods answer -32601 where the capability (or its `feature`: list, cancel) is not declared. */
 function tasksServed(server, feature) {
@@ -781,6 +828,11 @@ export function createServer({ revision } = {}) {
     listens: new Map(),
     /** Tasks by id: { task, run, result, timer }. */
     tasks: new Map(),
+    /** The Tasks extension's tasks (2026-07-28). */
+    extTasks: createExtensionTasks(
+      (code, message, data) => new RpcError(code, message, data),
+      (task) => server.taskChanged(task),
+    ),
     /** Set by a transport that can answer a request later (stdio); without it, slow work is done at once. */
     canDefer: false,
     /** Slow calls still working, by request id (JSON): a notifications/cancelled stops them. */
@@ -816,6 +868,13 @@ export function createServer({ revision } = {}) {
       if (this.subscriptions.has(uri)) this.notify('notifications/resources/updated', { uri });
       for (const listen of this.listens.values()) {
         if (listen.notifications.resourceSubscriptions?.includes(uri)) this.notify('notifications/resources/updated', { uri, _meta: { [META.subscriptionId]: listen.id } });
+      }
+    },
+
+    /** Tells each listen stream that asked for an extension task its new state (notifications/tasks). */
+    taskChanged(task) {
+      for (const listen of this.listens.values()) {
+        if (listen.notifications.taskIds?.includes(task.taskId)) this.notify('notifications/tasks', { ...task, _meta: { [META.subscriptionId]: listen.id } });
       }
     },
 

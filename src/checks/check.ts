@@ -101,6 +101,8 @@ export interface CheckDef {
   transport?: TransportKind;
   /** The skip reason on stdio, when it says more than the transport's name. */
   offTransport?: string;
+  /** The extension the check tests (e.g. `io.modelcontextprotocol/ui`): `list` names it, and the check's area is that extension's. */
+  extension?: string;
   /** The revisions the check applies to (default: the initialize wire's); under any other it is skipped. */
   revisions?: readonly string[];
   /**

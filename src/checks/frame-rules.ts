@@ -76,7 +76,10 @@ function schemaFindings(revision: string | undefined, definition: string | undef
 
 /** A task-augmented tools/call (2025-11-25) answered with a task: it is judged as a CreateTaskResult. */
 function taskCreated(revision: string, exchange: Exchange, result: unknown): boolean {
-  return revision === '2025-11-25' && exchange.method === 'tools/call' && isObject(exchange.params) && isObject(exchange.params.task) && isObject(result) && 'task' in result;
+  if (exchange.method !== 'tools/call' || !isObject(result)) return false;
+  // 2026-07-28: the Tasks extension marks a task handle with resultType "task".
+  if (revision === STATELESS_REVISION) return result.resultType === 'task';
+  return revision === '2025-11-25' && isObject(exchange.params) && isObject(exchange.params.task) && 'task' in result;
 }
 
 /** Spec-defined _meta keys under the reserved prefixes (2025-11-25, and the protocol fields of 2026-07-28). */

@@ -29,7 +29,7 @@ const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
 /** The client capability each kind of input request needs. */
 const INPUT_CAPABILITY: Record<string, string> = { 'elicitation/create': 'elicitation', 'sampling/createMessage': 'sampling', 'roots/list': 'roots' };
 /** What the suite answers to each kind of input request: a decline, an empty sample, no roots (all valid InputResponses). */
-const INPUT_ANSWER: Record<string, unknown> = {
+export const INPUT_ANSWER: Record<string, unknown> = {
   'elicitation/create': { action: 'decline' },
   'sampling/createMessage': { role: 'assistant', content: { type: 'text', text: 'mcp-conformance does not sample' }, model: 'mcp-conformance' },
   'roots/list': { roots: [] },
@@ -501,7 +501,8 @@ export const STATELESS_RULES: FrameRule[] = [
       const r = result07(e);
       if (!r) return undefined;
       const type = r.result.resultType;
-      if (type === 'complete' || type === 'input_required') return [];
+      // The Tasks extension adds "task", for the task handle a tools/call may answer with.
+      if (type === 'complete' || type === 'input_required' || (type === 'task' && r.method === 'tools/call')) return [];
       if (typeof type === 'string') return [{ severity: 'warn', message: `${r.method}: resultType ${JSON.stringify(type)} is none the spec defines`, expected: ['complete', 'input_required'], actual: type }];
       return failing(`${r.method} result without resultType`, { expected: { resultType: 'complete' }, actual: Object.keys(r.result) });
     },

@@ -226,6 +226,8 @@ const RESULTS_07: Record<string, string> = {
   'subscriptions/listen': 'SubscriptionsListenResult',
   ...Object.fromEntries(Object.entries(RESULTS).filter(([, def]) => def !== 'InitializeResult' && def !== 'EmptyResult')),
 };
+/** The methods of the Tasks extension (io.modelcontextprotocol/tasks) on 2026-07-28; tasks/update and tasks/cancel are acknowledged with an empty result. */
+const TASK_EXTENSION_RESULTS: Record<string, string> = { 'tasks/get': 'GetTaskResult', 'tasks/update': 'EmptyResult', 'tasks/cancel': 'EmptyResult' };
 const TASK_RESULTS: Record<string, string> = {
   'tasks/get': 'GetTaskResult',
   'tasks/result': 'GetTaskPayloadResult',
@@ -275,14 +277,14 @@ const lookup = (table: Record<string, string>, method: string) => (Object.hasOwn
 /** The result definition for a response to a client request `method`, or undefined when the revision has no such method. */
 export function resultDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
-  if (stateless(revision)) return lookup(RESULTS_07, method);
+  if (stateless(revision)) return lookup(RESULTS_07, method) ?? lookup(TASK_EXTENSION_RESULTS, method);
   return lookup(RESULTS, method) ?? (since(revision, '2025-11-25') ? lookup(TASK_RESULTS, method) : undefined);
 }
 
 /** The definition of a server notification (whole frame), or undefined when the server may not send `method`. */
 export function notificationDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
-  if (stateless(revision)) return lookup(NOTIFICATIONS_07, method);
+  if (stateless(revision)) return lookup(NOTIFICATIONS_07, method) ?? (method === 'notifications/tasks' ? 'TaskStatusNotification' : undefined);
   return lookup(NOTIFICATIONS, method) ?? (since(revision, '2025-11-25') ? lookup(NOTIFICATIONS_11, method) : undefined);
 }
 

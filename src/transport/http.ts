@@ -11,6 +11,8 @@ import type { ParamHeaders } from './transport.js';
 const DELETE_WAIT_MS = 2000;
 /** The methods whose target (`params.name` or `params.uri`) goes in the Mcp-Name header. */
 const NAMED = new Set(['tools/call', 'prompts/get', 'resources/read']);
+/** The Tasks extension's methods, whose target is `params.taskId` (tasks#streamable-http-routing-headers). */
+const TASK_NAMED = new Set(['tasks/get', 'tasks/update', 'tasks/cancel']);
 
 /**
  * A mirrored header value: as is when header-safe, else (or when it looks encoded) the Base64 sentinel form the spec
@@ -39,7 +41,7 @@ function requestMetadata(body: string, sessionVersion: string | undefined, param
   const version = typeof named === 'string' ? named : sessionVersion;
   if (version === undefined) return undefined;
   const method = message.method;
-  const target = params.name ?? params.uri;
+  const target = typeof method === 'string' && TASK_NAMED.has(method) ? params.taskId : (params.name ?? params.uri);
   // A tool's x-mcp-header arguments go in Mcp-Param-{Name} headers (custom headers from tool parameters); absent or
   // null ones in none, booleans and integers as their JSON text.
   const mirrored = method === 'tools/call' && typeof target === 'string' ? paramHeaders?.get(target) : undefined;
@@ -51,7 +53,7 @@ function requestMetadata(body: string, sessionVersion: string | undefined, param
     ...Object.fromEntries(paramValues),
     'MCP-Protocol-Version': version,
     ...(typeof method === 'string' && { 'Mcp-Method': headerValue(method) }),
-    ...(typeof method === 'string' && NAMED.has(method) && typeof target === 'string' && { 'Mcp-Name': headerValue(target) }),
+    ...(typeof method === 'string' && (NAMED.has(method) || TASK_NAMED.has(method)) && typeof target === 'string' && { 'Mcp-Name': headerValue(target) }),
   };
 }
 

@@ -3,6 +3,7 @@
 import http from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { TASK_EXTENSION_CHECKS } from '../../src/checks/tasks-extension.js';
 import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless-http.js';
 import { paramHeadersOf, statelessMeta } from '../../src/discovery/discover.js';
 import { runConformance } from '../../src/index.js';
@@ -64,6 +65,21 @@ describe('a stateless session over Streamable HTTP', () => {
     expect(seen).toHaveLength(6); // no DELETE: there is no session to end
   });
 
+  it('names the task in Mcp-Name on the Tasks extension\'s requests, as a client must', async () => {
+    const { url, seen } = await recording();
+    const { s: session } = scriptedSession(url);
+    session.requestMeta = statelessMeta(STATELESS_REVISION);
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) await session.request(method, { taskId: 'task-1' });
+    await session.request('tasks/get', { taskId: 'tâche' });
+    expect(seen.map((s) => [s.headers['mcp-method'], s.headers['mcp-name']])).toEqual([
+      ['tasks/get', 'task-1'],
+      ['tasks/update', 'task-1'],
+      ['tasks/cancel', 'task-1'],
+      ['tasks/get', `=?base64?${Buffer.from('tâche').toString('base64')}?=`],
+    ]);
+    await session.close();
+  });
+
   it('mirrors the arguments a tool marks with x-mcp-header in Mcp-Param-{Name} headers', async () => {
     const { url, seen } = await recording();
     const { s: session } = scriptedSession(url);
@@ -92,6 +108,8 @@ describe('the reference server on the stateless wire over HTTP', () => {
       const passed = r.report!.checks.filter((c) => c.status === 'pass').map((c) => c.id);
       expect(STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !passed.includes(id))).toEqual([]);
       for (const id of ['stateless/discover/result', 'stateless/meta/required', 'stateless/version/unsupported', 'stateless/tools/order', 'stateless/result-type', 'stateless/caching']) expect(passed).toContain(id);
+      // The Tasks extension over HTTP: the reference refuses task requests without Mcp-Name, so these passing proves the suite sends it.
+      expect(TASK_EXTENSION_CHECKS.map((c) => c.id).filter((id) => !passed.includes(id))).toEqual([]);
     });
   }
 

@@ -5,9 +5,10 @@ import { loadSuite } from '../../suite/suite.js';
 import { parseCli } from '../options.js';
 
 /** What a check declares it applies to (the run skips it elsewhere, with the reason): `  [needs: …]`, or nothing. */
-function needsOf(r: Partial<Pick<CheckDef, 'requires' | 'revisions'>> & Pick<FrameRule, 'transport'>): string {
+function needsOf(r: Partial<Pick<CheckDef, 'requires' | 'revisions' | 'extension'>> & Pick<FrameRule, 'transport'>): string {
   const revisions = r.revisions && (r.revisions.length === SCHEMA_REVISIONS.length ? ['every revision'] : [`revision ${r.revisions.join(', ')}`]);
   const parts = [
+    ...(r.extension ? [`extension ${r.extension}`] : []),
     ...(r.requires?.capabilities ?? []).map((c) => `${c} capability`),
     ...(r.requires?.missingCapabilities ?? []).map((c) => `no ${c} capability`),
     ...(r.requires?.profile ?? []).map((f) => `some ${f}`),
