@@ -38,6 +38,7 @@ export interface MatrixRunOptions {
   runs?: number;
   timeout?: number;
   strict?: boolean;
+  maxStarts?: number;
   signal?: AbortSignal;
   /** A server started, made progress, or ended. */
   onEvent?: (event: ServerEvent) => void;
@@ -62,6 +63,7 @@ export function cliArgs(server: PlannedServer, options: Omit<MatrixRunOptions, '
   add('--runs', options.runs);
   add('--timeout', server.timeout ?? options.timeout);
   if (options.strict) args.push('--strict');
+  add('--max-starts', options.maxStarts);
   add('--revision', server.revision);
   add('--tool-calls', server.toolCalls);
   for (const tool of server.allowTools ?? []) args.push('--allow-tool', tool);

@@ -31,6 +31,7 @@ const USAGE = [
   '  --runs N             Values each generated check tries',
   '  --timeout SECONDS    Time to wait for each response, unless the server names its own',
   '  --strict             SHOULD violations fail instead of warn',
+  '  --max-starts N       Server processes each run may start at once (1: one at a time)',
   '  -h, --help           Show this help',
   '',
   'Exit codes: 0 every server passed, 1 a server failed, 2 usage error, or a server errored or left no report.',
@@ -64,6 +65,7 @@ export async function matrixCommand(argv: string[], signal?: AbortSignal): Promi
     runs: { type: 'string' },
     timeout: { type: 'string' },
     strict: { type: 'boolean' },
+    'max-starts': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (v.help) {
@@ -91,6 +93,7 @@ export async function matrixCommand(argv: string[], signal?: AbortSignal): Promi
       runs: number(v.runs, 'runs', true, 1),
       timeout: number(v.timeout, 'timeout', false, 0),
       strict: v.strict,
+      maxStarts: number(v['max-starts'], 'max-starts', true, 1),
       signal,
       onEvent: show.onEvent,
     });
