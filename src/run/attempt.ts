@@ -7,6 +7,7 @@ import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js
 import { STATELESS_REVISION } from '../schema/revisions.js';
 import { type Exchange, RequestTimeout, Session, SessionClosed } from '../session/session.js';
 import { bounded } from '../json.js';
+import { overStdio } from '../transport/transport.js';
 import { checkResult } from './result.js';
 import type { ScratchSessions } from './scratch.js';
 import { processStory, type SharedServer } from './shared-server.js';
@@ -151,7 +152,7 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     if (silent) await Promise.all([...fresh, ...(scratched ? [scratched.session] : [])].map((s) => s.lateGrace(silent, timeoutMs)));
     // Over HTTP every session shares the one server process that the other checks keep busy: a session still waiting
     // stays open until the run ends, so that an answer that comes later in the run is seen as late, not as silence.
-    const waiting = silent !== undefined && shared.session.transport.kind !== 'stdio' && !silent.every((e) => e.late);
+    const waiting = silent !== undefined && !overStdio(shared.session.transport.kind) && !silent.every((e) => e.late);
     if (waiting) state.lateWaiting.push(...fresh.map((session) => ({ session, silent })));
     else await Promise.all(fresh.map((s) => s.close()));
   }

@@ -12,6 +12,7 @@ import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
 import { quoteArg } from '../transport/server-process.js';
+import { overStdio } from '../transport/transport.js';
 import { assembleReport, handshakeFailure, handshakeStopped } from './assemble.js';
 import { BudgetSpent, type Generation, Interrupted, type RunState } from './attempt.js';
 import { notRun } from './result.js';
@@ -121,14 +122,14 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       });
   const kind = shared.transport.kind;
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
-  const sharedServer = new SharedServer(shared, open, protocolVersion, kind === 'stdio' ? MAX_RESTARTS : 0);
+  const sharedServer = new SharedServer(shared, open, protocolVersion, overStdio(kind) ? MAX_RESTARTS : 0);
   // Fresh sessions (version probes, uninitialized cases, scratch sessions) over stdio cost a process start each: a few
   // are started ahead (beside the auto probe, `warm`, else now, while discovery runs) and handed out first; no more
   // than the run will take, so a narrow run starts none it does not use.
   const pool: Promise<Session>[] = [];
   const warm = options.warm ?? [];
-  if (kind === 'stdio') {
-    const applies = suite.checks.filter((c) => elsewhere(c, 'stdio', protocolVersion) === undefined);
+  if (overStdio(kind)) {
+    const applies = suite.checks.filter((c) => elsewhere(c, kind, protocolVersion) === undefined);
     const takers = applies.filter((c) => c.fresh).length + Math.min(SCRATCH_SESSIONS, applies.filter((c) => c.scratch).length);
     for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));
     for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open());

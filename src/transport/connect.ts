@@ -11,12 +11,12 @@ import { redact, redactUrl, secretsOf } from './secrets.js';
 import { type ServerProcess, formatCommand, spawnServer } from './server-process.js';
 import { type SseEvent, SseParser } from './sse-parser.js';
 import { LegacySseTransport } from './sse.js';
-import { startStdio } from './stdio.js';
+import { startServe, startStdio } from './stdio.js';
 import type { ExitInfo, Transport } from './transport.js';
 
 /** Opens the transports of one run's sessions; owns the HTTP server process when the run starts one. */
 export interface Connection {
-  /** A new session's transport: a new server process (stdio), or a new session on the same HTTP server. */
+  /** A new session's transport: a new server process (stdio), a new call of `serve` (in-process), or a new session on the same HTTP server. */
   open(transcript: Transcript): Promise<Transport>;
   /** Stops the HTTP server the run started, if any; call it after every session is closed. */
   close(): Promise<void>;
@@ -52,6 +52,8 @@ export function connect(plan: LaunchPlan, opts: ConnectOptions): Connection {
 
 function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
   const url = plan.url;
+  const serve = plan.serve;
+  if (serve !== undefined) return { open: async (transcript) => startServe(serve, plan, transcript), close: async () => {} };
   if (url === undefined) return { open: (transcript) => startStdio(plan, transcript), close: async () => {} };
   let prepared: Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> | undefined;
   return {

@@ -7,6 +7,7 @@ import { LARGE_LINES } from './collect.js';
 import { ASSEMBLING, SMALL_LINE_BYTES } from './line-budget.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
+import { type InProcessServer, type Serve, startInProcess } from './in-process.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
 
 export { LaunchError } from '../target/launch-error.js';
@@ -27,10 +28,13 @@ const PREFIX_BYTES = FRAME_TEXT_CAP;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** A server spawned as a child process, speaking newline-delimited JSON on stdin/stdout. */
+/** The server end the stdio wire talks to: a child process, or a server of the caller's process (no pid). */
+type StdioPeer = Pick<ServerProcess | InProcessServer, 'stdin' | 'stdout' | 'exited' | 'ended' | 'running' | 'onExit' | 'waitRawExit' | 'stderrTail' | 'stop'> & { pid: number | undefined };
+
+/** A server speaking newline-delimited JSON on stdin/stdout: a child process, or (kind in-process) the caller's streams. */
 export class StdioTransport implements Transport {
-  readonly kind = 'stdio';
-  readonly pid: number;
+  readonly kind: 'stdio' | 'in-process';
+  readonly pid: number | undefined;
   private readonly stdin: Writable;
   private readonly stdout: Readable;
   private readonly maxLineBytes: number;
@@ -41,11 +45,12 @@ export class StdioTransport implements Transport {
 
   /** @internal use {@link startStdio} */
   constructor(
-    private readonly server: ServerProcess,
+    private readonly server: StdioPeer,
     readonly plan: LaunchPlan,
     private readonly transcript: Transcript,
     opts: StdioOptions,
   ) {
+    this.kind = server.pid === undefined ? 'in-process' : 'stdio';
     this.pid = server.pid;
     this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.stdin = server.stdin;
@@ -110,7 +115,7 @@ export class StdioTransport implements Transport {
     return this.server.stderrTail(lines);
   }
 
-  /** Closes stdin, waits, then SIGTERM, then SIGKILL, and kills the whole process tree. */
+  /** Closes stdin, waits, then SIGTERM, then SIGKILL, and kills the whole process tree (in-process: ends both streams). */
   close(): Promise<ExitInfo> {
     return this.server.stop(true);
   }
@@ -199,4 +204,9 @@ function decodeLine(raw: RawLine, problems: string[]): { text: string; utf8: boo
  */
 export async function startStdio(plan: LaunchPlan, transcript: Transcript, opts: StdioOptions = {}): Promise<StdioTransport> {
   return new StdioTransport(await spawnServer(plan, transcript, opts, false), plan, transcript, opts);
+}
+
+/** Starts `serve` in this process on a fresh pair of streams, talked to exactly as a stdio server. */
+export function startServe(serve: Serve, plan: LaunchPlan, transcript: Transcript, opts: StdioOptions = {}): StdioTransport {
+  return new StdioTransport(startInProcess(serve, transcript), plan, transcript, opts);
 }
