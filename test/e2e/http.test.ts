@@ -8,7 +8,7 @@ import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
 import { loadSuite } from '../../src/suite/suite.js';
 import { runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
-import { HTTP_FAULT_ROWS } from '../fixtures/servers/faults.mjs';
+import { HTTP_FAULT_ROWS } from '../fault-rows.js';
 import { REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
@@ -27,7 +27,7 @@ const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM
  * Each HTTP fault of the faulty fixture and the one check (with its verdict) it must trip: nothing else may fail or
  * warn but the checks listed after it, which the same fault breaks for the client's own session.
  */
-const FAULTS = HTTP_FAULT_ROWS as [fault: string, check: string, status: 'fail' | 'warn', why: string, also?: string[]][];
+const FAULTS = HTTP_FAULT_ROWS;
 
 // The runs here go one after another: each starts a server and a CLI, and the machines that run the suite may be small.
 
@@ -88,9 +88,9 @@ describe('the reference server over HTTP', () => {
 
 describe('each HTTP fault trips exactly the check that targets it', () => {
   it('covers every transport/http check with a fault', () => {
-    expect(TRANSPORT_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
+    expect(TRANSPORT_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f.check === id))).toEqual([]);
   });
-  for (const [fault, check, status, , also = []] of FAULTS) {
+  for (const { fault, check, expect: status, also = [] } of FAULTS) {
     it(`${fault} → ${check} ${status}`, async () => {
       const report = await runConformance({
         target: [process.execPath, FAULTY_HTTP],
