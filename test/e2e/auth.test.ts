@@ -38,13 +38,6 @@ describe('a server that wants a token, run without one', () => {
   });
 });
 
-describe('a server that trusts the --auth-server', () => {
-  it('passes every authorization check, the issued tokens included', async () => {
-    const report = await runConformance({ ...STARTED, target: [process.execPath, HTTP_REFERENCE, '--auth'], revision: '2025-11-25', only: ['auth/**'], authServer: true });
-    expect(notPassing(report)).toEqual([]);
-    expect(auth(report).filter((c) => c.status === 'skip').map((c) => c.id)).toEqual(['auth/metadata/no-offline-access']);
-  });
-});
 
 describe('servers without authorization', () => {
   it('an HTTP server that serves without a token gets the area skipped with one reason', async () => {

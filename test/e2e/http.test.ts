@@ -9,7 +9,7 @@ import { loadSuite } from '../../src/suite/suite.js';
 import { runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { HTTP_FAULT_ROWS } from '../fault-rows.js';
-import { REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
+import { ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
 const FAULTY_HTTP = join(ROOT, 'test/fixtures/servers/faulty-http-server.mjs');
@@ -42,19 +42,6 @@ async function differences(stdio: Report, http: Report): Promise<string[]> {
 }
 
 describe('the reference server over HTTP', () => {
-  it('passes everything when the CLI starts it, and agrees with its stdio run', async () => {
-    const [http, stdio] = await Promise.all([runCli([...STARTED, ...SEED, '--', 'node', HTTP_REFERENCE]), runCli([...SEED, REFERENCE])]);
-    expect(http.exitCode, http.stdout).toBe(0);
-    expect(notPassing(http.report)).toEqual([]);
-    expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(TRANSPORT_CHECKS.length);
-    const { checks, frameRules } = await loadSuite();
-    const stdioOnly = [...checks, ...frameRules].filter((c) => c.transport === 'stdio').map((c) => c.id);
-    const elsewhere = http.report!.checks.filter((c) => c.status === 'skip' && c.message.endsWith('transport only; this run uses Streamable HTTP')).map((c) => c.id);
-    expect(elsewhere.sort()).toEqual(stdioOnly.sort());
-    // Over HTTP the reference answers count-slowly at once (it defers answers over stdio only): nothing to cancel. Its
-    // tools that ask the client (client/*) exist over stdio only: over HTTP those checks skip.
-    expect((await differences(stdio.report!, http.report!)).filter((d) => !/^client\/[^:]+: pass → skip$/.test(d))).toEqual(['cancellation/request/no-response: pass → skip']);
-  });
 
   it('passes everything when already running at a URL, and no report shows the --header value', async () => {
     const server = execa(process.execPath, [HTTP_REFERENCE, '--port', '0'], { reject: false });
