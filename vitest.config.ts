@@ -10,6 +10,7 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 const SLOWEST = [
   // npm test
   'test/faults.test.ts',
+  'test/http-faults.test.ts',
   'test/smoke.test.ts',
   'test/matrix-run.test.ts',
   'test/golden-reports.test.ts',

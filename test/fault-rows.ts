@@ -28,6 +28,8 @@ export interface HttpRow {
   why: string;
   /** The other `check: status` the same fault breaks. */
   also?: string[];
+  /** process: served by a process of its own (`npm run test:e2e`); else in the test's worker. */
+  tier?: 'in-worker' | 'process';
 }
 export interface AuthRow extends HttpRow {
   revision?: string;
