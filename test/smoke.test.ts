@@ -29,15 +29,6 @@ async function differences(stdio: Report, http: Report): Promise<string[]> {
 }
 
 describe.concurrent('the CLI', () => {
-  it('passes the reference server: exit 0, no failure, no warning, both reports written', async () => {
-    const r = await runCli([REFERENCE]);
-    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
-    expect(r.report?.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
-    expect(r.report?.server?.protocolVersion).toBe('2025-11-25');
-    await expect(readFile(join(r.out, 'junit.xml'), 'utf8')).resolves.toContain('<testsuites');
-    expect(r.stdout).toContain('lifecycle');
-  });
-
   it('exits 1 with transport/stdio/stdout-only-messages failing on a server with fault banner', async () => {
     const check = 'transport/stdio/stdout-only-messages';
     const r = await runCli(['--seed', '1', '--runs', '10', '--only', check, '--env', 'MCP_FAULTS=banner', FAULTY]);
@@ -54,9 +45,14 @@ describe.concurrent('the CLI', () => {
   });
 });
 
-describe('the reference server over HTTP', () => {
-  it('passes everything when the CLI starts it, and agrees with its stdio run', async () => {
+describe('the reference server over stdio and over HTTP', () => {
+  it('passes everything over stdio (exit 0, both reports written) and over HTTP when the CLI starts it, and the two agree', async () => {
     const [http, stdio] = await Promise.all([runCli([...STARTED, ...SEED, '--', 'node', HTTP_REFERENCE]), runCli([...SEED, REFERENCE])]);
+    expect(stdio.exitCode, stdio.stdout + stdio.stderr).toBe(0);
+    expect(stdio.report?.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+    expect(stdio.report?.server?.protocolVersion).toBe('2025-11-25');
+    await expect(readFile(join(stdio.out, 'junit.xml'), 'utf8')).resolves.toContain('<testsuites');
+    expect(stdio.stdout).toContain('lifecycle');
     expect(http.exitCode, http.stdout).toBe(0);
     expect(notPassing(http.report)).toEqual([]);
     expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(TRANSPORT_CHECKS.length);
