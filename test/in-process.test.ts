@@ -67,7 +67,11 @@ describe('runConformance({ serve })', () => {
       const handshake = report.checks[0];
       expect(handshake.status, `${what}: ${handshake.message}`).toMatch(/^(fail|error)$/);
       expect(report.summary.pass, what).toBe(0);
-      if (what.startsWith('throw') || what === 'rejects') expect(JSON.stringify(handshake.transcript), what).toMatch(/server crashed: .*(no database|line\.trim)/);
+      if (what.startsWith('throw') || what === 'rejects') {
+        expect(handshake.message, what).toMatch(/the server crashed: .*(no database|line\.trim is not a function)/);
+        expect(JSON.stringify(handshake.transcript), what).toMatch(/server crashed: .*(no database|line\.trim)/);
+      }
+      if (what === 'ends its output') expect(handshake.message).toContain('server ended its output while the session was open');
     }
     // Nothing of those runs keeps this process alive: no kind of handle is left more often than before them.
     await new Promise((resolve) => setTimeout(resolve, 50));

@@ -35,7 +35,6 @@ export class InProcessServer {
   /** The server writes here as `output`; the client reads it. */
   readonly stdout = new PassThrough();
   private readonly exit = new Once<ExitInfo>();
-  private readonly tail: string[] = [];
   private rawExit: ExitInfo | undefined;
   private closing = false;
   private readonly exitWaiters = new Set<() => void>();
@@ -89,9 +88,9 @@ export class InProcessServer {
     this.exit.on(listener);
   }
 
-  /** What went wrong with the server (there is no stderr): its errors, last ones last. */
-  stderrTail(lines = 20): string {
-    return lines <= 0 ? '' : this.tail.slice(-lines).join('\n');
+  /** There is no stderr: what ended the server is in its exit (`why`) and the transcript. */
+  stderrTail(): string {
+    return '';
   }
 
   /** Waits up to `ms` for the server to end; true when it has. */
@@ -128,9 +127,7 @@ export class InProcessServer {
   }
 
   private crash(why: string): void {
-    if (this.rawExit) return;
-    this.tail.push(why);
-    this.end({ code: null, signal: null, how: this.closing ? 'closed' : 'crashed' }, why);
+    this.end(this.closing ? { code: null, signal: null, how: 'closed' } : { code: null, signal: null, how: 'crashed', why: `the server crashed: ${why}` }, why);
   }
 
   private end(info: ExitInfo, why: string): void {

@@ -76,8 +76,9 @@ export class StdioTransport implements Transport {
       // A crashing server closes stdout as it exits, and its exit says why; one that lives on without stdout is deaf.
       void server.waitRawExit(STDOUT_EOF_GRACE_MS).then((exited) => {
         if (exited || !server.running) return;
-        this.transcript.add('event', 'stdout closed while the process runs on');
-        this.deaf.fire('server closed its stdout (the process is still running)');
+        const inProcess = this.kind === 'in-process';
+        this.transcript.add('event', inProcess ? 'output ended while the server runs on' : 'stdout closed while the process runs on');
+        this.deaf.fire(inProcess ? 'server ended its output while the session was open' : 'server closed its stdout (the process is still running)');
       });
     });
     this.stdout.on('error', () => {});

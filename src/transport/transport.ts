@@ -19,6 +19,8 @@ export interface ExitInfo {
    * lives on) or an in-process one.
    */
   how: 'stdin-eof' | 'sigterm' | 'sigkill' | 'crashed' | 'closed';
+  /** What ended it, when there is no process whose exit code says (an in-process server that threw). */
+  why?: string;
 }
 
 /** One inbound message: a stdout line, an HTTP response body or an SSE event's data, decoded. */
