@@ -10,6 +10,7 @@ import { startServe } from '../src/transport/stdio.js';
 import type { InboundLine } from '../src/transport/transport.js';
 // @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
+import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
 import { ROOT } from './helpers.js';
 
 const reference: Serve = (streams) => serveStreams(createServer(), streams);
@@ -85,6 +86,14 @@ describe('runConformance({ serve })', () => {
     expect(seen.length).toBeGreaterThan(1);
     expect(new Set(seen.map((s) => s.input)).size).toBe(seen.length);
     expect(seen.every((s) => s.input.destroyed && s.output.destroyed)).toBe(true);
+  });
+
+  it('replays a failed generated check with the options of runConformance, there being no command line', async () => {
+    const check = 'tools/call/invalid-arguments';
+    const report = await runConformance({ serve: createFaultyServer(['invalid-arguments-32603']), revision: '2025-11-25', seed: 3, runs: 10, only: [check] });
+    const result = report.checks.find((c) => c.id === check);
+    expect(result?.status).toBe('fail');
+    expect(result?.message).toContain(`replay: runConformance({ serve, seed: 3, runs: 10, revision: '2025-11-25', only: ["${check}"] })`);
   });
 
   it('takes no target, command, folder or environment beside serve', async () => {

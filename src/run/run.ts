@@ -88,7 +88,8 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     slowTools: new Map(),
     ...(options.issuer && { issuer: options.issuer }),
     // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
-    replay: (id) => [
+    // A server in the caller's process has no command line: its replay is the options of runConformance.
+    replay: (id) => options.plan.serve ? replayOptions(id, seed, protocolVersion, options) : [
       'mcp-conformance', '--seed', seed,
       ...(options.runs !== DEFAULTS.runs ? ['--runs', options.runs] : []),
       '--revision', protocolVersion,
@@ -181,4 +182,18 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     await connection.close();
   }
   return assembleReport({ plan: options.plan, strict: options.strict, seed, startedAt, t0, profile, results, interrupted, sessions, silent, lostWaiting, monitor, transport: kind, locked });
+}
+
+/** The replay of a check of a server in-process: the runConformance options that run it alone with the same values. */
+function replayOptions(id: string, seed: number, revision: string, { runs, toolCalls }: RunOptions): string {
+  const fields = [
+    'serve',
+    `seed: ${seed}`,
+    ...(runs !== DEFAULTS.runs ? [`runs: ${runs}`] : []),
+    `revision: '${revision}'`,
+    ...(toolCalls.mode !== DEFAULTS.toolCalls ? [`toolCalls: '${toolCalls.mode}'`] : []),
+    ...(toolCalls.allow.length > 0 ? [`allowTools: ${JSON.stringify(toolCalls.allow)}`] : []),
+    `only: [${JSON.stringify(id)}]`,
+  ];
+  return `runConformance({ ${fields.join(', ')} })`;
 }
