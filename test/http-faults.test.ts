@@ -1,7 +1,7 @@
 // Each HTTP fault of the faulty fixture trips exactly the check that targets it: the faulty app is served in this
 // worker on a free port, and each run names its revision (no server to start, no polling, no probe of the eras).
 import type { AddressInfo } from 'node:net';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { HTTP_CHECKS } from '../src/checks/http.js';
 import { HTTP_SESSION_CHECKS } from '../src/checks/http-sessions.js';
 import { HTTP_STREAM_CHECKS } from '../src/checks/http-streams.js';
@@ -11,6 +11,10 @@ import type { Report } from '../src/schema/generated/report.js';
 import { STATELESS_REVISION } from '../src/schema/validators.js';
 import { HTTP_FAULT_ROWS, STATELESS_HTTP_FAULT_ROWS } from './fault-rows.js';
 import { createFaultyHttpApp } from './fixtures/servers/faulty-http-server.mjs';
+
+// A row's run waits on the app's answers and timeouts in this worker, not on the CPU or a process start: more of them
+// side by side than the config's default (three, sized for tests that start processes).
+vi.setConfig({ maxConcurrency: 6 });
 
 /** The checks of the Streamable HTTP transport on the initialize wire. */
 const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
