@@ -126,6 +126,19 @@ describe('the in-process transport', () => {
   });
 });
 
+describe('closing an in-process session', () => {
+  it('hands over a line sent just before, then the end of the input, and only then destroys the streams', async () => {
+    const seen: string[] = [];
+    const t = startServe(({ input }) => {
+      input.on('data', (chunk: Buffer) => seen.push(chunk.toString().trim()));
+      input.on('end', () => seen.push('end'));
+    }, { description: 'in-process', command: '', args: [], cwd: ROOT, env: {} }, new Transcript());
+    t.send('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+    await t.close();
+    expect(seen).toEqual(['{"jsonrpc":"2.0","method":"notifications/initialized"}', 'end']);
+  });
+});
+
 describe('the README', () => {
   it('shows the in-process vitest file that test/sdk-in-process.test.ts runs', () => {
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');

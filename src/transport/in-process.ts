@@ -1,4 +1,4 @@
-import { PassThrough, Readable, Writable } from 'node:stream';
+import { PassThrough, Readable, Writable, finished } from 'node:stream';
 import type { Transcript } from '../transcript.js';
 import { Once } from './emitter.js';
 import type { ExitInfo } from './transport.js';
@@ -111,15 +111,17 @@ export class InProcessServer {
   }
 
   /**
-   * Ends the session: ends the server's input (what closing stdin is to a process), then destroys both streams on the
-   * next turn, once what the server wrote at once has been read. A process would be signalled; a function cannot be.
+   * Ends the session: ends the server's input (what closing stdin is to a process) once the lines before it are handed
+   * over, then destroys the streams on the next turn, once what the server wrote at once has been read. A process would
+   * be signalled; a function cannot be.
    */
   async stop(closeInput: boolean): Promise<ExitInfo> {
     if (!this.rawExit) {
       this.closing = true;
       if (closeInput) {
         this.transcript.add('event', 'close input');
-        this.stdin.end();
+        // Finished (or destroyed by a crash meanwhile): the server has had its input's end.
+        await new Promise<void>((resolve) => finished(this.stdin.end(), () => resolve()));
       }
       this.end({ code: null, signal: null, how: 'closed' }, 'session closed');
     }
