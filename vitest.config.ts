@@ -8,6 +8,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * fresh clone does not have (it would start with the largest files, not the slowest).
  */
 const SLOWEST = [
+  // npm test
+  'test/faults.test.ts',
+  'test/http-faults.test.ts',
+  'test/smoke.test.ts',
+  'test/matrix-run.test.ts',
+  'test/golden-reports.test.ts',
+  'test/in-process.test.ts',
+  // npm run test:e2e
   'test/e2e/faults.test.ts',
   'test/e2e/zoo.test.ts',
   'test/e2e/http.test.ts',
@@ -28,19 +36,29 @@ class SlowestFirst extends BaseSequencer {
   }
 }
 
-export default defineConfig({
-  test: {
-    include: ['test/**/*.test.ts'],
-    // A bound for a hang only: each run a test starts is bounded by its own limits (and runCli's 120 s), and two
-    // files at a time may make a run take twice as long as alone.
-    testTimeout: 180_000,
-    hookTimeout: 180_000,
-    pool: 'forks',
-    // Two files at a time on a 2-core machine: most e2e tests wait on servers and timeouts, not on the CPU.
-    maxWorkers: 2,
-    // Tests side by side within a file (describe.concurrent): each starts a CLI and its servers, so three per worker
-    // keep both cores busy without starving a run of the CPU its limits assume.
-    maxConcurrency: 3,
-    sequence: { sequencer: SlowestFirst },
-  },
-});
+/**
+ * One tier of the project's tests. `npm test` (this file): unit tests, the fault rows that run in the test's own
+ * process, and a few runs of the CLI (test/smoke.test.ts). `npm run test:e2e` (vitest.e2e.config.ts): test/e2e/, whose
+ * tests start server processes: real servers from npm, the zoo, signals, the fault rows of a process, whole-suite runs.
+ */
+export function tier(include: string[], exclude: string[] = []) {
+  return defineConfig({
+    test: {
+      include,
+      exclude: ['**/node_modules/**', ...exclude],
+      // A bound for a hang only: each run a test starts is bounded by its own limits (and runCli's 120 s), and two
+      // files at a time may make a run take twice as long as alone.
+      testTimeout: 180_000,
+      hookTimeout: 180_000,
+      pool: 'forks',
+      // Two files at a time on a 2-core machine: most e2e tests wait on servers and timeouts, not on the CPU.
+      maxWorkers: 2,
+      // Tests side by side within a file (describe.concurrent): each starts a CLI and its servers, so three per worker
+      // keep both cores busy without starving a run of the CPU its limits assume.
+      maxConcurrency: 3,
+      sequence: { sequencer: SlowestFirst },
+    },
+  });
+}
+
+export default tier(['test/**/*.test.ts'], ['test/e2e/**']);

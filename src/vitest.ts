@@ -4,6 +4,10 @@
  *   // test/conformance.test.ts
  *   import { defineConformanceSuite } from 'mcp-conformance/vitest';
  *   defineConformanceSuite({ target: './dist/server.js' });
+ *
+ * or, with the server in the test's own process (no build step), `serve` instead of `target`:
+ *
+ *   defineConformanceSuite({ serve: ({ input, output }) => createServer().connect(new StdioServerTransport(input, output)) });
  */
 import { describe, it } from 'vitest';
 import { failsTheRun, isExpectedFailure, isStale, staleAdvice } from './baseline/status.js';

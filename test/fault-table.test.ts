@@ -1,17 +1,25 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { README, withTables } from './fixtures/servers/fault-table.mjs';
-import { AUTH_FAULT_ROWS, FAULT_ROWS, HTTP_FAULT_ROWS, KNOWN_FAULTS, KNOWN_HTTP_FAULTS, STATELESS_HTTP_FAULT_ROWS } from './fixtures/servers/faults.mjs';
+import { AUTH_FAULT_ROWS, FAULTS_FILE, FAULT_ROWS, HTTP_FAULT_ROWS, KNOWN_FAULTS, KNOWN_HTTP_FAULTS, STATELESS_HTTP_FAULT_ROWS } from './fault-rows.js';
 import { ROOT } from './helpers.js';
 
-type Row = [fault: string, check: string | null, status: 'fail' | 'warn' | null, why: string, options?: object];
-const rows = [...FAULT_ROWS, ...HTTP_FAULT_ROWS, ...STATELESS_HTTP_FAULT_ROWS, ...AUTH_FAULT_ROWS] as Row[];
+const Ajv2020 = _Ajv2020 as unknown as typeof _Ajv2020.default;
 const fixture = (name: string) => readFileSync(join(ROOT, 'test/fixtures/servers', name), 'utf8');
 /** The fault names a fixture switches on: `on('name')`, `replyWith('name', …)`. */
 const switched = (text: string) => new Set([...text.matchAll(/(?<![.\w])(?:on|replyWith)\('([a-z0-9-]+)'/g)].map((m) => m[1]));
 
-describe('the fault tables (test/fixtures/servers/faults.mjs)', () => {
+describe('the fault tables (test/fixtures/servers/faults.yaml)', () => {
+  it('are data that keeps to faults.schema.json', () => {
+    const validate = new Ajv2020({ allErrors: true }).compile(JSON.parse(fixture('faults.schema.json')));
+    const valid = validate(parse(readFileSync(FAULTS_FILE, 'utf8')));
+    expect(validate.errors ?? [], 'faults.yaml').toEqual([]);
+    expect(valid).toBe(true);
+  });
+
   it('are what the fixtures README shows (node test/fixtures/servers/fault-table.mjs rewrites them)', () => {
     const readme = readFileSync(README, 'utf8');
     expect(withTables(readme)).toBe(readme);
@@ -25,10 +33,9 @@ describe('the fault tables (test/fixtures/servers/faults.mjs)', () => {
     }
   });
 
-  it('give every row a verdict and a reason, and no row twice', () => {
-    const bad = rows.filter(([fault, check, status, why]) => !/^[a-z0-9-]+$/.test(fault) || (check === null) !== (status === null) || ![null, 'fail', 'warn'].includes(status) || why.trim() === '');
-    expect(bad).toEqual([]);
-    const keys = [FAULT_ROWS, HTTP_FAULT_ROWS, STATELESS_HTTP_FAULT_ROWS].flatMap((table, i) => (table as Row[]).map(([fault, check, , , options]) => JSON.stringify([i, fault, check, options])));
+  it('hold no row twice', () => {
+    const tables = { stdio: FAULT_ROWS, http: HTTP_FAULT_ROWS, statelessHttp: STATELESS_HTTP_FAULT_ROWS, auth: AUTH_FAULT_ROWS };
+    const keys = Object.entries(tables).flatMap(([table, rows]) => rows.map(({ why: _why, ...row }) => JSON.stringify([table, row])));
     expect(keys.filter((k, i) => keys.indexOf(k) !== i)).toEqual([]);
   });
 });

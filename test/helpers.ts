@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { mkdtemp, readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,3 +35,10 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
 }
 
 export const statusOf = (report: Report | undefined, id: string) => report?.checks.find((c) => c.id === id)?.status;
+
+/** A file holding `text`, named `name`, in a fresh temp folder. */
+export async function tempFile(text: string, name: string): Promise<string> {
+  const path = join(await mkdtemp(join(tmpdir(), 'mcpc-file-')), name);
+  await writeFile(path, text);
+  return path;
+}

@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { loadSuite } from '../src/suite/suite.js';
-import { runConformance, verdict, type Report } from '../src/index.js';
+import { runConformance, verdict, type Report, type Serve } from '../src/index.js';
 import { mergeReports } from '../src/report/merge.js';
 import { parseShard, shardSuite } from '../src/suite/shard.js';
 import { REFERENCE, runCli } from './helpers.js';
+// @ts-expect-error: the reference server is plain JavaScript
+import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 
 describe('shards', () => {
   it('parse i/n with 1 ≤ i ≤ n', () => {
@@ -27,8 +29,9 @@ describe('shards', () => {
 
 describe('sharded runs of the reference server', () => {
   it('merged, equal the unsharded run: the same checks with the same statuses and verdict', async () => {
-    // One seed for the three runs, so the generated checks draw the same values.
-    const [whole, one, two] = await Promise.all([undefined, '1/2', '2/2'].map((shard) => runConformance({ target: REFERENCE, timeout: 5, seed: 42, shard })));
+    // One seed for the three runs, so the generated checks draw the same values; the server runs in this process.
+    const serve: Serve = (streams) => serveStreams(createServer(), streams);
+    const [whole, one, two] = await Promise.all([undefined, '1/2', '2/2'].map((shard) => runConformance({ serve, timeout: 5, seed: 42, shard })));
     const merged = mergeReports([
       { source: 'shard 1/2', report: one },
       { source: 'shard 2/2', report: two },

@@ -1,5 +1,5 @@
 // The stateless wire (2026-07-28) behind the Session interface: discovery through server/discover, the protocol
-// fields in every request's _meta, and the reference server in each of its modes.
+// fields in every request's _meta, and the reference server in each of its modes (in this process, but for HTTP).
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wrongRevision } from '../src/checks/check.js';
@@ -16,16 +16,23 @@ import { resolveTarget } from '../src/target/resolve.js';
 import { Session } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { connect } from '../src/transport/connect.js';
-import { FAULTY, REFERENCE } from './helpers.js';
+import type { Serve } from '../src/index.js';
+// @ts-expect-error: the reference server is plain JavaScript
+import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
+import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
+import { REFERENCE } from './helpers.js';
 
 const open: { session: Session; close: () => Promise<void> }[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map(async ({ session, close }) => (await session.close(), await close())));
 });
 
-/** A session on the reference server started with `args` (its --revision). */
-async function reference(...args: string[]): Promise<Session> {
-  const plan = { description: 'reference', command: process.execPath, args: [join(REFERENCE, 'server.mjs'), ...args], cwd: REFERENCE, env: {} };
+/** The reference server in this process, on the wire of `revision` (2026-07-28, or all for both; none: the initialize wire). */
+const referenceServe = (revision?: string): Serve => (streams) => serveStreams(createServer({ revision }), streams);
+
+/** A session on the reference server of `revision`'s wire, in this process. */
+async function reference(revision?: string): Promise<Session> {
+  const plan = await resolveTarget({ serve: referenceServe(revision) });
   const connection = connect(plan, { timeoutMs: 5000, probeVersion: REVISIONS[0] });
   const transcript = new Transcript();
   const session = new Session(await connection.open(transcript), transcript, 5000);
@@ -37,7 +44,7 @@ const sentFrames = (s: Session) => s.transcript.entries.filter((e) => e.dir === 
 
 describe('the stateless wire', () => {
   it('discovers through server/discover and sends the protocol fields with every request', async () => {
-    const session = await reference('--revision', STATELESS_REVISION);
+    const session = await reference(STATELESS_REVISION);
     const profile = await discover(session, STATELESS_REVISION);
     expect(profile).toMatchObject({ revision: STATELESS_REVISION, protocolVersion: STATELESS_REVISION, serverInfo: { name: 'mcp-reference-server' } });
     expect(profile.tools.length).toBeGreaterThan(1);
@@ -50,15 +57,15 @@ describe('the stateless wire', () => {
   });
 
   it("lets a request's own _meta override the protocol fields", async () => {
-    const session = await reference('--revision', STATELESS_REVISION);
+    const session = await reference(STATELESS_REVISION);
     await discover(session, STATELESS_REVISION);
     const reply = await session.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
     expect(reply.message.error).toMatchObject({ code: -32022, data: { requested: '1900-01-01', supported: [STATELESS_REVISION] } });
   });
 
   it('reaches a dual-era server in both eras', async () => {
-    const legacy = await discover(await reference('--revision', 'all'));
-    const modern = await discover(await reference('--revision', 'all'), STATELESS_REVISION);
+    const legacy = await discover(await reference('all'));
+    const modern = await discover(await reference('all'), STATELESS_REVISION);
     expect([legacy.revision, modern.revision]).toEqual(['2025-11-25', STATELESS_REVISION]);
     // ask-name asks for input with an InputRequiredResult, which only the stateless wire has; the tools that send the
     // client requests exist on the initialize wire only.
@@ -88,19 +95,19 @@ describe('the stateless wire', () => {
   });
 
   it('judges an outputSchema by the revision: any schema in 2026-07-28, an object schema before', async () => {
-    const judged = async (revision: string, env: Record<string, string>) => {
-      const plan = await resolveTarget({ target: FAULTY, env: { ...env, MCP_FAULTS: 'array-output-schema' } });
+    const judged = async (revision: string, server: { revision?: string }) => {
+      const plan = await resolveTarget({ serve: createFaultyServer(['array-output-schema'], server) });
       const suite = await loadSuite({ only: ['tools/output-schema/valid'] });
       const report = await runSuiteWith({ plan, suite, timeoutMs: 5000, budgetMs: 60_000, protocolVersion: revision });
       return report.checks.find((c) => c.id === 'tools/output-schema/valid')?.status;
     };
-    expect(await judged(STATELESS_REVISION, { MCP_REVISION: STATELESS_REVISION })).toBe('pass');
+    expect(await judged(STATELESS_REVISION, { revision: STATELESS_REVISION })).toBe('pass');
     expect(await judged('2025-11-25', {})).toBe('fail');
   });
 
   it('passes a listed prompt that answers -32021 for a capability the request did not declare', async () => {
     const judged = async (faults: string) => {
-      const plan = await resolveTarget({ target: FAULTY, env: { MCP_REVISION: STATELESS_REVISION, MCP_FAULTS: faults } });
+      const plan = await resolveTarget({ serve: createFaultyServer([faults], { revision: STATELESS_REVISION }) });
       const suite = await loadSuite({ only: ['prompts/get/listed'] });
       const report = await runSuiteWith({ plan, suite, timeoutMs: 5000, budgetMs: 60_000, protocolVersion: STATELESS_REVISION });
       const check = report.checks.find((c) => c.id === 'prompts/get/listed');
@@ -119,16 +126,15 @@ describe('the stateless wire', () => {
 const verdictOf = (run: { report: Parameters<typeof verdict>[0] }) => verdict(run.report);
 
 describe('--revision auto', () => {
-  const server = (...args: string[]) => [process.execPath, join(REFERENCE, 'server.mjs'), ...args];
-  const judged = async (target: string[]) =>
-    (await conformEach(await resolveOptions({ target, revision: 'auto', seed: 1, runs: 5 }))).map((r) => [r.report.server?.protocolVersion, verdict(r.report)]);
+  const judged = async (serve: Serve) =>
+    (await conformEach(await resolveOptions({ serve, revision: 'auto', seed: 1, runs: 5 }))).map((r) => [r.report.server?.protocolVersion, verdict(r.report)]);
 
   it('tests a dual-era server in both eras, with one verdict each', async () => {
-    expect(await judged(server('--revision', 'all'))).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
+    expect(await judged(referenceServe('all'))).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
   });
 
   it("runs a dual-era server's two eras side by side, each on servers of its own", async () => {
-    const runs = await conformEach(await resolveOptions({ target: server('--revision', 'all'), revision: 'auto', seed: 1, runs: 5 }));
+    const runs = await conformEach(await resolveOptions({ serve: referenceServe('all'), revision: 'auto', seed: 1, runs: 5 }));
     const [first, second] = runs.map((r) => r.report);
     expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
     expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
@@ -145,12 +151,12 @@ describe('--revision auto', () => {
   });
 
   it('tests a server of one era once', async () => {
-    expect(await judged(server())).toEqual([['2025-11-25', 'pass']]);
-    expect(await judged(server('--revision', STATELESS_REVISION))).toEqual([[STATELESS_REVISION, 'pass']]);
+    expect(await judged(referenceServe())).toEqual([['2025-11-25', 'pass']]);
+    expect(await judged(referenceServe(STATELESS_REVISION))).toEqual([[STATELESS_REVISION, 'pass']]);
   });
 
   it('stands for several runs, which conformEach makes: conform runs one revision', async () => {
-    await expect(conform(await resolveOptions({ target: server(), revision: 'auto' }))).rejects.toThrow(/one run per revision/);
+    await expect(conform(await resolveOptions({ serve: referenceServe(), revision: 'auto' }))).rejects.toThrow(/one run per revision/);
   });
 });
 

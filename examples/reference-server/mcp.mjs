@@ -1024,18 +1024,23 @@ export function exitAfterFlush(output = process.stdout, code = 0) {
   setTimeout(() => process.exit(code), 200).unref();
 }
 
-export function runStdio(server, { input = process.stdin, output = process.stdout } = {}) {
+/** Serves MCP on a pair of streams, as over stdio, without touching the process: a test may run it in its own. */
+export function serveStreams(server, { input, output }, onEnd = () => {}) {
   const write = (message) => output.write(JSON.stringify(message) + '\n');
   server.send = write;
   server.canDefer = true;
-  output.on('error', () => process.exit(0)); // the client went away
-  process.stderr.write(`${SERVER_NAME} ${SERVER_VERSION}: serving MCP on stdio (pid ${process.pid})\n`);
   readLines(
     input,
     (line) => {
       const out = server.handleLine(line);
       if (out !== null) write(out);
     },
-    () => exitAfterFlush(output),
+    onEnd,
   );
+}
+
+export function runStdio(server, { input = process.stdin, output = process.stdout } = {}) {
+  output.on('error', () => process.exit(0)); // the client went away
+  process.stderr.write(`${SERVER_NAME} ${SERVER_VERSION}: serving MCP on stdio (pid ${process.pid})\n`);
+  serveStreams(server, { input, output }, () => exitAfterFlush(output));
 }

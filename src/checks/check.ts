@@ -5,7 +5,7 @@ import type { LocalIssuer } from '../auth/issuer.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../session/session.js';
-import type { ExitInfo, TransportKind } from '../transport/transport.js';
+import { type ExitInfo, type TransportKind, overStdio } from '../transport/transport.js';
 import { bounded, isObject } from '../json.js';
 
 /** What a check concluded. `error` is never returned by a check: the runner gives it to a check that threw. */
@@ -97,8 +97,10 @@ export interface CheckDef {
    * runs while the rest of the run works rather than after it.
    */
   slowWork?: boolean;
-  /** The one transport the check applies to (its requirement is about it); on any other it is skipped. */
+  /** The one transport the check applies to (its requirement is about it); on any other it is skipped. `stdio` is the stdio wire, in-process servers included. */
   transport?: TransportKind;
+  /** Judges the server's process (how it exits, its signals): skipped for a server in the caller's process. */
+  needsProcess?: boolean;
   /** The skip reason on stdio, when it says more than the transport's name. */
   offTransport?: string;
   /** The extension the check tests (e.g. `io.modelcontextprotocol/ui`): `list` names it, and the check's area is that extension's. */
@@ -113,12 +115,19 @@ export interface CheckDef {
   run(ctx: CheckContext): Promise<Outcome>;
 }
 
-const TRANSPORT_NAMES: Record<TransportKind, string> = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'legacy HTTP+SSE' };
+const TRANSPORT_NAMES: Record<TransportKind, string> = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'legacy HTTP+SSE', 'in-process': 'in-process' };
 
-/** The skip reason for a check or frame rule made for another transport than the run's; undefined when it applies. */
-export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind, onStdio?: string): string | undefined {
-  if (needs === undefined || needs === actual) return undefined;
-  if (onStdio !== undefined && actual === 'stdio') return onStdio;
+/** The skip reason of a check that judges the server's process, on a server of the caller's process. */
+export const NEEDS_PROCESS = 'needs a server process; this run tests a server in-process';
+
+/**
+ * The skip reason for a check or frame rule made for another transport than the run's; undefined when it applies. A
+ * server in-process speaks the stdio wire: what is made for stdio applies to it, unless it needs a process.
+ */
+export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind, onStdio?: string, needsProcess = false): string | undefined {
+  if (needsProcess && actual === 'in-process') return NEEDS_PROCESS;
+  if (needs === undefined || needs === actual || (needs === 'stdio' && overStdio(actual))) return undefined;
+  if (onStdio !== undefined && overStdio(actual)) return onStdio;
   return `applies to the ${TRANSPORT_NAMES[needs]} transport only; this run uses ${TRANSPORT_NAMES[actual]}`;
 }
 

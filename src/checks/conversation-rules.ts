@@ -2,6 +2,7 @@
 import { STATELESS_REVISION } from '../schema/validators.js';
 import type { Exchange, InboundEvent } from '../session/session.js';
 import { isObject } from '../json.js';
+import { overStdio } from '../transport/transport.js';
 import { requirement } from './check.js';
 import type { Finding, FrameRule } from './frame-rule.js';
 
@@ -73,7 +74,7 @@ export const CONVERSATION_RULES: FrameRule[] = [
       if (e.kind !== 'notification' || e.message?.method !== 'notifications/message' || !set) return undefined;
       const level = params(e).level;
       if (!belowLevel(level, set.level)) return [];
-      if (ctx.transport !== 'stdio' && e.line.entry.t - set.t < HTTP_CROSSING_MS) return [];
+      if (!overStdio(ctx.transport) && e.line.entry.t - set.t < HTTP_CROSSING_MS) return [];
       return [{ severity: 'warn', message: `a log message at level ${String(level)} came after logging/setLevel ${set.level}`, expected: `levels from ${set.level} up`, actual: e.message.params }];
     },
   },
@@ -110,7 +111,7 @@ export const CONVERSATION_RULES: FrameRule[] = [
       if ([...(s?.on ?? [])].some(under) || crossing) return [];
       if (s?.off.has(uri)) {
         // Over HTTP, streams arrive in no set order: it may have been sent before the unsubscribe was served.
-        if (ctx.transport !== 'stdio') return [];
+        if (!overStdio(ctx.transport)) return [];
         return [{ severity: 'warn', message: `notifications/resources/updated for ${uri} after the client unsubscribed from it`, expected: 'no updates after resources/unsubscribe', actual: e.message.params }];
       }
       return [{ severity: 'warn', message: `notifications/resources/updated for ${uri}, which the client never subscribed to`, expected: `an update for a subscribed URI (${[...(s?.on ?? [])].join(', ') || 'none'})`, actual: e.message.params }];

@@ -7,6 +7,7 @@ import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/valid
 import { schemaArbitraries } from '../generate/schema-arbitrary.js';
 import { callableTools } from '../generate/tool-policy.js';
 import { isObject } from '../json.js';
+import { overStdio } from '../transport/transport.js';
 import { type CheckContext, type CheckDef, type Outcome, errorOf, fail, pass, requirement, skip, warn, worst } from './check.js';
 import { slowMessage } from './timeouts.js';
 import { httpOf } from './http.js';
@@ -287,7 +288,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
       if (traces.length === 0) return skip(`no request to send with a progressToken: no list capability and no tool the run may call${left}`);
       const reported = traces.filter((t) => t.progress.length > 0);
       if (reported.length === 0) return skip(`no progress came for the ${traces.length} request(s) sent with a progressToken (a server may send none): ${traces.map((t) => t.label).join(', ')}${left}`);
-      const ordered = session.transport.kind === 'stdio';
+      const ordered = overStdio(session.transport.kind);
       const outcome = worst(reported.flatMap((t) => judgeProgress(t, ordered)));
       const count = reported.reduce((n, t) => n + t.progress.length, 0);
       const summary = `${count} progress notification(s) for ${reported.map((t) => t.label).join(', ')} (of ${traces.length} request(s) with a token)`;

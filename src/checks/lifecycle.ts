@@ -106,6 +106,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     // Last: every other check has run on the shared server by then.
     last: true,
     transport: 'stdio',
+    needsProcess: true,
     async run(ctx) {
       const losses = ctx.serverLosses();
       if (losses.length === 0) return pass('the shared server ran until the client closed its stdin');
@@ -127,6 +128,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     requirement: requirement('life.shutdown.stdio', 'SHOULD', 'basic/lifecycle#stdio', 'On stdio, the client ends the session by closing the server\'s input; the server should exit promptly'),
     last: true,
     transport: 'stdio',
+    needsProcess: true,
     async run(ctx) {
       const exit = await ctx.closeShared();
       const actual = { code: exit.code, signal: exit.signal };

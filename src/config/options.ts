@@ -1,6 +1,7 @@
 import { parseShard, type Shard } from '../suite/shard.js';
 import type { Config } from '../schema/generated/config.js';
 import type { LocalIssuer } from '../auth/issuer.js';
+import type { Serve } from '../transport/in-process.js';
 import { configValidator, loadConfig } from './config.js';
 import { DEFAULTS } from './defaults.js';
 import { ConfigError, fieldName, schemaProblem } from './yaml-file.js';
@@ -16,11 +17,17 @@ export type ConformanceOptions = Omit<Config, '$schema' | 'target' | 'command'> 
   config?: string;
   /** `"i/n"`: run only shard i of n of the active checks; frame rules judge the shard's own traffic. */
   shard?: string;
+  /**
+   * A server of the caller's process instead of a target: called once for every fresh session the run needs, with the
+   * two streams a stdio server has (it reads newline-delimited JSON-RPC from `input` and writes to `output`).
+   */
+  serve?: Serve;
 };
 
 /** Options merged, defaulted and checked, once, by resolveOptions: what everything after it reads. */
 export interface ResolvedOptions {
   target?: string;
+  serve?: Serve;
   command?: string[];
   cwd?: string;
   env: Record<string, string>;
@@ -67,7 +74,7 @@ const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Objec
  * errors as its giver knows it (the command line: by its flag).
  */
 export async function resolveOptions(options: ConformanceOptions, nameOf = (key: string) => `option ${key}`): Promise<ResolvedOptions> {
-  const { target, config, shard: shardText, ...rest } = options;
+  const { target, config, shard: shardText, serve, ...rest } = options;
   const given: Config = { ...defined(rest), ...(Array.isArray(target) ? { command: target as Config['command'] } : target !== undefined && { target }) };
   const validateConfig = configValidator();
   if (!validateConfig(given)) {
@@ -84,8 +91,8 @@ export async function resolveOptions(options: ConformanceOptions, nameOf = (key:
   const server = given.target !== undefined || given.command !== undefined ? {} : { target: fileTarget, command: fileCommand };
   const merged: Config = { ...fileRest, ...server, ...given, env: { ...file.env, ...given.env }, headers: { ...file.headers, ...given.headers } };
   return {
-    target: merged.target,
-    command: merged.command,
+    // A server in this process replaces the file's target (a config file may be the command line's too), not a given one.
+    ...(serve !== undefined ? { serve, target: given.target, command: given.command } : { target: merged.target, command: merged.command }),
     cwd: merged.cwd,
     env: Object.fromEntries(Object.entries(merged.env ?? {}).map(([k, v]) => [k, String(v)])),
     headers: merged.headers ?? {},

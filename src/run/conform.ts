@@ -115,8 +115,8 @@ async function runOne(
 
 const isSeveral = (revision: string) => revision === 'all' || revision === 'auto';
 
-async function planOf({ target, command, cwd, env, headers, httpUrl, port, transport, secrets, tokenEnv, issuer, maxStarts }: ResolvedOptions): Promise<LaunchPlan> {
-  const resolved = await resolveTarget({ target, command, cwd, env, headers: { ...headers, ...bearerFrom(tokenEnv, env) }, httpUrl, port, transport });
+async function planOf({ target, command, serve, cwd, env, headers, httpUrl, port, transport, secrets, tokenEnv, issuer, maxStarts }: ResolvedOptions): Promise<LaunchPlan> {
+  const resolved = await resolveTarget({ target, command, serve, cwd, env, headers: { ...headers, ...bearerFrom(tokenEnv, env) }, httpUrl, port, transport });
   // A server the run starts learns the --auth-server it is to trust (the user's --env may name another).
   const trust: Record<string, string> = issuer && resolved.command ? { [ISSUER_ENV]: issuer.issuer, [JWKS_ENV]: issuer.jwksUrl } : {};
   const plan = { ...resolved, env: { ...trust, ...resolved.env }, secretNames: [...secrets, ...(tokenEnv === undefined ? [] : [tokenEnv])] };

@@ -12,6 +12,7 @@ import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
 import { countProcesses, quoteArg } from '../transport/server-process.js';
+import { overStdio } from '../transport/transport.js';
 import { assembleReport, handshakeFailure, handshakeStopped } from './assemble.js';
 import { BudgetSpent, type Generation, Interrupted, type RunState } from './attempt.js';
 import { notRun } from './result.js';
@@ -89,7 +90,8 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     slowTools: new Map(),
     ...(options.issuer && { issuer: options.issuer }),
     // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
-    replay: (id) => [
+    // A server in the caller's process has no command line: its replay is the options of runConformance.
+    replay: (id) => options.plan.serve ? replayOptions(id, seed, protocolVersion, options) : [
       'mcp-conformance', '--seed', seed,
       ...(options.runs !== DEFAULTS.runs ? ['--runs', options.runs] : []),
       '--revision', protocolVersion,
@@ -124,16 +126,16 @@ export async function runSuite(options: RunOptions): Promise<Report> {
         throw err;
       });
   const kind = shared.transport.kind;
-  const lanes = scratchLanes(kind === 'stdio' && gateFor(options.plan).roomy);
+  const lanes = scratchLanes(kind !== 'stdio' || gateFor(options.plan).roomy);
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
-  const sharedServer = new SharedServer(shared, open, protocolVersion, kind === 'stdio' ? MAX_RESTARTS : 0);
+  const sharedServer = new SharedServer(shared, open, protocolVersion, overStdio(kind) ? MAX_RESTARTS : 0);
   // Fresh sessions (version probes, uninitialized cases, scratch sessions) over stdio cost a process start each: a few
   // are started ahead (beside the auto probe, `warm`, else now, while discovery runs) and handed out first; no more
   // than the run will take, so a narrow run starts none it does not use.
   const pool: Promise<Session>[] = [];
   const warm = options.warm ?? [];
-  if (kind === 'stdio') {
-    const applies = suite.checks.filter((c) => elsewhere(c, 'stdio', protocolVersion) === undefined);
+  if (overStdio(kind)) {
+    const applies = suite.checks.filter((c) => elsewhere(c, kind, protocolVersion) === undefined);
     const takers = applies.filter((c) => c.fresh).length + Math.min(lanes, applies.filter((c) => c.scratch).length);
     for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));
     for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open(options.signal));
@@ -188,4 +190,18 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     await connection.close();
   }
   return assembleReport({ plan: options.plan, strict: options.strict, seed, startedAt, t0, profile, results, interrupted, sessions, silent, lostWaiting, monitor, transport: kind, locked, processes: { ...processes.stop(), ...(options.plan.command && gateFacts(options.plan)) } });
+}
+
+/** The replay of a check of a server in-process: the runConformance options that run it alone with the same values. */
+function replayOptions(id: string, seed: number, revision: string, { runs, toolCalls }: RunOptions): string {
+  const fields = [
+    'serve',
+    `seed: ${seed}`,
+    ...(runs !== DEFAULTS.runs ? [`runs: ${runs}`] : []),
+    `revision: '${revision}'`,
+    ...(toolCalls.mode !== DEFAULTS.toolCalls ? [`toolCalls: '${toolCalls.mode}'`] : []),
+    ...(toolCalls.allow.length > 0 ? [`allowTools: ${JSON.stringify(toolCalls.allow)}`] : []),
+    `only: [${JSON.stringify(id)}]`,
+  ];
+  return `runConformance({ ${fields.join(', ')} })`;
 }

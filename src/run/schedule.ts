@@ -3,7 +3,7 @@ import { unmetRequirement } from '../cases/requires.js';
 import { profileView } from '../cases/profile-view.js';
 import { type CheckDef, citing, skip, wrongRevision, wrongTransport } from '../checks/check.js';
 import type { CheckResult } from '../schema/generated/report.js';
-import type { TransportKind } from '../transport/transport.js';
+import { type TransportKind, overStdio } from '../transport/transport.js';
 import { attempt, ready, freshOn, type RunState } from './attempt.js';
 import { ScratchSessions } from './scratch.js';
 import { type OnProgress, progressTracker } from './progress.js';
@@ -16,7 +16,7 @@ export interface EraLeftOut {
 }
 
 /** Why a check does not apply to a run of this transport and revision; undefined when it does. */
-export const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind, def.offTransport) ?? wrongRevision(def.revisions, revision);
+export const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind, def.offTransport, def.needsProcess) ?? wrongRevision(def.revisions, revision);
 
 /**
  * The check itself, or, when it is made for another transport or revision than the run's (for an era the server said
@@ -37,7 +37,7 @@ export async function runChecks(checks: CheckDef[], state: RunState, kind: Trans
   const { profile } = state;
   // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
   const scratchers = checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined).length;
-  if (kind === 'stdio' && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(state.scratchLanes, scratchers));
+  if (overStdio(kind) && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(state.scratchLanes, scratchers));
   const view = profileView(profile);
   const progress = progressTracker(checks.map((c) => c.id), onProgress);
   // A check made for the run's revision cites that revision's page.

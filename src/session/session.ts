@@ -132,7 +132,7 @@ export class Session {
     this.starting = transport.started !== undefined;
     void transport.started?.then(() => (this.starting = false));
     transport.onLine((line) => this.receive(line));
-    transport.onExit((exit) => this.lose(`process exited (code ${exit.code}, signal ${exit.signal})`, exit.how === 'crashed'));
+    transport.onExit((exit) => this.lose(exit.why ?? `process exited (code ${exit.code}, signal ${exit.signal})`, exit.how === 'crashed'));
     transport.onDeaf?.((why) => {
       this.lose(why, true);
       // Deaf and mute, it can only be stopped: started now, the shutdown's waits run alongside the rest of the run.

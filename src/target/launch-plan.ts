@@ -1,3 +1,4 @@
+import type { Serve } from '../transport/in-process.js';
 import type { TransportKind } from '../transport/transport.js';
 
 /** How to start (or reach) the server under test. Produced by target resolution. */
@@ -14,6 +15,8 @@ export interface LaunchPlan {
   env: Record<string, string>;
   /** How to talk to the server; stdio when absent. */
   transport?: TransportKind;
+  /** A server of the caller's process (transport in-process): called once per session with the streams a stdio server has. */
+  serve?: Serve;
   /** The MCP endpoint of an HTTP server: one already running, or the one `command` starts. */
   url?: string;
   /** Extra HTTP request headers (auth). Their values are secrets: every report shows them as ***. */

@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
 import { quoteArg } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
+import { IN_PROCESS, type Serve } from '../transport/in-process.js';
 import type { LaunchPlan } from './launch-plan.js';
 
 /** The target cannot be turned into a launch plan. The message is one line, meant for the user. */
@@ -28,6 +29,8 @@ export interface TargetInput {
   transport?: TransportKind;
   /** Extra HTTP request headers. */
   headers?: Record<string, string>;
+  /** A server of the caller's process, started on a fresh pair of streams for each session: then nothing else names one. */
+  serve?: Serve;
 }
 
 const JS_EXTENSIONS = new Set(['.js', '.mjs', '.cjs']);
@@ -219,6 +222,7 @@ function freePort(): Promise<number> {
  * Throws {@link TargetError} with a one-line message when it cannot.
  */
 export async function resolveTarget(input: TargetInput): Promise<LaunchPlan> {
+  if (input.serve !== undefined) return inProcessPlan(input);
   const plan = await planFor(input);
   // The replay line starts the server as this run did: its folder, environment, transport and headers (whose values
   // every report shows as ***), then the target.
@@ -229,6 +233,15 @@ export async function resolveTarget(input: TargetInput): Promise<LaunchPlan> {
     ...Object.entries(input.headers ?? {}).flatMap(([k, v]) => ['--header', quoteArg(`${k}: ${v}`)]),
   ];
   return { ...plan, cliTarget: [...server, plan.cliTarget ?? quoteArg(plan.description)].join(' ') };
+}
+
+/** A server of the caller's process: it has no command, folder, environment or URL, so none may be given. */
+function inProcessPlan(input: TargetInput): LaunchPlan {
+  if (typeof input.serve !== 'function') throw new TargetError(`serve must be a function ({ input, output }) => …, not ${typeof input.serve}`);
+  const given = (key: keyof TargetInput) => input[key] !== undefined && (typeof input[key] !== 'object' || Object.keys(input[key]).length > 0);
+  const others = (['target', 'command', 'cwd', 'env', 'httpUrl', 'port', 'transport', 'headers'] as const).filter(given);
+  if (others.length > 0) throw new TargetError(`serve runs the server in this process: give no ${others.join(', ')} with it`);
+  return { description: IN_PROCESS, command: '', args: [], cwd: process.cwd(), env: {}, transport: 'in-process', serve: input.serve };
 }
 
 async function planFor(input: TargetInput): Promise<LaunchPlan> {

@@ -13,14 +13,15 @@ import { type SseEvent, SseParser } from './sse-parser.js';
 import { cpuMs } from './process-tree.js';
 import { gateFor } from './start-gate.js';
 import { LegacySseTransport } from './sse.js';
-import { startStdio } from './stdio.js';
+import { startServe, startStdio } from './stdio.js';
 import type { ExitInfo, Transport } from './transport.js';
 
 /** Opens the transports of one run's sessions; owns the HTTP server process when the run starts one. */
 export interface Connection {
   /**
-   * A new session's transport: a new server process (stdio), or a new session on the same HTTP server. Aborting
-   * `signal` (the run was stopped) gives up a server start still waiting its turn (StartAborted).
+   * A new session's transport: a new server process (stdio), a new call of `serve` (in-process), or a new session on
+   * the same HTTP server. Aborting `signal` (the run was stopped) gives up a server start still waiting its turn
+   * (StartAborted).
    */
   open(transcript: Transcript, signal?: AbortSignal): Promise<Transport>;
   /** Stops the HTTP server the run started, if any; call it after every session is closed. */
@@ -57,6 +58,8 @@ export function connect(plan: LaunchPlan, opts: ConnectOptions): Connection {
 
 function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
   const url = plan.url;
+  const serve = plan.serve;
+  if (serve !== undefined) return { open: async (transcript) => startServe(serve, plan, transcript), close: async () => {} };
   if (url === undefined) return { open: (transcript, signal) => startStdio(plan, transcript, { startAllowanceMs: opts.timeoutMs, signal }), close: async () => {} };
   let prepared: Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> | undefined;
   return {

@@ -9,6 +9,7 @@ import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
 import { cpuMs } from './process-tree.js';
 import { gateFor } from './start-gate.js';
+import { type InProcessServer, type Serve, startInProcess } from './in-process.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
 
 export { LaunchError } from '../target/launch-error.js';
@@ -42,10 +43,13 @@ const PREFIX_BYTES = FRAME_TEXT_CAP;
 const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
-/** A server spawned as a child process, speaking newline-delimited JSON on stdin/stdout. */
+/** The server end the stdio wire talks to: a child process, or a server of the caller's process (no pid). */
+type StdioPeer = Pick<ServerProcess | InProcessServer, 'stdin' | 'stdout' | 'exited' | 'ended' | 'running' | 'onExit' | 'waitRawExit' | 'stderrTail' | 'stop'> & { pid: number | undefined };
+
+/** A server speaking newline-delimited JSON on stdin/stdout: a child process, or (kind in-process) the caller's streams. */
 export class StdioTransport implements Transport {
-  readonly kind = 'stdio';
-  readonly pid: number;
+  readonly kind: 'stdio' | 'in-process';
+  readonly pid: number | undefined;
   private readonly stdin: Writable;
   private readonly stdout: Readable;
   private readonly maxLineBytes: number;
@@ -53,33 +57,37 @@ export class StdioTransport implements Transport {
   private readonly deaf = new Once<string>();
   private stdinErrorSeen = false;
   private readonly splitter: LineSplitter;
-  readonly started: Promise<void>;
-  private startedNow!: (costMs?: number) => void;
+  /** A process's start (see Transport.started); none in-process, where the server is there at once. */
+  readonly started?: Promise<void>;
+  private startedNow: (costMs?: number) => void = () => {};
   private readonly spawnedAt = performance.now();
   private startedYet = false;
 
   /** @internal use {@link startStdio} */
   constructor(
-    private readonly server: ServerProcess,
+    private readonly server: StdioPeer,
     readonly plan: LaunchPlan,
     private readonly transcript: Transcript,
     opts: StdioOptions,
-    start: Start = { leave: () => {}, allowanceMs: DEFAULT_START_ALLOWANCE_MS },
+    start?: Start,
   ) {
+    this.kind = server.pid === undefined ? 'in-process' : 'stdio';
     this.pid = server.pid;
-    this.started = new Promise((resolve) => {
-      // A server that never writes still gets its requests' clocks going, and gives its place in the gate back with
-      // what it spent meanwhile.
-      const timer = setTimeout(() => this.startedNow(cpuMs(this.pid) ?? performance.now() - this.spawnedAt), start.allowanceMs);
-      this.startedNow = (costMs) => {
-        if (this.startedYet) return;
-        this.startedYet = true;
-        clearTimeout(timer);
-        start.leave(costMs);
-        resolve();
-      };
-    });
-    server.onExit(() => this.startedNow());
+    if (start) {
+      this.started = new Promise((resolve) => {
+        // A server that never writes still gets its requests' clocks going, and gives its place in the gate back with
+        // what it spent meanwhile.
+        const timer = setTimeout(() => this.startedNow(this.startCost()), start.allowanceMs);
+        this.startedNow = (costMs) => {
+          if (this.startedYet) return;
+          this.startedYet = true;
+          clearTimeout(timer);
+          start.leave(costMs);
+          resolve();
+        };
+      });
+      server.onExit(() => this.startedNow());
+    }
     this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.stdin = server.stdin;
     this.stdout = server.stdout;
@@ -104,8 +112,9 @@ export class StdioTransport implements Transport {
       // A crashing server closes stdout as it exits, and its exit says why; one that lives on without stdout is deaf.
       void server.waitRawExit(STDOUT_EOF_GRACE_MS).then((exited) => {
         if (exited || !server.running) return;
-        this.transcript.add('event', 'stdout closed while the process runs on');
-        this.deaf.fire('server closed its stdout (the process is still running)');
+        const inProcess = this.kind === 'in-process';
+        this.transcript.add('event', inProcess ? 'output ended while the server runs on' : 'stdout closed while the process runs on');
+        this.deaf.fire(inProcess ? 'server ended its output while the session was open' : 'server closed its stdout (the process is still running)');
       });
     });
     this.stdout.on('error', () => {});
@@ -144,7 +153,7 @@ export class StdioTransport implements Transport {
     return this.server.stderrTail(lines);
   }
 
-  /** Closes stdin, waits, then SIGTERM, then SIGKILL, and kills the whole process tree. */
+  /** Closes stdin, waits, then SIGTERM, then SIGKILL, and kills the whole process tree (in-process: ends both streams). */
   close(): Promise<ExitInfo> {
     this.startedNow();
     return this.server.stop(true);
@@ -167,10 +176,15 @@ export class StdioTransport implements Transport {
     return entry;
   }
 
+  /** What the process has cost so far: its CPU time where the system says, else the wall time since spawn. */
+  private startCost(): number {
+    return (this.pid === undefined ? undefined : cpuMs(this.pid)) ?? performance.now() - this.spawnedAt;
+  }
+
   private onStdoutLine(raw: RawLine): void {
     // Its first line shows the server is up and reading: it has started. What that cost is its CPU time where the
     // system says (the wall time since spawn counts the suite's own load, or a blocked event loop, too).
-    if (!this.startedYet) this.startedNow(cpuMs(this.pid) ?? performance.now() - this.spawnedAt);
+    if (!this.startedYet) this.startedNow(this.startCost());
     const problems: string[] = [];
     let entry: TranscriptEntry;
     let json: unknown;
@@ -245,4 +259,9 @@ export async function startStdio(plan: LaunchPlan, transcript: Transcript, opts:
     throw err;
   });
   return new StdioTransport(server, plan, transcript, opts, { leave, allowanceMs });
+}
+
+/** Starts `serve` in this process on a fresh pair of streams, talked to exactly as a stdio server. */
+export function startServe(serve: Serve, plan: LaunchPlan, transcript: Transcript, opts: StdioOptions = {}): StdioTransport {
+  return new StdioTransport(startInProcess(serve, transcript), plan, transcript, opts);
 }

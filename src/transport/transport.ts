@@ -1,17 +1,26 @@
 import type { TranscriptEntry } from '../schema/generated/report.js';
 
-/** The transports a server can speak: stdio, Streamable HTTP, and the legacy HTTP+SSE of 2024-11-05. */
-export type TransportKind = 'stdio' | 'http' | 'sse';
+/**
+ * The transports a server can speak: stdio, Streamable HTTP, and the legacy HTTP+SSE of 2024-11-05; and `in-process`, a
+ * server of the caller's process given the two streams a stdio server has (the stdio wire without a process).
+ */
+export type TransportKind = 'stdio' | 'http' | 'sse' | 'in-process';
 
-/** How the server process ended, or (over HTTP) how the session did. */
+/** Whether the transport is the stdio wire: newline-delimited JSON on a pair of streams, with or without a process. */
+export const overStdio = (kind: TransportKind | undefined): boolean => kind === 'stdio' || kind === 'in-process';
+
+/** How the server process ended, or (over HTTP, in-process) how the session did. */
 export interface ExitInfo {
   code: number | null;
   signal: string | null;
   /**
    * How shutdown went: exited by itself after stdin closed, or needed SIGTERM / SIGKILL; 'crashed' when it
-   * ended before we asked; 'closed' when the client ended an HTTP session (the server lives on).
+   * ended before we asked (an in-process server: it threw); 'closed' when the client ended an HTTP session (the server
+   * lives on) or an in-process one.
    */
   how: 'stdin-eof' | 'sigterm' | 'sigkill' | 'crashed' | 'closed';
+  /** What ended it, when there is no process whose exit code says (an in-process server that threw). */
+  why?: string;
 }
 
 /** One inbound message: a stdout line, an HTTP response body or an SSE event's data, decoded. */

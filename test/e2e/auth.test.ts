@@ -9,13 +9,13 @@ import { OFF } from '../../src/checks/auth-probe.js';
 import { NEEDS_TOKEN } from '../../src/run/locked.js';
 import { runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
-import { AUTH_FAULT_ROWS } from '../fixtures/servers/faults.mjs';
+import { AUTH_FAULT_ROWS } from '../fault-rows.js';
 import { REFERENCE, ROOT, runCli } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
 const FAULTY_HTTP = join(ROOT, 'test/fixtures/servers/faulty-http-server.mjs');
 const STARTED = { httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto' as const, seed: 7, runs: 5 };
-const FAULTS = AUTH_FAULT_ROWS as [fault: string, check: string, status: 'fail' | 'warn', why: string, options?: { revision?: string; authServer?: boolean; also?: string[] }][];
+const FAULTS = AUTH_FAULT_ROWS;
 
 const auth = (r: Report) => r.checks.filter((c) => c.id.startsWith('auth/'));
 const notPassing = (r: Report) => r.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
@@ -38,13 +38,6 @@ describe('a server that wants a token, run without one', () => {
   });
 });
 
-describe('a server that trusts the --auth-server', () => {
-  it('passes every authorization check, the issued tokens included', async () => {
-    const report = await runConformance({ ...STARTED, target: [process.execPath, HTTP_REFERENCE, '--auth'], revision: '2025-11-25', only: ['auth/**'], authServer: true });
-    expect(notPassing(report)).toEqual([]);
-    expect(auth(report).filter((c) => c.status === 'skip').map((c) => c.id)).toEqual(['auth/metadata/no-offline-access']);
-  });
-});
 
 describe('servers without authorization', () => {
   it('an HTTP server that serves without a token gets the area skipped with one reason', async () => {
@@ -62,9 +55,9 @@ describe('servers without authorization', () => {
 
 describe('each authorization fault trips exactly the check that targets it', () => {
   it('every check has a fault', () => {
-    expect(AUTH_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
+    expect(AUTH_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f.check === id))).toEqual([]);
   });
-  for (const [fault, check, status, , options] of FAULTS) {
+  for (const { fault, check, expect: status, ...options } of FAULTS) {
     it(`${fault} → ${check} ${status}`, async () => {
       const revision = options?.revision ?? '2025-11-25';
       const report = await runConformance({

@@ -2,17 +2,13 @@ import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP_CHECKS } from '../../src/checks/http.js';
 import { HTTP_SESSION_CHECKS } from '../../src/checks/http-sessions.js';
 import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
 import { loadSuite } from '../../src/suite/suite.js';
-import { runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
-import { HTTP_FAULT_ROWS } from '../fixtures/servers/faults.mjs';
-import { REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
+import { ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
-const FAULTY_HTTP = join(ROOT, 'test/fixtures/servers/faulty-http-server.mjs');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
 /** The CLI starts the server on a free port and tests it over HTTP. */
 const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
@@ -20,16 +16,8 @@ const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
 const SEED = ['--seed', '7', '--runs', '10'];
 const TOKEN = 's3cret-token-4711';
 
-/** The checks of the Streamable HTTP transport on the initialize wire. */
-const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
-
-/**
- * Each HTTP fault of the faulty fixture and the one check (with its verdict) it must trip: nothing else may fail or
- * warn but the checks listed after it, which the same fault breaks for the client's own session.
- */
-const FAULTS = HTTP_FAULT_ROWS as [fault: string, check: string, status: 'fail' | 'warn', why: string, also?: string[]][];
-
 // The runs here go one after another: each starts a server and a CLI, and the machines that run the suite may be small.
+// The fault rows run in the test's worker: test/http-faults.test.ts.
 
 const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
 
@@ -42,19 +30,6 @@ async function differences(stdio: Report, http: Report): Promise<string[]> {
 }
 
 describe('the reference server over HTTP', () => {
-  it('passes everything when the CLI starts it, and agrees with its stdio run', async () => {
-    const [http, stdio] = await Promise.all([runCli([...STARTED, ...SEED, '--', 'node', HTTP_REFERENCE]), runCli([...SEED, REFERENCE])]);
-    expect(http.exitCode, http.stdout).toBe(0);
-    expect(notPassing(http.report)).toEqual([]);
-    expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(TRANSPORT_CHECKS.length);
-    const { checks, frameRules } = await loadSuite();
-    const stdioOnly = [...checks, ...frameRules].filter((c) => c.transport === 'stdio').map((c) => c.id);
-    const elsewhere = http.report!.checks.filter((c) => c.status === 'skip' && c.message.endsWith('transport only; this run uses Streamable HTTP')).map((c) => c.id);
-    expect(elsewhere.sort()).toEqual(stdioOnly.sort());
-    // Over HTTP the reference answers count-slowly at once (it defers answers over stdio only): nothing to cancel. Its
-    // tools that ask the client (client/*) exist over stdio only: over HTTP those checks skip.
-    expect((await differences(stdio.report!, http.report!)).filter((d) => !/^client\/[^:]+: pass → skip$/.test(d))).toEqual(['cancellation/request/no-response: pass → skip']);
-  });
 
   it('passes everything when already running at a URL, and no report shows the --header value', async () => {
     const server = execa(process.execPath, [HTTP_REFERENCE, '--port', '0'], { reject: false });
@@ -84,25 +59,6 @@ describe('the reference server over HTTP', () => {
     expect(r.report).toBeUndefined();
     expect(r.stderr).toMatch(/^mcp-conformance: node -e .* exited \(code 3, signal none\) before answering at http:\/\/127\.0\.0\.1:\d+\/mcp\nlast server output:\n {2}boom: no API key$/);
   });
-});
-
-describe('each HTTP fault trips exactly the check that targets it', () => {
-  it('covers every transport/http check with a fault', () => {
-    expect(TRANSPORT_CHECKS.map((c) => c.id).filter((id) => !FAULTS.some((f) => f[1] === id))).toEqual([]);
-  });
-  for (const [fault, check, status, , also = []] of FAULTS) {
-    it(`${fault} → ${check} ${status}`, async () => {
-      const report = await runConformance({
-        target: [process.execPath, FAULTY_HTTP],
-        httpUrl: 'http://127.0.0.1:{port}/mcp',
-        port: 'auto',
-        env: { MCP_HTTP_FAULTS: fault },
-        seed: 7,
-        runs: 10,
-      });
-      expect(notPassing(report).map((line) => line.split(' ').slice(0, 2).join(' ')).sort()).toEqual([`${check}: ${status}`, ...also].sort());
-    });
-  }
 });
 
 describe('server-everything over HTTP', () => {
