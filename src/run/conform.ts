@@ -178,10 +178,10 @@ async function runEachCounted(options: ResolvedOptions, signal?: AbortSignal, on
   const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
   // Runs overlap when each can have a server of its own: over stdio, or over HTTP when the run starts the server on a
   // free port. A server already running at a URL, or one on the user's fixed port, takes one run at a time.
-  // They overlap only when the server is light to start (see StartGate): a heavy one's second run would slow the first's
-  // servers, whose verdicts must not depend on the suite's own load.
+  // They overlap only when the server is light to start (see StartGate; a server in this process costs no start): a
+  // heavy one's second run would slow the first's servers, whose verdicts must not depend on the suite's own load.
   const ownServers = plan.url === undefined || (plan.command !== '' && options.port === 'auto' && options.httpUrl?.includes('{port}') === true);
-  const apart = ownServers && gateFor(plan).roomy;
+  const apart = ownServers && (plan.serve !== undefined || gateFor(plan).roomy);
   const told = progressOfEach(all, onProgress);
   const runs: Conformed[] = [];
   let next = 0;
