@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { CLI, FAULTY } from '../helpers.js';
 
 /** A server file in a folder of its own: the faulty server with these faults, which an edit of the file changes. */
-const serverWith = (faults: string) => `process.env.MCP_FAULTS = ${JSON.stringify(faults)};\nawait import(${JSON.stringify(FAULTY)});\n`;
+const serverWith = (faults: string) => `process.env.MCP_FAULTS = ${JSON.stringify(faults)};\n(await import(${JSON.stringify(FAULTY)})).main();\n`;
 
 describe('--watch', () => {
   it('runs again after an edit of the server, the checks that failed first, and prints only what changed', async () => {
