@@ -47,10 +47,25 @@ function readStat(pid: number): ProcInfo | undefined {
  * depend on how loaded the machine was, as its wall time does.
  */
 export function cpuMs(pid: number): number | undefined {
-  if (process.platform !== 'linux') return undefined;
-  const own = readStat(pid);
-  if (!own) return undefined;
-  return [own, ...descendants(pid).map(readStat)].reduce((n, info) => n + (info?.ticks ?? 0), 0) * TICK_MS;
+  return treeReader(pid)()?.cpuMs;
+}
+
+/**
+ * Reads, again and again, what a process tree is doing (Linux; undefined elsewhere, or once it is gone): its CPU
+ * milliseconds, and whether every process of it sleeps (waits for input, neither runs nor waits for the CPU). The tree
+ * is looked up on the first read and every fifth after, each process's own stat on every read.
+ */
+export function treeReader(pid: number): () => { cpuMs: number; sleeping: boolean } | undefined {
+  if (process.platform !== 'linux') return () => undefined;
+  let tree: number[] = [];
+  let reads = 0;
+  return () => {
+    if (reads++ % 5 === 0) tree = descendants(pid);
+    const own = readStat(pid);
+    if (!own) return undefined;
+    const infos = [own, ...tree.map(readStat).filter((info) => info !== undefined)];
+    return { cpuMs: infos.reduce((n, info) => n + info.ticks, 0) * TICK_MS, sleeping: infos.every((info) => info.state === 'S') };
+  };
 }
 
 /** pid → ppid for every process on the system. */

@@ -7,7 +7,7 @@ import { LARGE_LINES } from './collect.js';
 import { ASSEMBLING, SMALL_LINE_BYTES } from './line-budget.js';
 import { LineSplitter, type RawLine } from './line-splitter.js';
 import { type ProcessOptions, type ServerProcess, spawnServer } from './server-process.js';
-import { cpuMs } from './process-tree.js';
+import { cpuMs, treeReader } from './process-tree.js';
 import { gateFor } from './start-gate.js';
 import { type InProcessServer, type Serve, startInProcess } from './in-process.js';
 import type { ExitInfo, InboundLine, Transport } from './transport.js';
@@ -25,6 +25,9 @@ export interface StdioOptions extends ProcessOptions {
 }
 
 const DEFAULT_START_ALLOWANCE_MS = 10_000;
+/** A starting process is looked at this often; asleep at this many looks in a row (every process of its tree), it has started. */
+const IDLE_POLL_MS = 100;
+const IDLE_POLLS = 2;
 
 /** What a transport's start holds: its place in the start gate, and when its clocks may run. */
 interface Start {
@@ -78,10 +81,21 @@ export class StdioTransport implements Transport {
         // A server that never writes still gets its requests' clocks going, and gives its place in the gate back with
         // what it spent meanwhile.
         const timer = setTimeout(() => this.startedNow(this.startCost()), start.allowanceMs);
+        // Started too once it sleeps, waiting for input: a server writes nothing until it is asked (a session of the
+        // stateless wire, or one started ahead, may not ask for a while), yet its start is over.
+        const tree = this.pid === undefined ? undefined : treeReader(this.pid);
+        let asleep = 0;
+        const idle = setInterval(() => {
+          const now = tree?.();
+          asleep = now?.sleeping ? asleep + 1 : 0;
+          if (now === undefined) clearInterval(idle);
+          else if (asleep >= IDLE_POLLS) this.startedNow(now.cpuMs);
+        }, IDLE_POLL_MS);
         this.startedNow = (costMs) => {
           if (this.startedYet) return;
           this.startedYet = true;
           clearTimeout(timer);
+          clearInterval(idle);
           start.leave(costMs);
           resolve();
         };
