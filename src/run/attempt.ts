@@ -153,17 +153,16 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     // A check that failed for silence leaves its sessions listening for one more --timeout, over every transport,
     // without waiting on them: a late answer counts within that window only (Exchange.late.inGrace), so "late" or
     // "silent" never depends on when a session happened to close. The run ends once they are closed.
-    // Only a failure a late answer can turn into a warning waits for one (a MUST check's: a SHOULD check that met silence
-    // warns already, and a case that takes silence for an answer has judged it).
-    const silent = outcome?.status === 'fail' && def.requirement.level === 'MUST' && 'silent' in outcome ? outcome.silent : undefined;
+    // Only a failure for silence waits for a late answer (a case that takes silence for an answer has judged it).
+    const silent = outcome?.status === 'fail' && 'silent' in outcome ? outcome.silent : undefined;
     if (!silent || silent.every((e) => e.late)) await Promise.all(fresh.map((s) => s.close()));
     else state.settling.push(...fresh.map((s) => s.lateGrace(silent, timeoutMs).then(() => s.close())));
   }
-  // Silence or the server's exit is all this check found: judged at its own level (a SHOULD check warns).
-  if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };
   // The last attempt's: a check that runs again alone keeps that verdict.
   if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
   else state.silent.delete(def.id);
+  // Silence or the server's exit is all this check found: judged at its own level (a SHOULD check warns).
+  if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };
   const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.
