@@ -461,16 +461,23 @@ function build(schema: unknown): SchemaArbitraries {
     }
     return { ok: true, arbitrary: checked };
   };
+  // Each kind is built (and tried) when first asked for: most checks ask only for valid values.
+  let valid: Generated | undefined;
+  let invalid: Generated | undefined;
   return {
-    valid: generated(() => builder.valid(schema, '', 0), (v) => validate(v).length === 0, 'valid'),
-    invalid: generated(
-      () => {
-        const ways = builder.invalid(schema, '', 0, true);
-        return ways.length > 0 ? fc.oneof(...ways) : undefined;
-      },
-      (v) => validate(v).length > 0,
-      'invalid',
-    ),
+    get valid() {
+      return (valid ??= generated(() => builder.valid(schema, '', 0), (v) => validate(v).length === 0, 'valid'));
+    },
+    get invalid() {
+      return (invalid ??= generated(
+        () => {
+          const ways = builder.invalid(schema, '', 0, true);
+          return ways.length > 0 ? fc.oneof(...ways) : undefined;
+        },
+        (v) => validate(v).length > 0,
+        'invalid',
+      ));
+    },
     validate,
   };
 }
