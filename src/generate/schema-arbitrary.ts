@@ -441,7 +441,7 @@ function build(schema: unknown): SchemaArbitraries {
     const reason = `its schema does not compile: ${compiled.error}`;
     return { valid: { ok: false, reason }, invalid: { ok: false, reason }, validate: () => [reason] };
   }
-  const { validate } = compiled;
+  const { validate, accepts } = compiled;
   const builder = new Builder(schema);
   const generated = (build: () => fc.Arbitrary<unknown> | undefined, accept: (v: unknown) => boolean, what: string): Generated => {
     let arbitrary: fc.Arbitrary<unknown> | undefined;
@@ -466,7 +466,7 @@ function build(schema: unknown): SchemaArbitraries {
   let invalid: Generated | undefined;
   return {
     get valid() {
-      return (valid ??= generated(() => builder.valid(schema, '', 0), (v) => validate(v).length === 0, 'valid'));
+      return (valid ??= generated(() => builder.valid(schema, '', 0), accepts, 'valid'));
     },
     get invalid() {
       return (invalid ??= generated(
@@ -474,7 +474,7 @@ function build(schema: unknown): SchemaArbitraries {
           const ways = builder.invalid(schema, '', 0, true);
           return ways.length > 0 ? fc.oneof(...ways) : undefined;
         },
-        (v) => validate(v).length > 0,
+        (v) => !accepts(v),
         'invalid',
       ));
     },
