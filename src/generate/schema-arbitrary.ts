@@ -441,7 +441,7 @@ function build(schema: unknown): SchemaArbitraries {
     const reason = `its schema does not compile: ${compiled.error}`;
     return { valid: { ok: false, reason }, invalid: { ok: false, reason }, validate: () => [reason] };
   }
-  const { validate } = compiled;
+  const { validate, accepts } = compiled;
   const builder = new Builder(schema);
   const generated = (build: () => fc.Arbitrary<unknown> | undefined, accept: (v: unknown) => boolean, what: string): Generated => {
     let arbitrary: fc.Arbitrary<unknown> | undefined;
@@ -461,16 +461,23 @@ function build(schema: unknown): SchemaArbitraries {
     }
     return { ok: true, arbitrary: checked };
   };
+  // Each kind is built (and tried) when first asked for: most checks ask only for valid values.
+  let valid: Generated | undefined;
+  let invalid: Generated | undefined;
   return {
-    valid: generated(() => builder.valid(schema, '', 0), (v) => validate(v).length === 0, 'valid'),
-    invalid: generated(
-      () => {
-        const ways = builder.invalid(schema, '', 0, true);
-        return ways.length > 0 ? fc.oneof(...ways) : undefined;
-      },
-      (v) => validate(v).length > 0,
-      'invalid',
-    ),
+    get valid() {
+      return (valid ??= generated(() => builder.valid(schema, '', 0), accepts, 'valid'));
+    },
+    get invalid() {
+      return (invalid ??= generated(
+        () => {
+          const ways = builder.invalid(schema, '', 0, true);
+          return ways.length > 0 ? fc.oneof(...ways) : undefined;
+        },
+        (v) => !accepts(v),
+        'invalid',
+      ));
+    },
     validate,
   };
 }

@@ -18,7 +18,13 @@ const draft06 = requireHere('ajv/dist/refs/json-schema-draft-06.json') as AnySch
 const ajvVersion = (requireHere('ajv/package.json') as { version: string }).version;
 
 export type ToolSchemaCompilation =
-  | { ok: true; dialect: Dialect; validate(value: unknown): string[] }
+  | {
+      ok: true;
+      dialect: Dialect;
+      validate(value: unknown): string[];
+      /** Whether the schema accepts the value: validate(value) is empty, without wording the errors (generators filter with it). */
+      accepts(value: unknown): boolean;
+    }
   | { ok: false; reason: 'unsupported-dialect' | 'invalid-schema'; error: string };
 
 type Dialect = '2020-12' | '2019-09' | 'draft-07' | 'draft-06';
@@ -110,5 +116,5 @@ function compile(schema: unknown): ToolSchemaCompilation {
   } catch (e) {
     return { ok: false, reason: 'invalid-schema', error: `does not compile as ${dialect}: ${(e as Error).message}` };
   }
-  return { ok: true, dialect, validate: (value) => (fn(value) ? [] : formatErrors(fn.errors)) };
+  return { ok: true, dialect, validate: (value) => (fn(value) ? [] : formatErrors(fn.errors)), accepts: (value) => Boolean(fn(value)) };
 }
