@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Report } from '../src/schema/generated/report.js';
+import { loadSuite } from '../src/suite/suite.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 export const CLI = join(ROOT, 'dist/cli/main.js');
@@ -41,4 +42,15 @@ export async function tempFile(text: string, name: string): Promise<string> {
   const path = join(await mkdtemp(join(tmpdir(), 'mcpc-file-')), name);
   await writeFile(path, text);
   return path;
+}
+
+/** The checks of a report that neither passed nor skipped, as `id: status message`. */
+export const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
+
+/** Checks that apply to both runs (no transport of their own) whose verdicts differ, as `id: stdio → http`. */
+export async function differences(stdio: Report, http: Report): Promise<string[]> {
+  const { checks, frameRules } = await loadSuite();
+  const shared = new Set([...checks, ...frameRules].filter((c) => c.transport === undefined).map((c) => c.id));
+  const overHttp = new Map(http.checks.map((c) => [c.id, c.status]));
+  return stdio.checks.filter((c) => shared.has(c.id) && overHttp.get(c.id) !== c.status).map((c) => `${c.id}: ${c.status} → ${overHttp.get(c.id)}`);
 }

@@ -7,9 +7,8 @@ import { HTTP_CHECKS } from '../src/checks/http.js';
 import { HTTP_SESSION_CHECKS } from '../src/checks/http-sessions.js';
 import { HTTP_STREAM_CHECKS } from '../src/checks/http-streams.js';
 import { runConformance } from '../src/index.js';
-import type { Report } from '../src/schema/generated/report.js';
 import { loadSuite } from '../src/suite/suite.js';
-import { FAULTY, REFERENCE, ROOT, runCli, statusOf } from './helpers.js';
+import { differences, FAULTY, notPassing, REFERENCE, ROOT, runCli, statusOf } from './helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
 /** The CLI starts the server on a free port and tests it over HTTP. */
@@ -18,15 +17,7 @@ const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
 const SEED = ['--seed', '7', '--runs', '10'];
 const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
 
-const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
 
-/** Checks that apply to both runs (no transport of their own) whose verdicts differ, as `id: stdio → http`. */
-async function differences(stdio: Report, http: Report): Promise<string[]> {
-  const { checks, frameRules } = await loadSuite();
-  const shared = new Set([...checks, ...frameRules].filter((c) => c.transport === undefined).map((c) => c.id));
-  const overHttp = new Map(http.checks.map((c) => [c.id, c.status]));
-  return stdio.checks.filter((c) => shared.has(c.id) && overHttp.get(c.id) !== c.status).map((c) => `${c.id}: ${c.status} → ${overHttp.get(c.id)}`);
-}
 
 describe.concurrent('the CLI', () => {
   it('exits 1 with transport/stdio/stdout-only-messages failing on a server with fault banner', async () => {

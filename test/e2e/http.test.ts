@@ -4,9 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HTTP_SESSION_CHECKS } from '../../src/checks/http-sessions.js';
 import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
-import { loadSuite } from '../../src/suite/suite.js';
-import type { Report } from '../../src/schema/generated/report.js';
-import { ROOT, runCli, statusOf } from '../helpers.js';
+import { differences, notPassing, ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
 const EVERYTHING = join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js');
@@ -19,15 +17,7 @@ const TOKEN = 's3cret-token-4711';
 // The runs here go one after another: each starts a server and a CLI, and the machines that run the suite may be small.
 // The fault rows run in the test's worker: test/http-faults.test.ts.
 
-const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
 
-/** Checks that apply to both runs (no transport of their own) whose verdicts differ, as `id: stdio → http`. */
-async function differences(stdio: Report, http: Report): Promise<string[]> {
-  const { checks, frameRules } = await loadSuite();
-  const shared = new Set([...checks, ...frameRules].filter((c) => c.transport === undefined).map((c) => c.id));
-  const overHttp = new Map(http.checks.map((c) => [c.id, c.status]));
-  return stdio.checks.filter((c) => shared.has(c.id) && overHttp.get(c.id) !== c.status).map((c) => `${c.id}: ${c.status} → ${overHttp.get(c.id)}`);
-}
 
 describe('the reference server over HTTP', () => {
 
