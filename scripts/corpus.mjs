@@ -89,6 +89,11 @@ if (!existsSync(join(OUT, 'matrix.json'))) {
 }
 const matrix = JSON.parse(readFileSync(join(OUT, 'matrix.json'), 'utf8'));
 const seed = matrixArgs[matrixArgs.indexOf('--seed') + 1];
+/** The server processes the whole run started, as its top report counts them (both eras of a dual-era run). */
+function processesOf(server) {
+  const file = join(OUT, server.folder, 'report.json');
+  return existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')).processes : undefined;
+}
 const results = {
   seed: Number(seed),
   tool: matrix.tool,
@@ -103,6 +108,7 @@ const results = {
       verdict: s.verdict,
       summary: s.summary,
       durationMs: s.durationMs,
+      ...(processesOf(s) && { processes: processesOf(s) }),
       exitCode: s.exitCode,
       ...(s.reason && { reason: s.reason }),
       revisions: columns.map((c) => ({ revision: c.revision, verdict: c.verdict, summary: c.summary, fail: ids(c, 'fail'), warn: ids(c, 'warn'), error: ids(c, 'error') })),
@@ -112,13 +118,13 @@ const results = {
 writeFileSync(join(ROOT, 'corpus/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 const implementations = new Set(results.servers.map((s) => s.implementation));
 const reported = results.servers.filter((s) => s.verdict !== 'no-report').length;
-const row = (s) => `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${((s.durationMs ?? 0) / 1000).toFixed(1)} s |`;
+const row = (s) => `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${((s.durationMs ?? 0) / 1000).toFixed(1)} s | ${s.processes ? `${s.processes.started} / ${s.processes.mostAlive}` : '–'} |`;
 const table = [
   '<!-- corpus-table: written by scripts/corpus.mjs -->',
   `Seed ${seed}, ${results.servers.length} servers (${reported} with a report) across ${implementations.size} implementations, ${(wallMs / 1000).toFixed(0)} s in all; processes left: ${left.length}.`,
   '',
-  '| server | implementation | transport | revision(s) | verdict | pass/fail/warn/skip/error | time |',
-  '|---|---|---|---|---|---|---|',
+  '| server | implementation | transport | revision(s) | verdict | pass/fail/warn/skip/error | time | processes (started / most alive) |',
+  '|---|---|---|---|---|---|---|---|',
   ...results.servers.map(row),
   '',
   'Each failure, with the requirement behind it (catalogue id, level and text) and the runs that fail it (`@2026`: the',
