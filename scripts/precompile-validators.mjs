@@ -44,7 +44,7 @@ function emit(name, ajv, mapping, texts, from) {
 
 mkdirSync(OUT, { recursive: true });
 
-// The config and case schemas, with the options of src/config/config.ts and src/cases/load.ts.
+// The config and case schemas, with the options of src/config/config.ts and src/checks/cases/load.ts.
 for (const name of ['config', 'case']) {
   const text = readFileSync(join(ROOT, `schema/${name}.schema.json`), 'utf8');
   const schema = JSON.parse(text);
@@ -86,11 +86,11 @@ for (const [dialect, [Class, id]] of Object.entries(META)) {
   emit(`meta-${dialect}`, ajv, { d_root: id }, [ajvVersion], `the ${dialect} meta-schema of Ajv ${ajvVersion}`);
 }
 
-// The built-in cases, parsed once here (the YAML parser is most of loading them): src/cases/load.ts uses them while
+// The built-in cases, parsed once here (the YAML parser is most of loading them): src/checks/cases/load.ts uses them while
 // each file still has the SHA-256 recorded, and parses the files itself otherwise. Parsed by the compiled loader, after
 // the case validator above exists, and from the files (not from an earlier parse: that one goes first).
-const { BUILTIN_CASES, PARSED_BUILTIN_CASES, loadCases } = await import('../dist/cases/load.js');
-const parsedCases = join(ROOT, 'dist/cases', PARSED_BUILTIN_CASES);
+const { BUILTIN_CASES, PARSED_BUILTIN_CASES, loadCases } = await import('../dist/checks/cases/load.js');
+const parsedCases = join(ROOT, 'dist/checks/cases', PARSED_BUILTIN_CASES);
 rmSync(parsedCases, { force: true });
 const cases = await loadCases([BUILTIN_CASES]);
 writeFileSync(parsedCases, JSON.stringify(cases.map(({ file, ...c }) => ({ name: relative(BUILTIN_CASES, file), sha256: sha256(readFileSync(file, 'utf8')), case: c }))));

@@ -1,7 +1,7 @@
 // The conversation rules' tolerance for what crosses on the wire, judged on single frames: a run cannot make a
 // server's notification cross a request at will.
 import { describe, expect, it } from 'vitest';
-import { CONVERSATION_RULES } from '../src/checks/conversation-rules.js';
+import { CONVERSATION_RULES } from '../src/checks/conversation/rules.js';
 import type { Exchange, InboundEvent } from '../src/session/session.js';
 
 const rule = (id: string) => CONVERSATION_RULES.find((r) => r.id === id)!;

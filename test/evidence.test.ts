@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bounded, EVIDENCE_STRING_CAP } from '../src/json.js';
-import { describeReply } from '../src/checks/check.js';
+import { describeReply } from '../src/checks/kit/check.js';
 import type { Reply } from '../src/session/session.js';
 
 describe('evidence kept from a reply', () => {

@@ -1,6 +1,6 @@
 // Frame rules judged on single frames, where a run cannot produce the frame at will.
 import { describe, expect, it } from 'vitest';
-import { FRAME_RULES } from '../src/suite/frame-rules.js';
+import { FRAME_RULES } from '../src/checks/index.js';
 import type { InboundEvent } from '../src/session/session.js';
 import { validate } from '../src/schema/validators.js';
 

@@ -2,10 +2,10 @@
 // worker on a free port, and each run names its revision (no server to start, no polling, no probe of the eras).
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { HTTP_CHECKS } from '../src/checks/http.js';
-import { HTTP_SESSION_CHECKS } from '../src/checks/http-sessions.js';
-import { HTTP_STREAM_CHECKS } from '../src/checks/http-streams.js';
-import { STATELESS_HTTP_CHECKS } from '../src/checks/stateless-http.js';
+import { HTTP_CHECKS } from '../src/checks/http/checks.js';
+import { HTTP_SESSION_CHECKS } from '../src/checks/http/sessions.js';
+import { HTTP_STREAM_CHECKS } from '../src/checks/http/streams.js';
+import { STATELESS_HTTP_CHECKS } from '../src/checks/stateless/http.js';
 import { runConformance } from '../src/index.js';
 import type { Report } from '../src/schema/generated/report.js';
 import { STATELESS_REVISION } from '../src/schema/validators.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { TargetError, runConformance, type Serve } from '../src/index.js';
-import { NEEDS_PROCESS } from '../src/checks/check.js';
+import { NEEDS_PROCESS } from '../src/checks/kit/check.js';
 import { Transcript } from '../src/transcript.js';
 import { startServe } from '../src/transport/stdio.js';
 import type { InboundLine } from '../src/transport/transport.js';

@@ -2,8 +2,8 @@
 // fields in every request's _meta, and the reference server in each of its modes (in this process, but for HTTP).
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wrongRevision } from '../src/checks/check.js';
-import { inputProbe } from '../src/checks/stateless.js';
+import { wrongRevision } from '../src/checks/kit/check.js';
+import { inputProbe } from '../src/checks/stateless/mrtr.js';
 import { ConfigError } from '../src/config/yaml-file.js';
 import { conform, conformEach } from '../src/run/conform.js';
 import { resolveOptions } from '../src/config/options.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { slowWork, timeoutVerdict } from '../src/checks/timeouts.js';
+import { slowWork, timeoutVerdict } from '../src/checks/kit/timeouts.js';
 import type { ServerProfile } from '../src/discovery/profile.js';
 import { type Exchange, RequestTimeout } from '../src/session/session.js';
 

@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBaseline } from '../src/baseline/baseline.js';
-import { parseCase } from '../src/cases/load.js';
+import { parseCase } from '../src/checks/cases/load.js';
 import { usageOrHarness } from '../src/cli/exit-codes.js';
 import { flagOf, parseCli, UsageError } from '../src/cli/options.js';
 import { loadConfig } from '../src/config/config.js';

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { expectCode } from '../src/checks/check.js';
+import { expectCode } from '../src/checks/kit/check.js';
 import { RequestTimeout, Session, SessionClosed, type InboundEvent } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';

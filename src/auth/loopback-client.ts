@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isLoopback } from '../checks/auth-challenge.js';
+import { isLoopback } from './challenge.js';
 import { isObject } from '../json.js';
 
 /** Where the authorization server is told to send the code: nothing listens there, the suite reads it off the redirect. */

@@ -1,5 +1,5 @@
 // The report of a run, assembled from its results once every session has closed.
-import { CHECKS } from '../suite/checks.js';
+import { CHECKS } from '../checks/index.js';
 import { UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';

@@ -1,6 +1,6 @@
 // One check run once: the context it is given, the budget and interruption it races, and the verdict on what it threw.
-import { timeoutVerdict } from '../checks/timeouts.js';
-import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
+import { timeoutVerdict } from '../checks/kit/timeouts.js';
+import type { CheckContext, CheckDef, Outcome } from '../checks/kit/check.js';
 import { initialize, schemaRevision } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';

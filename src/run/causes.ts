@@ -1,4 +1,4 @@
-import { PROCESS_ALIVE } from '../checks/lifecycle.js';
+import { PROCESS_ALIVE } from '../checks/lifecycle/checks.js';
 import type { CheckResult } from '../schema/generated/report.js';
 
 /**

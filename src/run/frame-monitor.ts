@@ -1,8 +1,9 @@
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Session } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
-import { citing, worstOf, wrongTransport } from '../checks/check.js';
-import type { Finding, FrameContext, FrameRule } from '../checks/frame-rule.js';
+import { worstOf, wrongTransport } from '../checks/kit/check.js';
+import { citing } from '../checks/kit/requirement.js';
+import type { Finding, FrameContext, FrameRule } from '../checks/kit/frame-rule.js';
 import { bounded } from '../json.js';
 import { checkResult } from './result.js';
 

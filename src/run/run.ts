@@ -3,7 +3,7 @@ import type { Suite } from '../suite/suite.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { discover, UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
-import { randomSeed } from '../properties/runner.js';
+import { randomSeed } from '../checks/kit/property-runner.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { REVISIONS } from '../schema/revisions.js';

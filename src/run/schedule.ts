@@ -1,7 +1,8 @@
 // The order the checks of a run go in: which run at once, which on scratch sessions, which last, one at a time.
-import { unmetRequirement } from '../cases/requires.js';
-import { profileView } from '../cases/profile-view.js';
-import { type CheckDef, citing, skip, wrongRevision, wrongTransport } from '../checks/check.js';
+import { unmetRequirement } from '../checks/cases/requires.js';
+import { profileView } from '../checks/cases/profile-view.js';
+import { type CheckDef, skip, wrongRevision, wrongTransport } from '../checks/kit/check.js';
+import { citing } from '../checks/kit/requirement.js';
 import type { CheckResult } from '../schema/generated/report.js';
 import { type TransportKind, overStdio } from '../transport/transport.js';
 import { attempt, ready, freshOn, type RunState } from './attempt.js';

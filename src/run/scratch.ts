@@ -24,7 +24,7 @@ interface Lane {
  *
  * Turns stop at the first check that fails (or errs) on a scratch session, or leaves its server dead: that session
  * may be hung or broken, and a server that fails one such check often fails the next in the same slow way (waiting
- * out timeouts), which turns taken one after another would add up. The checks after run alone, at once, as before.
+ * out timeouts), which turns taken one after another would add up. The checks after it each run alone, side by side.
  */
 export class ScratchSessions {
   private readonly lanes: Lane[];

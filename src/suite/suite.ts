@@ -1,11 +1,11 @@
-import { caseCheck } from '../cases/engine.js';
-import { BUILTIN_CASES, loadCases } from '../cases/load.js';
+import { caseCheck } from '../checks/cases/engine.js';
+import { BUILTIN_CASES, loadCases } from '../checks/cases/load.js';
 import { ConfigError } from '../config/yaml-file.js';
-import type { CheckDef } from '../checks/check.js';
-import type { FrameRule } from '../checks/frame-rule.js';
-import { FRAME_RULES } from './frame-rules.js';
-import { CHECKS } from './checks.js';
-import { PROPERTIES } from './properties.js';
+import type { CheckDef } from '../checks/kit/check.js';
+import type { FrameRule } from '../checks/kit/frame-rule.js';
+import { FRAME_RULES } from '../checks/index.js';
+import { CHECKS } from '../checks/index.js';
+import { PROPERTIES } from '../checks/index.js';
 import { GLOB_RULE, globToRegExp, nearestIds } from './glob.js';
 
 /** The checks of one run: active checks (code, cases, properties) and passive frame rules. */

@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCases, parseCase } from '../../src/cases/load.js';
+import { loadCases, parseCase } from '../../src/checks/cases/load.js';
 import { ConfigError } from '../../src/config/yaml-file.js';
 import { globToRegExp } from '../../src/suite/glob.js';
 import { loadSuite } from '../../src/suite/suite.js';

@@ -3,8 +3,8 @@
 import http from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TASK_EXTENSION_CHECKS } from '../../src/checks/tasks-extension.js';
-import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless-http.js';
+import { TASK_EXTENSION_CHECKS } from '../../src/checks/tasks-ext/checks.js';
+import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless/http.js';
 import { paramHeadersOf, statelessMeta } from '../../src/discovery/discover.js';
 import { runConformance } from '../../src/index.js';
 import { verdict } from '../../src/report/summary.js';

@@ -2,8 +2,8 @@ import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP_SESSION_CHECKS } from '../../src/checks/http-sessions.js';
-import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
+import { HTTP_SESSION_CHECKS } from '../../src/checks/http/sessions.js';
+import { HTTP_STREAM_CHECKS } from '../../src/checks/http/streams.js';
 import { differences, notPassing, ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadSuite } from '../../src/suite/suite.js';
-import { PROPERTIES } from '../../src/suite/properties.js';
+import { PROPERTIES } from '../../src/checks/index.js';
 import type { RunOptions } from '../../src/run/run.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { resolveTarget } from '../../src/target/resolve.js';

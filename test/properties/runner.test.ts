@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type CheckContext, type Outcome, fail, pass, warn } from '../../src/checks/check.js';
-import { type Property, checkProperty } from '../../src/properties/runner.js';
+import { type CheckContext, type Outcome, fail, pass, warn } from '../../src/checks/kit/check.js';
+import { type Property, checkProperty } from '../../src/checks/kit/property-runner.js';
 import type { TranscriptEntry } from '../../src/schema/generated/report.js';
 import { type Reply, RequestTimeout, SessionClosed } from '../../src/session/session.js';
 

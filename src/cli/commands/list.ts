@@ -1,5 +1,5 @@
-import type { CheckDef } from '../../checks/check.js';
-import type { FrameRule } from '../../checks/frame-rule.js';
+import type { CheckDef } from '../../checks/kit/check.js';
+import type { FrameRule } from '../../checks/kit/frame-rule.js';
 import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
 import { loadSuite } from '../../suite/suite.js';
 import { parseCli } from '../options.js';
