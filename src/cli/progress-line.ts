@@ -93,7 +93,7 @@ export interface ProgressSink {
 
 /**
  * On a terminal, one live line; in a run the matrix started, messages to it; with --verbose, one line per finished
- * area; otherwise nothing, so that a run into a pipe prints what it always printed.
+ * area; otherwise nothing, so that what a run prints into a pipe is its report alone.
  */
 export function progressSink(stdout: NodeJS.WriteStream, verbose: boolean): ProgressSink {
   const t0 = performance.now();

@@ -4,7 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import type { Document } from 'yaml';
 
-/** The YAML parser, loaded when there is YAML to parse (a run of only the built-in cases has none, see cases/load.ts). */
+/** The YAML parser, loaded when there is YAML to parse (a run of only the built-in cases has none, see checks/cases/load.ts). */
 const yaml = () => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 /** Something the user wrote (a config or baseline file, an option) is wrong. The message is one line naming where and what. */

@@ -40,7 +40,7 @@ export function caseCheck(c: LoadedCase): CheckDef {
   };
 }
 
-/** What a listed item of each profile list is asked for, work a server may find slow (see slowWork in checks/timeouts). */
+/** What a listed item of each profile list is asked for, work a server may find slow (see slowWork in checks/kit/timeouts.ts). */
 const WORK_ON = { tools: 'tools/call', resources: 'resources/read', prompts: 'prompts/get' } as Record<string, string>;
 
 /** A case that asks for the work of each listed tool, resource or prompt: it starts first (see CheckDef.slowWork). */
@@ -135,7 +135,7 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     try {
       reply = await channel.request(s.request, s.params, { id: s.id, timeoutMs: s.timeoutMs });
     } catch (err) {
-      // Silence is the case's to judge when it lists it; otherwise what was asked decides (README: timeouts).
+      // Silence is the case's to judge when it lists it; otherwise what was asked decides (README, "Decided cases").
       if (err instanceof RequestTimeout && s.outcomes?.some((o) => o.silence)) return judge(s, c, undefined, `${s.request}: no response within ${err.ms} ms`, ctx);
       if (err instanceof RequestTimeout) return { ...timeoutVerdict(ctx.profile, err), expected: s.expect ?? 'a response', actual: 'no response' };
       if (err instanceof SessionClosed) return fail(err.message);

@@ -132,8 +132,9 @@ export function wrongTransport(needs: TransportKind | undefined, actual: Transpo
 }
 
 /**
- * The skip reason for a check made for other revisions than the run's; undefined when it applies. Checks were written
- * for the initialize wire, so one runs on the stateless 2026-07-28 wire only when it names that revision.
+ * The skip reason for a check made for other revisions than the run's; undefined when it applies. A check applies to
+ * the initialize wire's revisions unless it names others: it runs on the stateless 2026-07-28 wire only when it names
+ * that revision.
  */
 export function wrongRevision(revisions: readonly string[] = REVISIONS, revision: string): string | undefined {
   return revisions.includes(revision) ? undefined : `applies to ${revisions.join(', ')}; this run tests ${revision}`;

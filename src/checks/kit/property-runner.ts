@@ -141,7 +141,7 @@ function slowParts(timedOut: Run<unknown>[]): string {
 
 /** Runs `property` for ctx.runs values (or each stratum's runs) and turns the verdicts into one outcome. */
 export async function checkProperty<T>(ctx: CheckContext, property: Property<T>): Promise<Outcome> {
-  // One stratum unlabelled: the property's own seed, so its values are what they were before strata.
+  // One stratum unlabelled: seeded by the property id alone (a labelled stratum's seed adds its label).
   const strata = property.strata ?? [{ label: '', arbitrary: property.arbitrary!, examples: property.examples ?? [], runs: ctx.runs }];
   const seeds = strata.map((s) => seedOf(ctx.seed, s.label ? `${property.id}/${s.label}` : property.id));
   const { session, slow } = property;

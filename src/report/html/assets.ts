@@ -84,8 +84,8 @@ export const SIDES_STYLE = `
  * The page's only script: filters the matrix and the check list by status and area (and, with `sides`, by run: the
  * runs side by side of a dual-era report, whose matrix columns it hides too), and opens the check a `#check-<id>`
  * link points at. It reads each check's status, area and run from the JSON block, and writes only `hidden`, `open`
- * and `aria-pressed`: no HTML is built from data. Without it the page still works. Without `sides` it is the script
- * of a one-run page as it always was.
+ * and `aria-pressed`: no HTML is built from data. Without it the page still works. Without `sides` it holds nothing
+ * of the side-by-side views: a one-run page stays as test/fixtures/single-era/ records it.
  */
 export const scriptFor = (sides: boolean): string => `
 (() => {
