@@ -47,7 +47,7 @@ export async function answers(url, ms = 30_000) {
 
 // Peak RSS of the tool's own process: VmHWM from /proc, sampled until it exits (a high-water mark, so sampling
 // loses only a peak in its last 20 ms). Not GNU time's "Maximum resident set size": wait4 reports the largest of the
-// process and the children it reaped, and the tool reaps the servers it starts, so a server's memory was counted.
+// process and the children it reaped, and the tool reaps the servers it starts, so a server's memory would count.
 // Without /proc, GNU time is the fallback.
 const PROC = fs.existsSync('/proc/self/status');
 const TIME = PROC ? undefined : ['/usr/bin/time', '/bin/time'].find((p) => fs.existsSync(p));

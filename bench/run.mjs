@@ -202,7 +202,7 @@ try {
     row.ratioToFloor = Math.round((row.wallMs.median / floorMs) * 100) / 100;
     if (officialMs) row.ratioToOfficial = Math.round((row.wallMs.median / officialMs) * 100) / 100;
   }
-  // The targets (#19), as ratios of medians in this one run.
+  // The performance targets (README, Performance), as ratios of medians in this one run.
   const ratio = (a, b) => (result.rows[a]?.wallMs && result.rows[b]?.wallMs ? Math.round((result.rows[a].wallMs.median / result.rows[b].wallMs.median) * 100) / 100 : undefined);
   const rates = Object.values(properties).map((r) => r.median);
   const rss = Object.values(result.rows).map((r) => r.peakRssMB?.max).filter((x) => x !== undefined);

@@ -2,7 +2,7 @@
 // Ajv standalone code for every definition of every schema in schema/mcp/, of schema/config.schema.json and
 // schema/case.schema.json, and of the JSON Schema meta-schemas that server tool schemas are checked against,
 // generated at build time (`npm run build`) into dist/schema/precompiled/<name>.cjs, so a run loads validators
-// instead of compiling them (compiling was a third of a run's CPU time on the reference server). Each module records
+// instead of compiling them (compiling them is a third of a run's CPU time on the reference server). Each module records
 // the SHA-256 of the schema files it was made from; src/schema/precompiled.ts hands it out only while they still
 // match, and the schemas are compiled with Ajv at run time otherwise (from src/ under vitest, or after a schema edit
 // without a build). The built-in cases are parsed here too, on the same terms (see the end).

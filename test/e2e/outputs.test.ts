@@ -10,7 +10,7 @@ import { LIMITS, ZOO_SERVER } from '../fixtures/servers/zoo/zoo.mjs';
 import { CLI, REFERENCE } from '../helpers.js';
 
 const SERVER = join(REFERENCE, 'server.mjs');
-// Far above what a healthy exit takes on a loaded machine, far below a hang (the tool once spun for minutes).
+// Far above what a healthy exit takes on a loaded machine, far below a hang.
 const NO_HANG_MS = 40_000;
 
 // No SIGKILL of execa's own 5 s after a test's signal: how the tool stops is what those tests look at.

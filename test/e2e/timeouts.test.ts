@@ -54,7 +54,7 @@ describe.concurrent('timeouts and late answers', () => {
   });
 
   // server-everything's long-running tool takes about 10 s, the default timeout, at these seeds: at 1078350009 its
-  // answer came just after the timeout and was called unsolicited; at 1078350015 it comes later still.
+  // answer comes just after the timeout, at 1078350015 later still; either is a late answer, never an unsolicited one.
   for (const seed of [1078350009, 1078350015]) {
     it(`server-everything at seed ${seed}: no failure, a late answer is the tool check's`, async () => {
       const { report } = await runCli(['--seed', String(seed), '--only', 'tools/call/valid-arguments', '--only', 'base/response/unsolicited', '--', EVERYTHING]);
