@@ -77,7 +77,7 @@ describe.concurrent('--revision auto, the default', () => {
     expect(r.stdout).toContain('revisions   2026-07-28: fail · 2025-11-25: pass');
     const { runs, combined } = await perRevision(r.out);
     expect(runs.map((run) => [run.server?.name, run.server?.protocolVersion])).toEqual(ERAS.map((era) => ['Context7', era]));
-    // Each one defended against the specification's text in the project's notes; a change either way shows here.
+    // Each a warning the SDK's server earns, its reason beside it; a change either way shows here.
     const sdkWarnings = [
       'warn base/error/message-concise', // multi-line (zod) error messages: "SHOULD be limited to a concise single sentence"
       'warn base/robustness/invalid-request', // valid JSON that is no request goes unanswered instead of -32600
