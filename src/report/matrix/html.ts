@@ -1,7 +1,7 @@
-import { html, pageHead, raw, safeHref, scriptJson, type Html } from '../report/html/markup.js';
-import { STATUSES } from '../report/summary.js';
-import { duration } from '../report/text.js';
-import type { Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../schema/generated/matrix.js';
+import type { Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../../schema/generated/matrix.js';
+import { html, pageHead, raw, safeHref, scriptJson, type Html } from '../html/markup.js';
+import { STATUSES } from '../summary.js';
+import { duration } from '../text.js';
 import { CSP, SCRIPT, STYLE } from './assets.js';
 
 const LETTER = { pass: 'P', fail: 'F', warn: 'W', skip: 'S', error: 'E' } as const;

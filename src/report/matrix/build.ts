@@ -1,12 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { isExpectedFailure } from '../baseline/status.js';
-import { STATUSES, areaOf, summarize, verdict } from '../report/summary.js';
-import { bounded, visible } from '../report/text.js';
-import type { CheckResult, Report, Status } from '../schema/generated/report.js';
-import type { Counts, Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../schema/generated/matrix.js';
-import { TOOL } from '../version.js';
-import { OUTCOME_FILE, type ServerOutcome } from './runner.js';
+import { isExpectedFailure } from '../../baseline/status.js';
+import type { CheckResult, Report, Status } from '../../schema/generated/report.js';
+import type { Counts, Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../../schema/generated/matrix.js';
+import { TOOL } from '../../version.js';
+import { OUTCOME_FILE, type ServerOutcome } from '../../matrix/runner.js';
+import { STATUSES, areaOf, summarize, verdict } from '../summary.js';
+import { bounded, visible } from '../text.js';
 
 /** A folder given to the matrix is not a server's report folder. */
 export class MatrixInputError extends Error {}

@@ -1,4 +1,4 @@
-import { STYLE as REPORT_STYLE, cspFor } from '../report/html/assets.js';
+import { STYLE as REPORT_STYLE, cspFor } from '../html/assets.js';
 
 /** The single report's stylesheet (colours, filters, badges) and the grid's own rules. */
 export const STYLE = `${REPORT_STYLE}
