@@ -1,6 +1,6 @@
 import { isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
 import type { CheckResult, Report, Server } from '../schema/generated/report.js';
-import { CSP, SCRIPT, SIDES_PAGE, STYLE } from './html/assets.js';
+import { PAGES } from './html/assets.js';
 import { jsonDiff } from './html/json-diff.js';
 import { html, pageHead, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
 import { writeReportFile } from './output.js';
@@ -50,7 +50,7 @@ export function renderHtml(report: Report): string {
   };
   const result = verdict(report);
   const name = sides ? sidesName(sides) : report.server?.title || report.server?.name || report.target.description;
-  const page = sides ? SIDES_PAGE : { csp: CSP, style: STYLE, script: SCRIPT };
+  const page = PAGES[sides ? 'sides' : 'run'];
 
   const runId = report.runId ? html`<meta name="mcp-conformance-run-id" content="${report.runId}">\n` : '';
   return html`${pageHead(page.csp, page.style, html`${VERDICT[result]} · ${name} · MCP conformance`, runId)}

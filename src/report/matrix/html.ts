@@ -1,8 +1,8 @@
-import { html, pageHead, raw, safeHref, scriptJson, type Html } from '../report/html/markup.js';
-import { STATUSES } from '../report/summary.js';
-import { duration } from '../report/text.js';
-import type { Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../schema/generated/matrix.js';
-import { CSP, SCRIPT, STYLE } from './assets.js';
+import type { Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../../schema/generated/matrix.js';
+import { PAGES } from '../html/assets.js';
+import { html, pageHead, raw, safeHref, scriptJson, type Html } from '../html/markup.js';
+import { STATUSES } from '../summary.js';
+import { duration } from '../text.js';
 
 const LETTER = { pass: 'P', fail: 'F', warn: 'W', skip: 'S', error: 'E' } as const;
 const VERDICT = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', 'no-report': 'NO REPORT' } as const;
@@ -22,6 +22,7 @@ const counts = (c: MatrixColumn['summary']) => STATUSES.filter((s) => c[s] > 0).
  */
 export function renderMatrixHtml(matrix: Matrix): string {
   const areas = [...new Set(matrix.rows.map((r) => r.area))];
+  // What the report's filter script needs of each row, by position (its `matrix` page, html/assets.ts).
   const data = {
     rows: matrix.rows.map((r) => ({
       area: areas.indexOf(r.area),
@@ -30,7 +31,8 @@ export function renderMatrixHtml(matrix: Matrix): string {
     })),
   };
   const failing = matrix.servers.filter((s) => s.verdict !== 'pass').length;
-  return html`${pageHead(CSP, STYLE, `MCP conformance matrix · ${matrix.servers.length} servers`)}
+  const page = PAGES.matrix;
+  return html`${pageHead(page.csp, page.style, `MCP conformance matrix · ${matrix.servers.length} servers`)}
 <body>
 <header>
 <h1>MCP conformance matrix</h1>
@@ -51,7 +53,7 @@ ${explained(matrix)}
 </section>
 <footer>Rendered by ${matrix.tool.name} ${matrix.tool.version} from matrix.json. An outlined cell differs from the majority of its row's judged cells (skips left out).</footer>
 <script type="application/json" id="matrix-data">${scriptJson(data)}</script>
-<script>${raw(SCRIPT)}</script>
+<script>${raw(page.script)}</script>
 </body>
 </html>
 `.value;

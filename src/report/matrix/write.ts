@@ -1,5 +1,5 @@
-import { writeFileSet } from '../report/output.js';
-import type { Matrix } from '../schema/generated/matrix.js';
+import { writeFileSet } from '../output.js';
+import type { Matrix } from '../../schema/generated/matrix.js';
 import { renderMatrixHtml } from './html.js';
 
 /** Writes matrix.json and matrix.html into `outDir` as one set (see writeFileSet); returns their paths. */

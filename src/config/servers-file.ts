@@ -3,9 +3,9 @@ import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import type _Ajv2020 from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import { readYamlFile, schemaProblem } from '../config/yaml-file.js';
 import { uniqueSlugs } from '../report/merge.js';
 import type { MatrixServer, MatrixServers } from '../schema/generated/matrix-servers.js';
+import { readYamlFile, schemaProblem } from './yaml-file.js';
 
 /** A server of the servers file, its relative paths made absolute, with the folder its reports go to. */
 export interface PlannedServer extends MatrixServer {

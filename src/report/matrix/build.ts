@@ -1,12 +1,28 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
-import { isExpectedFailure } from '../baseline/status.js';
-import { STATUSES, areaOf, summarize, verdict } from '../report/summary.js';
-import { bounded, visible } from '../report/text.js';
-import type { CheckResult, Report, Status } from '../schema/generated/report.js';
-import type { Counts, Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../schema/generated/matrix.js';
-import { TOOL } from '../version.js';
-import { OUTCOME_FILE, type ServerOutcome } from './runner.js';
+import { isExpectedFailure } from '../../baseline/status.js';
+import type { CheckResult, Report, Status } from '../../schema/generated/report.js';
+import type { Counts, Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../../schema/generated/matrix.js';
+import { TOOL } from '../../version.js';
+import { STATUSES, areaOf, summarize, verdict } from '../summary.js';
+import { bounded, visible } from '../text.js';
+
+/**
+ * How one server's run ended, as the matrix saw it: `<folder>/matrix-run.json`, written by the matrix's runs
+ * (src/run/matrix.ts) and read back here when the matrix is built.
+ */
+export interface ServerOutcome {
+  name: string;
+  labels?: Record<string, string>;
+  exitCode?: number;
+  /** The run overran its budget: it was told to stop (and killed if it did not). */
+  timedOut: boolean;
+  durationMs: number;
+  /** Why the run may have no report: it could not start, or the last lines it printed. */
+  reason?: string;
+}
+
+export const OUTCOME_FILE = 'matrix-run.json';
 
 /** A folder given to the matrix is not a server's report folder. */
 export class MatrixInputError extends Error {}

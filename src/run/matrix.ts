@@ -2,24 +2,12 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { PlannedServer } from '../config/servers-file.js';
+import { OUTCOME_FILE, type ServerOutcome } from '../report/matrix/build.js';
 import { writeFileSet } from '../report/output.js';
 import { descendants, killTree } from '../transport/process-tree.js';
-import type { Progress } from '../run/progress.js';
-import type { PlannedServer } from './servers-file.js';
+import type { Progress } from './progress.js';
 
-/** How one server's run ended, as the matrix saw it: `<folder>/matrix-run.json`, read back when the matrix is built. */
-export interface ServerOutcome {
-  name: string;
-  labels?: Record<string, string>;
-  exitCode?: number;
-  /** The run overran its budget: it was told to stop (and killed if it did not). */
-  timedOut: boolean;
-  durationMs: number;
-  /** Why the run may have no report: it could not start, or the last lines it printed. */
-  reason?: string;
-}
-
-export const OUTCOME_FILE = 'matrix-run.json';
 /** What the CLI printed, kept in the server's folder (the last part of it when it printed a lot). */
 const CONSOLE_FILE = 'console.txt';
 const MAX_CONSOLE_BYTES = 256 * 1024;
