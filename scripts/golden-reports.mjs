@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the built CLI against known servers at a fixed seed and compares each report's fingerprint with the one recorded
 // in test/fixtures/golden/ (`--record` records them instead). A restructuring of the code must leave them equal,
-// check for check. `--only NAME` runs one of them, `--cli DIR` another checkout's build. The reference servers' runs are also a test (golden-reports.test.ts).
+// check for check. `--only NAME` runs one of them, `--cli DIR` another checkout's build. The reference servers' runs
+// are also a test (golden-reports.test.ts). `npm run golden` builds first, then runs this with its arguments.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -31,6 +32,9 @@ export const GOLDEN = {
 
 export const goldenFile = (name) => join(ROOT, 'test/fixtures/golden', `${name}.json`);
 
+/** The one command that builds and re-records every golden report: what a failing comparison tells the reader to run. */
+export const RECORD_COMMAND = 'npm run golden -- --record';
+
 /** The fingerprint of a run of `name` now, as the recorded files hold it (text, one line per field); `root`: whose build runs. */
 export async function fingerprintNow(name, root = ROOT) {
   const out = mkdtempSync(join(tmpdir(), 'mcpc-golden-'));
@@ -59,5 +63,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`${name}: differs (now in ${join(tmpdir(), `golden-${name}.json`)})`);
     } else console.log(`${name}: same`);
   }
+  if (differ > 0) console.log(`${differ} differ: if the change is meant, \`${RECORD_COMMAND}\` re-records every golden report (review with git diff)`);
   process.exitCode = differ > 0 ? 1 : 0;
 }
