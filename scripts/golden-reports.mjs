@@ -5,7 +5,7 @@
 // are also a test (golden-reports.test.ts). `npm run golden` builds first, then runs this with its arguments.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,13 +51,28 @@ export async function fingerprintNow(name, root = ROOT) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const usage = `usage: npm run golden [-- --record] [--only NAME] [--cli DIR]\n  NAME: ${Object.keys(GOLDEN).join(', ')}\n`;
   // --cli DIR: run the build of another checkout (e.g. an older commit's, to record what it reported).
-  const { values } = parseArgs({ options: { record: { type: 'boolean' }, only: { type: 'string' }, cli: { type: 'string' } } });
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { record: { type: 'boolean' }, only: { type: 'string' }, cli: { type: 'string' } } }));
+  } catch (err) {
+    process.stderr.write(`${err.message}\n${usage}`);
+    process.exit(2);
+  }
+  if (values.only !== undefined && !(values.only in GOLDEN)) {
+    process.stderr.write(`unknown golden report: ${values.only}\n${usage}`);
+    process.exit(2);
+  }
   let differ = 0;
   for (const name of values.only ? [values.only] : Object.keys(GOLDEN)) {
     const now = await fingerprintNow(name, values.cli);
-    if (values.record) writeFileSync(goldenFile(name), now);
-    else if (now !== readFileSync(goldenFile(name), 'utf8')) {
+    // A report added to GOLDEN has no file until its first --record.
+    const recorded = existsSync(goldenFile(name)) ? readFileSync(goldenFile(name), 'utf8') : undefined;
+    if (values.record) {
+      writeFileSync(goldenFile(name), now);
+      console.log(`${name}: ${now === recorded ? 'same' : 'recorded'}`);
+    } else if (now !== recorded) {
       differ++;
       writeFileSync(join(tmpdir(), `golden-${name}.json`), now);
       console.log(`${name}: differs (now in ${join(tmpdir(), `golden-${name}.json`)})`);
