@@ -1,10 +1,11 @@
 #!/usr/bin/env node
 // Runs the built CLI against known servers at a fixed seed and compares each report's fingerprint with the one recorded
 // in test/fixtures/golden/ (`--record` records them instead). A restructuring of the code must leave them equal,
-// check for check. `--only NAME` runs one of them, `--cli DIR` another checkout's build. The reference servers' runs are also a test (golden-reports.test.ts).
+// check for check. `--only NAME` runs one of them, `--cli DIR` another checkout's build. The reference servers' runs
+// are also a test (golden-reports.test.ts). `npm run golden` builds first, then runs this with its arguments.
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,6 +32,9 @@ export const GOLDEN = {
 
 export const goldenFile = (name) => join(ROOT, 'test/fixtures/golden', `${name}.json`);
 
+/** The one command that builds and re-records every golden report: what a failing comparison tells the reader to run. */
+export const RECORD_COMMAND = 'npm run golden -- --record';
+
 /** The fingerprint of a run of `name` now, as the recorded files hold it (text, one line per field); `root`: whose build runs. */
 export async function fingerprintNow(name, root = ROOT) {
   const out = mkdtempSync(join(tmpdir(), 'mcpc-golden-'));
@@ -47,17 +51,33 @@ export async function fingerprintNow(name, root = ROOT) {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const usage = `usage: npm run golden [-- --record] [--only NAME] [--cli DIR]\n  NAME: ${Object.keys(GOLDEN).join(', ')}\n`;
   // --cli DIR: run the build of another checkout (e.g. an older commit's, to record what it reported).
-  const { values } = parseArgs({ options: { record: { type: 'boolean' }, only: { type: 'string' }, cli: { type: 'string' } } });
+  let values;
+  try {
+    ({ values } = parseArgs({ options: { record: { type: 'boolean' }, only: { type: 'string' }, cli: { type: 'string' } } }));
+  } catch (err) {
+    process.stderr.write(`${err.message}\n${usage}`);
+    process.exit(2);
+  }
+  if (values.only !== undefined && !(values.only in GOLDEN)) {
+    process.stderr.write(`unknown golden report: ${values.only}\n${usage}`);
+    process.exit(2);
+  }
   let differ = 0;
   for (const name of values.only ? [values.only] : Object.keys(GOLDEN)) {
     const now = await fingerprintNow(name, values.cli);
-    if (values.record) writeFileSync(goldenFile(name), now);
-    else if (now !== readFileSync(goldenFile(name), 'utf8')) {
+    // A report added to GOLDEN has no file until its first --record.
+    const recorded = existsSync(goldenFile(name)) ? readFileSync(goldenFile(name), 'utf8') : undefined;
+    if (values.record) {
+      writeFileSync(goldenFile(name), now);
+      console.log(`${name}: ${now === recorded ? 'same' : 'recorded'}`);
+    } else if (now !== recorded) {
       differ++;
       writeFileSync(join(tmpdir(), `golden-${name}.json`), now);
       console.log(`${name}: differs (now in ${join(tmpdir(), `golden-${name}.json`)})`);
     } else console.log(`${name}: same`);
   }
+  if (differ > 0) console.log(`${differ} differ: if the change is meant, \`${RECORD_COMMAND}\` re-records every golden report (review with git diff)`);
   process.exitCode = differ > 0 ? 1 : 0;
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import _Ajv2020 from 'ajv/dist/2020.js';
 import { parse } from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { README, withTables } from './fixtures/servers/fault-table.mjs';
+import { README, REWRITE_COMMAND, withTables } from './fixtures/servers/fault-table.mjs';
 import { AUTH_FAULT_ROWS, FAULTS_FILE, FAULT_ROWS, HTTP_FAULT_ROWS, KNOWN_FAULTS, KNOWN_HTTP_FAULTS, STATELESS_HTTP_FAULT_ROWS } from './fault-rows.js';
 import { ROOT } from './helpers.js';
 
@@ -20,9 +20,9 @@ describe('the fault tables (test/fixtures/servers/faults.yaml)', () => {
     expect(valid).toBe(true);
   });
 
-  it('are what the fixtures README shows (node test/fixtures/servers/fault-table.mjs rewrites them)', () => {
+  it(`are what the fixtures README shows (\`${REWRITE_COMMAND}\` rewrites them)`, () => {
     const readme = readFileSync(README, 'utf8');
-    expect(withTables(readme)).toBe(readme);
+    expect(withTables(readme), `the tables of test/fixtures/servers/README.md are stale: \`${REWRITE_COMMAND}\` rewrites them from faults.yaml`).toBe(readme);
   });
 
   it('names each fault the faulty servers have a branch for, and no other', () => {
