@@ -56,16 +56,22 @@ describe('the imports of src/', () => {
     // Defaults: read by every layer, so they import nothing.
     expect(graph.get('config/defaults.ts')).toEqual([]);
     // Transports carry frames: no session, no schema or revision list (the generated report types are everyone's model).
-    expect(from('transport/').filter((e) => /→ (session|schema\/(?!generated\/)|checks|properties|discovery|run)\//.test(e))).toEqual([]);
-    expect(from('session/').filter((e) => /→ (checks|properties|discovery|run)\//.test(e))).toEqual([]);
+    expect(from('transport/').filter((e) => /→ (session|schema\/(?!generated\/)|checks|discovery|run)\//.test(e))).toEqual([]);
+    expect(from('session/').filter((e) => /→ (checks|discovery|run)\//.test(e))).toEqual([]);
     // Generated checks reach the wire through a session only.
-    expect(from('properties/').filter((e) => e.includes('→ transport/'))).toEqual([]);
+    const generated = [...graph.keys()].filter((f) => /^checks\/(?:[^/]+\/properties|kit\/property-runner)\.ts$/.test(f));
+    expect(generated.length).toBeGreaterThan(4);
+    expect(generated.flatMap((f) => graph.get(f)!.filter((t) => t.startsWith('transport/')).map((t) => `${f} → ${t}`))).toEqual([]);
     // Generators make values; they know no check. Checks are definitions: the suite assembles them, the run runs them.
-    expect(from('generate/').filter((e) => /→ (checks|properties|cases|suite|run)\//.test(e))).toEqual([]);
-    expect(from('checks/').filter((e) => /→ (properties|cases|suite|run)\//.test(e))).toEqual([]);
-    expect(from('properties/').filter((e) => /→ (cases|suite|run)\//.test(e))).toEqual([]);
-    expect(from('cases/').filter((e) => /→ (properties|suite|run)\//.test(e))).toEqual([]);
+    expect(from('generate/').filter((e) => /→ (checks|suite|run)\//.test(e))).toEqual([]);
+    expect(from('checks/').filter((e) => /→ (suite|run)\//.test(e))).toEqual([]);
+    // What checks are built from knows no check; the case engine knows only that; code checks do not run cases.
+    expect(from('checks/kit/').filter((e) => /→ checks\/(?!kit\/)/.test(e))).toEqual([]);
+    expect(from('checks/cases/').filter((e) => /→ checks\/(?!kit\/|cases\/)/.test(e))).toEqual([]);
+    expect(from('checks/').filter((e) => !e.startsWith('checks/cases/') && e.includes('→ checks/cases/'))).toEqual([]);
     expect(from('suite/').filter((e) => e.includes('→ run/'))).toEqual([]);
+    // Reports read results; they run nothing.
+    expect(from('report/').filter((e) => /→ (run|cli)\//.test(e))).toEqual([]);
   });
 
   it('the finder sees a cycle through a type import, a re-export or a dynamic import', () => {
