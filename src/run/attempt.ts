@@ -92,6 +92,8 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   const excerpt: TranscriptEntry[] = [];
   const fresh: Session[] = [];
   let scratched: { session: Session; from: number } | undefined;
+  /** The shared server was lost while this attempt waited on it (what the check made of that is its outcome). */
+  let waitedOnLost = false;
   const ctx: CheckContext = {
     ...generation,
     slowTools: slowToolsAt(generation.slowTools),
@@ -101,7 +103,10 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
       const reply = await shared.request(method, params, opts).catch((err: unknown) => {
         // The request stays in the excerpt: an answer that comes after the timeout is noted on this check.
         if (err instanceof RequestTimeout && err.exchange) excerpt.push(err.exchange.sent);
-        if (err instanceof SessionClosed) state.lostWaiting.add(def.id);
+        if (err instanceof SessionClosed) {
+          state.lostWaiting.add(def.id);
+          waitedOnLost = true;
+        }
         throw err;
       });
       excerpt.push(reply.sent, reply.entry);
@@ -162,7 +167,9 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
   else state.silent.delete(def.id);
   // Silence or the server's exit is all this check found: judged at its own level (a SHOULD check warns).
-  if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };
+  // A check that waited on the shared server when it was lost is judged so too, whatever it made of the loss (a
+  // property's "stopped answering", a case step's closed session): which checks were waiting is a matter of timing.
+  if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || waitedOnLost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };
   const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.

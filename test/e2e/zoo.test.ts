@@ -147,6 +147,19 @@ describe.concurrent('a server lost mid-run', () => {
     expect(marked(mark)).toEqual([]);
   });
 
+  it('crashing under a SHOULD check: what it waited on is lost, so it warns at its own level and names the cause', async () => {
+    const mark = `ZOO_MARK=${randomUUID()}`;
+    // The probe's server/discover, initialize and tools/list are answered; the property's first tools/list kills it.
+    const should = ['--only', 'pagination/invalid-cursor', '--only', 'lifecycle/process/alive'];
+    const run = await runCli(['--env', mark, ...ANSWERS, ...should, '--env', 'ZOO_MODE=crash-after', '--env', 'ZOO_N=3', '--', 'node', ZOO_SERVER]);
+    const check = (id: string) => run.report!.checks.find((c) => c.id === id);
+    expect(check('lifecycle/process/alive')?.status).toBe('fail');
+    const cursor = check('pagination/invalid-cursor');
+    expect([cursor?.status, cursor?.level, cursor?.after]).toEqual(['warn', 'SHOULD', 'lifecycle/process/alive']);
+    expect(cursor?.message).toMatch(/^the server stopped answering at the generated value below/);
+    expect(marked(mark)).toEqual([]);
+  });
+
   it('closing its stdout: every request fails at once saying so, none waits for its timeout, and no process survives', async () => {
     const run = await zooRun('close-stdout');
     const report = run.report!;
