@@ -172,7 +172,7 @@ describe('the input probe of the MRTR checks', () => {
       toolCalls: { mode: 'safe', allow: [] },
       profile: { capabilities: { tools: {} }, tools: ['a', 'b', 'c'].map(tool) },
       memo: (key: string, fn: () => Promise<unknown>) => (memo.has(key) ? memo.get(key) : (memo.set(key, fn()), memo.get(key))),
-      async request(method: string, params: { name: string }) {
+      async request(_method: string, params: { name: string }) {
         most = Math.max(most, ++pending);
         await new Promise((r) => setTimeout(r, params.name === slower ? 60 : 20));
         pending--;
