@@ -3,7 +3,6 @@
 // them again: `node scripts/golden-reports.mjs --record` (it also compares server-everything's and others).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error a plain script, without types
 import { fingerprintNow, goldenFile } from '../scripts/golden-reports.mjs';
 
 describe.concurrent('reports at --seed 5', () => {

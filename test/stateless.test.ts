@@ -17,7 +17,6 @@ import { Session } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { connect } from '../src/transport/connect.js';
 import type { Serve } from '../src/index.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
 import { REFERENCE } from './helpers.js';

@@ -4,8 +4,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import _addFormats from 'ajv-formats';
 import { execa } from 'execa';
 import { parse, type TestSuites } from 'junit2json';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +13,9 @@ import type { CheckResult, Report } from '../../src/schema/generated/report.js';
 import { isAlive } from '../../src/transport/process-tree.js';
 import { ANSWERS, BUDGET_S, LIMITS, ZOO, ZOO_SERVER } from '../fixtures/servers/zoo/zoo.mjs';
 import { CLI, type CliRun, ROOT, runCli } from '../helpers.js';
+
+const Ajv2020 = _Ajv2020.default;
+const addFormats = _addFormats.default;
 
 const ajv = new Ajv2020({ allErrors: true, strictSchema: false });
 addFormats(ajv);

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Generated, notOfType, promptArgumentsSchema, schemaArbitraries } from '../../src/generate/schema-arbitrary.js';
-// @ts-expect-error plain .mjs module without type declarations
 import { createServer, schemaProblem } from '../../examples/reference-server/mcp.mjs';
 
 const values = (g: Generated, numRuns = 300, seed = 1): unknown[] => {
