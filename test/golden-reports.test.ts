@@ -3,7 +3,6 @@
 // them all again with the command the failure names (`npm run golden` also compares server-everything's and others).
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error a plain script, without types
 import { fingerprintNow, goldenFile, RECORD_COMMAND } from '../scripts/golden-reports.mjs';
 
 describe.concurrent('reports at --seed 5', () => {

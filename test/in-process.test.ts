@@ -8,7 +8,6 @@ import { NEEDS_PROCESS } from '../src/checks/kit/check.js';
 import { Transcript } from '../src/transcript.js';
 import { startServe } from '../src/transport/stdio.js';
 import type { InboundLine } from '../src/transport/transport.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
 import { ROOT } from './helpers.js';
@@ -31,7 +30,7 @@ function resources(): Map<string, number> {
   for (const kind of process.getActiveResourcesInfo()) counts.set(kind, (counts.get(kind) ?? 0) + 1);
   return counts;
 }
-const QUICK = { timeout: 1, revision: '2025-11-25', only: ['lifecycle/**', 'ping/**', 'base/method-not-found', 'transport/stdio/**'] };
+const QUICK = { timeout: 1, revision: '2025-11-25' as const, only: ['lifecycle/**', 'ping/**', 'base/method-not-found', 'transport/stdio/**'] };
 
 describe('runConformance({ serve })', () => {
   it('tests the reference server in-process: every check passes, the process checks skip, the target is in-process', async () => {

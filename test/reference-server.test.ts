@@ -10,7 +10,7 @@ const REFERENCE = fileURLToPath(new URL('../examples/reference-server/server.mjs
 const FAULTY = fileURLToPath(new URL('./fixtures/servers/faulty-server.mjs', import.meta.url));
 const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the tests read deep into the server's answers, whose shapes they assert
 type Json = any;
 
 /** A tiny newline-delimited JSON-RPC client over a child process's stdio. */

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import _addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
 import { renderConsole } from '../src/report/console.js';
@@ -12,7 +12,10 @@ import { renderJunit, xmlAttr, xmlText } from '../src/report/junit.js';
 import { formatEntry, formatTranscript } from '../src/report/transcript-format.js';
 import { hasErrors, hasFailures, summarize, verdict } from '../src/report/summary.js';
 import { visible } from '../src/report/text.js';
-import { writeReports } from '../src/report/write.js';
+import { type WrittenReports, writeReports } from '../src/report/write.js';
+
+const Ajv2020 = _Ajv2020.default;
+const addFormats = _addFormats.default;
 
 /** Strings a hostile server might send: markup, CDATA end, NUL, an ANSI colour, a lone surrogate, U+FFFF, a bidi override. */
 const HOSTILE = '</failure>]]><script>alert(1)</script>\u0000\u001b[31mRED\u0007 \ud800 \uffff \u202e & "q" \'a\'';
@@ -134,7 +137,7 @@ const all = (node: Node, name: string): Node[] =>
   node.children.flatMap((c) => (c.name === name ? [c, ...all(c, name)] : all(c, name)));
 
 let dir: string;
-let paths: { json: string; junit: string };
+let paths: WrittenReports;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-report-'));

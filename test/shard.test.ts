@@ -4,7 +4,6 @@ import { runConformance, verdict, type Report, type Serve } from '../src/index.j
 import { mergeReports } from '../src/report/merge.js';
 import { parseShard, shardSuite } from '../src/suite/shard.js';
 import { REFERENCE, runCli } from './helpers.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 
 describe('shards', () => {

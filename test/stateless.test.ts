@@ -17,7 +17,6 @@ import { Session } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { connect } from '../src/transport/connect.js';
 import type { Serve } from '../src/index.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
 import { REFERENCE } from './helpers.js';
@@ -172,7 +171,7 @@ describe('the input probe of the MRTR checks', () => {
       toolCalls: { mode: 'safe', allow: [] },
       profile: { capabilities: { tools: {} }, tools: ['a', 'b', 'c'].map(tool) },
       memo: (key: string, fn: () => Promise<unknown>) => (memo.has(key) ? memo.get(key) : (memo.set(key, fn()), memo.get(key))),
-      async request(method: string, params: { name: string }) {
+      async request(_method: string, params: { name: string }) {
         most = Math.max(most, ++pending);
         await new Promise((r) => setTimeout(r, params.name === slower ? 60 : 20));
         pending--;

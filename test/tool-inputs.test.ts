@@ -171,7 +171,7 @@ describe('generated inputs of the tool', () => {
   it('command lines with conflicting targets: one line saying so', async () => {
     await fc.assert(
       fc.asyncProperty(fine, fc.constantFrom(['a.js', 'b.js'], ['a.js', '--', 'node', 'b.js'], ['--'], ['a.js', 'b.js', 'c.js']), async (flags, tail) => {
-        const message = await judge(async () => parseCli([...flags.flat(), ...tail]), tail.includes('--') ? '--' : 'target');
+        const message = await judge(async () => parseCli([...flags.flat(), ...tail]), (tail as readonly string[]).includes('--') ? '--' : 'target');
         expect(message).not.toBe('valid');
       }),
       { seed: SEED, numRuns: 20 },

@@ -242,7 +242,7 @@ describe('a server that goes away', () => {
     await expect(session.request('later')).rejects.toThrow(/before answering later: server closed its stdout/);
     expect(session.alive).toBe(false);
     expect(lost).toEqual([['server closed its stdout (the process is still running)', 'first']]);
-    const pid = t.pid;
+    const pid = t.pid!;
     expect(isAlive(pid)).toBe(true);
     expect((await t.close()).how).toBe('sigterm');
     expect(isAlive(pid)).toBe(false);

@@ -5,7 +5,7 @@ import { initialize, schemaRevision } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import { STATELESS_REVISION } from '../schema/revisions.js';
-import { type Exchange, RequestTimeout, Session, SessionClosed } from '../session/session.js';
+import { type Exchange, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
 import { bounded } from '../json.js';
 import { checkResult } from './result.js';
 import type { ScratchSessions } from './scratch.js';

@@ -66,6 +66,7 @@ describe('action.yml', () => {
   it('is a composite action that installs the suite in its own folder and maps every output from the run step', () => {
     expect(action.runs.using).toBe('composite');
     const install = action.runs.steps.find((s) => s.run?.startsWith('npm ci'));
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(install?.['working-directory']).toBe('${{ github.action_path }}');
     for (const [name, output] of Object.entries(action.outputs)) expect(output.value).toBe(`\${{ steps.run.outputs.${name} }}`);
     // Inputs reach the script through its environment only: nothing is spliced into the shell text.
@@ -93,6 +94,7 @@ describe.concurrent('the action’s run step, executed as GitHub would', () => {
   it('uploads report.sarif to code scanning when asked, even after a failing run', () => {
     const upload = action.runs.steps.find((s) => s.uses?.startsWith('github/codeql-action/upload-sarif@')) as Step & { if?: string; with?: Record<string, string> };
     expect(upload.if).toBe("always() && inputs.upload-sarif == 'true' && steps.run.outputs.report-sarif != ''");
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub Actions expression, not a template
     expect(upload.with?.sarif_file).toBe('${{ steps.run.outputs.report-sarif }}');
     expect(action.inputs['upload-sarif'].default).toBe('false');
   });

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { AUTH_CHECKS } from '../../src/checks/auth/checks.js';
 import { OFF } from '../../src/checks/auth/probe.js';
 import { NEEDS_TOKEN } from '../../src/run/locked.js';
-import { runConformance } from '../../src/index.js';
+import { type ConformanceOptions, runConformance } from '../../src/index.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { AUTH_FAULT_ROWS } from '../fault-rows.js';
 import { REFERENCE, ROOT, runCli } from '../helpers.js';
@@ -59,7 +59,7 @@ describe('each authorization fault trips exactly the check that targets it', () 
   });
   for (const { fault, check, expect: status, ...options } of FAULTS) {
     it(`${fault} → ${check} ${status}`, async () => {
-      const revision = options?.revision ?? '2025-11-25';
+      const revision = (options?.revision ?? '2025-11-25') as ConformanceOptions['revision'];
       const report = await runConformance({
         ...STARTED,
         target: [process.execPath, FAULTY_HTTP, '--auth', ...(revision === '2026-07-28' ? ['--revision', revision] : [])],

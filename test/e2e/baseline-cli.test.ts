@@ -55,7 +55,7 @@ describe.concurrent('--expected-failures through the CLI on the faulty server', 
     const c = other.report?.checks.find((x) => x.id === 'base/method-not-found');
     expect(c).toMatchObject({ status: 'fail', baseline: { entry: 'base/method-not-found', message: '→ -32603', messageDiffers: true } });
     expect(other.stdout).toContain('FAIL  base/method-not-found  An unknown method gets error -32601 (listed as base/method-not-found, failing for another reason)');
-    expect(other.stdout).toMatch(/ {2}message {5}no answer to conformance\/does-not-exist within 1\.0 s[^]*?\n {2}baseline {4}base\/method-not-found expects the message → -32603; this one differs, so it fails the run/);
+    expect(other.stdout).toMatch(/ {2}message {5}no answer to conformance\/does-not-exist within 1\.0 s[\s\S]*?\n {2}baseline {4}base\/method-not-found expects the message → -32603; this one differs, so it fails the run/);
     expect(other.stdout).toContain("base/method-not-found fails for another reason than base/method-not-found expects: fix it, or change the entry's message:\n  expected  → -32603\n  actual    ");
     expect(await readFile(join(other.out, 'junit.xml'), 'utf8')).toContain('<failure');
   });

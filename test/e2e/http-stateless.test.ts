@@ -1,6 +1,6 @@
 // The stateless wire (2026-07-28) over Streamable HTTP: the headers the client mirrors from each request, the
 // reference server in both of its stateless modes, each fault of the stateless HTTP checks, and --revision auto.
-import http from 'node:http';
+import type http from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TASK_EXTENSION_CHECKS } from '../../src/checks/tasks-ext/checks.js';

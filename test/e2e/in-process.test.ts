@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { NEEDS_PROCESS } from '../../src/checks/kit/check.js';
 import { runConformance } from '../../src/index.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../../examples/reference-server/mcp.mjs';
 import { REFERENCE } from '../helpers.js';
 

@@ -35,7 +35,7 @@ describe.concurrent('timeouts and late answers', () => {
     const { report } = await runCli(['--timeout', '2', '--only', 'base/robustness/malformed-json', FAULTY], { MCP_FAULTS: 'slow-ping' });
     const check = report?.checks.find((c) => c.id === 'base/robustness/malformed-json');
     expect(check?.status, check?.message).toBe('warn');
-    expect(check?.message).toMatch(/the server stopped answering after this line[^]*late answer \(after the timeout\): ping \(id \d+\) answered after [23]\.\d s\nanswered, but late/);
+    expect(check?.message).toMatch(/the server stopped answering after this line[\s\S]*late answer \(after the timeout\): ping \(id \d+\) answered after [23]\.\d s\nanswered, but late/);
   });
 
   it('silence to an unknown method fails: it needs no work, and every request gets a response', async () => {
@@ -50,7 +50,7 @@ describe.concurrent('timeouts and late answers', () => {
     const { report } = await runCli(['--timeout', '2', '--only', 'base/method-not-found', FAULTY], { MCP_FAULTS: 'slow-unknown-method,ignore-stdin-close' });
     const check = report?.checks.find((c) => c.id === 'base/method-not-found');
     expect(check?.status, check?.message).toBe('warn');
-    expect(check?.message).toMatch(/no answer to conformance\/does-not-exist within 2\.0 s[^]*late answer \(after the timeout\): conformance\/does-not-exist \(id \d+\) answered after [34]\.\d s\nanswered, but late: a request that needs no slow work should be answered within --timeout/);
+    expect(check?.message).toMatch(/no answer to conformance\/does-not-exist within 2\.0 s[\s\S]*late answer \(after the timeout\): conformance\/does-not-exist \(id \d+\) answered after [34]\.\d s\nanswered, but late: a request that needs no slow work should be answered within --timeout/);
   });
 
   // server-everything's long-running tool takes about 10 s, the default timeout, at these seeds: at 1078350009 its

@@ -33,7 +33,7 @@ describe('--watch', () => {
       const rerun = stdout.slice(stdout.indexOf('watching'));
       expect(rerun).toContain('server.mjs changed: running again; first the 1 check(s) that failed');
       expect(rerun).toMatch(/the checks that failed:\n\nFixed \(1\)\n {2}FAIL {2}→ PASS {3}base\/method-not-found/);
-      expect(rerun).toMatch(/the whole run:\n\nFixed \(1\)\n[^]*BETTER: 0 new failures, 1 fixed, 0 status changes, 0 added checks, 0 gone checks · now PASS 2 checks/);
+      expect(rerun).toMatch(/the whole run:\n\nFixed \(1\)\n[\s\S]*BETTER: 0 new failures, 1 fixed, 0 status changes, 0 added checks, 0 gone checks · now PASS 2 checks/);
       expect(rerun).not.toContain('requirement base.method-not-found (MUST)'); // no whole console report again
       cli.kill('SIGINT');
       const r = await cli;

@@ -1,7 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { type Generated, notOfType, promptArgumentsSchema, schemaArbitraries } from '../../src/generate/schema-arbitrary.js';
-// @ts-expect-error plain .mjs module without type declarations
 import { createServer, schemaProblem } from '../../examples/reference-server/mcp.mjs';
 
 const values = (g: Generated, numRuns = 300, seed = 1): unknown[] => {
@@ -81,6 +80,7 @@ describe('arbitraries from a JSON Schema', () => {
   for (const [why, schema, reason] of [
     ['not', { type: 'object', properties: { a: { not: { type: 'string' } } } }, '/a: not not supported'],
     ['patternProperties', { type: 'object', patternProperties: { '^x': { type: 'string' } } }, 'patternProperties not supported'],
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's then keyword, never awaited
     ['if/then', { type: 'object', if: { required: ['a'] }, then: { required: ['b'] } }, 'if not supported'],
     ['tuple items (draft-07)', { $schema: 'http://json-schema.org/draft-07/schema#', type: 'object', properties: { t: { type: 'array', items: [{ type: 'string' }] } } }, '/t: tuple items'],
     ['a remote $ref', { type: 'object', properties: { r: { $ref: 'https://example.com/s.json' } } }, 'does not compile'],

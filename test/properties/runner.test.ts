@@ -89,7 +89,7 @@ describe('a property run against the server', () => {
   });
 
   it('keeps no more in flight than a slow, sequential server answers in a quarter of the timeout', async () => {
-    let queue = Promise.resolve();
+    let queue: Promise<unknown> = Promise.resolve();
     let pending = 0;
     let most = 0;
     const ctx = {

@@ -64,7 +64,7 @@ export const META_RULES: FrameRule[] = [
     looksAt: 'notifications/message',
     inspect(e, ctx) {
       const m = messageOf(e);
-      if (!m || m.method !== 'notifications/message' || !ctx.capabilities) return undefined;
+      if (m?.method !== 'notifications/message' || !ctx.capabilities) return undefined;
       return ctx.capabilities.logging !== undefined ? [] : failing('notifications/message sent without declaring the logging capability', { expected: 'capabilities.logging declared', actual: Object.keys(ctx.capabilities) });
     },
   },

@@ -161,7 +161,7 @@ export const SESSION_RULES: FrameRule[] = [
     looksAt: 'notifications/message',
     inspect(e) {
       const m = messageOf(e);
-      if (!m || m.method !== 'notifications/message') return undefined;
+      if (m?.method !== 'notifications/message') return undefined;
       const text = JSON.stringify(m.params ?? null);
       const hit = SECRETS.find((re) => re.test(text));
       // A pattern match is a heuristic, so it warns rather than fails.

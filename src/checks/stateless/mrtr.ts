@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { callableTools } from '../../generate/tool-policy.js';
 import { promptArgumentsSchema, schemaArbitraries } from '../../generate/schema-arbitrary.js';
 import { STATELESS_REVISION } from '../../schema/validators.js';
-import { type Reply } from '../../session/session.js';
+import type { Reply } from '../../session/session.js';
 import { type CheckContext, type Outcome, describeReply, errorOf, fail, pass, resultOf, skip, warn } from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
 import { isObject } from '../../json.js';

@@ -102,7 +102,7 @@ export const STATELESS_RULES: FrameRule[] = [
     looksAt: 'InputRequiredResult in a 2026-07-28 session',
     inspect(e) {
       const r = result07(e);
-      if (!r || r.result.resultType !== 'input_required') return undefined;
+      if (r?.result.resultType !== 'input_required') return undefined;
       if (!MRTR_METHODS.has(r.method)) return failing(`${r.method} was answered with an InputRequiredResult`, { expected: [...MRTR_METHODS], actual: r.method });
       if (r.result.inputRequests === undefined && r.result.requestState === undefined) return failing(`${r.method}: an InputRequiredResult with neither inputRequests nor requestState`, { actual: r.result });
       const meta = isObject(e.exchange!.params) && isObject(e.exchange!.params._meta) ? e.exchange!.params._meta : {};
