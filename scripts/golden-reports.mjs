@@ -23,8 +23,21 @@ const NO_CAPABILITIES = 'tools,resources,prompts,completions,logging,tasks';
 export const GOLDEN = {
   'reference-stdio': [REFERENCE],
   'reference-dual-era': ['--', node, join(REFERENCE, 'server.mjs'), '--revision', 'all'],
-  'reference-http': ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto', '--', node, join(REFERENCE, 'http.mjs')],
-  'server-everything': ['--', node, join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'), 'stdio'],
+  'reference-http': [
+    '--http-url',
+    'http://127.0.0.1:{port}/mcp',
+    '--port',
+    'auto',
+    '--',
+    node,
+    join(REFERENCE, 'http.mjs'),
+  ],
+  'server-everything': [
+    '--',
+    node,
+    join(ROOT, 'node_modules/@modelcontextprotocol/server-everything/dist/index.js'),
+    'stdio',
+  ],
   // Every capability left out: each check that requires one skips with the reason.
   'no-capabilities': ['--env', `MCP_DISABLE=${NO_CAPABILITIES}`, FAULTY],
   'no-capabilities-dual-era': ['--env', `MCP_DISABLE=${NO_CAPABILITIES}`, '--env', 'MCP_REVISION=all', FAULTY],
@@ -39,7 +52,10 @@ export const RECORD_COMMAND = 'npm run golden -- --record';
 export async function fingerprintNow(name, root = ROOT) {
   const out = mkdtempSync(join(tmpdir(), 'mcpc-golden-'));
   try {
-    await promisify(execFile)(node, [join(root, 'dist/cli/main.js'), '--out', out, '--seed', '5', ...GOLDEN[name]], { env: { ...process.env, GITHUB_ACTIONS: '', NO_COLOR: '1' }, maxBuffer: 64 << 20 });
+    await promisify(execFile)(node, [join(root, 'dist/cli/main.js'), '--out', out, '--seed', '5', ...GOLDEN[name]], {
+      env: { ...process.env, GITHUB_ACTIONS: '', NO_COLOR: '1' },
+      maxBuffer: 64 << 20,
+    });
   } catch (err) {
     if (err.code !== 1) throw err; // 1: a check failed, which a recorded report may hold
   }
@@ -55,7 +71,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   // --cli DIR: run the build of another checkout (e.g. an older commit's, to record what it reported).
   let values;
   try {
-    ({ values } = parseArgs({ options: { record: { type: 'boolean' }, only: { type: 'string' }, cli: { type: 'string' } } }));
+    ({ values } = parseArgs({
+      options: { record: { type: 'boolean' }, only: { type: 'string' }, cli: { type: 'string' } },
+    }));
   } catch (err) {
     process.stderr.write(`${err.message}\n${usage}`);
     process.exit(2);
@@ -78,6 +96,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       console.log(`${name}: differs (now in ${join(tmpdir(), `golden-${name}.json`)})`);
     } else console.log(`${name}: same`);
   }
-  if (differ > 0) console.log(`${differ} differ: if the change is meant, \`${RECORD_COMMAND}\` re-records every golden report (review with git diff)`);
+  if (differ > 0)
+    console.log(
+      `${differ} differ: if the change is meant, \`${RECORD_COMMAND}\` re-records every golden report (review with git diff)`,
+    );
   process.exitCode = differ > 0 ? 1 : 0;
 }

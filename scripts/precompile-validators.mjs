@@ -51,16 +51,25 @@ for (const name of ['config', 'case']) {
   const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, code: { source: true } });
   if (name === 'case') ajv.addKeyword('tsType');
   ajv.addSchema(schema);
-  const mapping = { d_root: schema.$id, ...Object.fromEntries(Object.keys(schema.$defs ?? {}).map((d) => [exportName(d), `${schema.$id}#/$defs/${d}`])) };
+  const mapping = {
+    d_root: schema.$id,
+    ...Object.fromEntries(Object.keys(schema.$defs ?? {}).map((d) => [exportName(d), `${schema.$id}#/$defs/${d}`])),
+  };
   emit(name, ajv, mapping, [text], `schema/${name}.schema.json`);
 }
 
-for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')).sort()) {
+for (const file of readdirSync(SCHEMAS)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort()) {
   const revision = file.slice(0, -'.schema.json'.length);
   const revisions = [revision, ...(REFERENCED[revision] ? [REFERENCED[revision]] : [])];
   const texts = revisions.map((r) => readFileSync(join(SCHEMAS, `${r}.schema.json`), 'utf8'));
   // The same options as validators.ts, plus the source code Ajv needs to emit standalone modules.
-  const ajv = new Ajv2020({ allowUnionTypes: true, allErrors: true, code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = new Ajv2020({
+    allowUnionTypes: true,
+    allErrors: true,
+    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+  });
   addFormats(ajv);
   const docs = texts.map((t) => JSON.parse(t));
   for (const doc of docs) ajv.addSchema(doc);
@@ -80,7 +89,12 @@ const META = {
   'draft-06': [Ajv, 'http://json-schema.org/draft-06/schema#'],
 };
 for (const [dialect, [Class, id]] of Object.entries(META)) {
-  const ajv = new Class({ strict: false, allErrors: true, logger: false, code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = new Class({
+    strict: false,
+    allErrors: true,
+    logger: false,
+    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+  });
   if (dialect === 'draft-06') ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
   addFormats(ajv);
   emit(`meta-${dialect}`, ajv, { d_root: id }, [ajvVersion], `the ${dialect} meta-schema of Ajv ${ajvVersion}`);
@@ -93,4 +107,13 @@ const { BUILTIN_CASES, PARSED_BUILTIN_CASES, loadCases } = await import('../dist
 const parsedCases = join(ROOT, 'dist/checks/cases', PARSED_BUILTIN_CASES);
 rmSync(parsedCases, { force: true });
 const cases = await loadCases([BUILTIN_CASES]);
-writeFileSync(parsedCases, JSON.stringify(cases.map(({ file, ...c }) => ({ name: relative(BUILTIN_CASES, file), sha256: sha256(readFileSync(file, 'utf8')), case: c }))));
+writeFileSync(
+  parsedCases,
+  JSON.stringify(
+    cases.map(({ file, ...c }) => ({
+      name: relative(BUILTIN_CASES, file),
+      sha256: sha256(readFileSync(file, 'utf8')),
+      case: c,
+    })),
+  ),
+);

@@ -13,7 +13,8 @@ const Ajv2020 = _Ajv2020 as unknown as typeof _Ajv2020.default;
 const CATALOGUE = join(ROOT, 'catalogue/requirements.yaml');
 
 /** A row a black-box client can test on an arbitrary server (not "—", not a fixture, not "not testable"). */
-const testable = (r: CatalogueRequirement) => r.test !== '—' && !/^(Fixture|Not testable|Cannot be forced)/.test(r.test);
+const testable = (r: CatalogueRequirement) =>
+  r.test !== '—' && !/^(Fixture|Not testable|Cannot be forced)/.test(r.test);
 
 describe('coverage of the requirement catalogue', () => {
   const catalogue = parse(readFileSync(CATALOGUE, 'utf8')) as Catalogue;
@@ -21,11 +22,13 @@ describe('coverage of the requirement catalogue', () => {
   const exclusions = parse(readFileSync(join(ROOT, 'cases/excluded.yaml'), 'utf8')) as { id: string; reason: string }[];
 
   it('keeps to schema/catalogue.schema.json', () => {
-    const validate = new Ajv2020({ allErrors: true }).compile(JSON.parse(readFileSync(join(ROOT, 'schema/catalogue.schema.json'), 'utf8')));
+    const validate = new Ajv2020({ allErrors: true }).compile(
+      JSON.parse(readFileSync(join(ROOT, 'schema/catalogue.schema.json'), 'utf8')),
+    );
     expect(validate(catalogue) ? [] : validate.errors).toEqual([]);
   });
 
-  it('has unique ids, each row in a declared section and every section with rows (the extensions\' too)', () => {
+  it("has unique ids, each row in a declared section and every section with rows (the extensions' too)", () => {
     const ids = rows.map((r) => r.id);
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     const sections = catalogue.sections.map((s) => s.id);
@@ -42,9 +45,13 @@ describe('coverage of the requirement catalogue', () => {
     const excluded = new Map(exclusions.map((e) => [e.id, e.reason]));
     expect(required.filter((id) => !covered.has(id) && !excluded.has(id))).toEqual([]);
     // An exclusion of a requirement that is covered (or not in the catalogue) is stale.
-    expect(exclusions.filter((e) => covered.has(e.id) || !rows.some((r) => r.id === e.id)).map((e) => e.id)).toEqual([]);
+    expect(exclusions.filter((e) => covered.has(e.id) || !rows.some((r) => r.id === e.id)).map((e) => e.id)).toEqual(
+      [],
+    );
     expect(exclusions.filter((e) => typeof e.reason !== 'string' || e.reason.length < 10).map((e) => e.id)).toEqual([]);
-    console.log(`${checks.length + frameRules.length} checks (${checks.filter((c) => c.source).length} YAML cases) cover ${required.filter((id) => covered.has(id)).length} of ${required.length} black-box requirements; ${exclusions.length} excluded with a reason`);
+    console.log(
+      `${checks.length + frameRules.length} checks (${checks.filter((c) => c.source).length} YAML cases) cover ${required.filter((id) => covered.has(id)).length} of ${required.length} black-box requirements; ${exclusions.length} excluded with a reason`,
+    );
   });
 
   it('names only catalogue requirements', async () => {

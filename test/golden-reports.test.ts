@@ -12,7 +12,9 @@ describe.concurrent('reports at --seed 5', () => {
     it(`reports as recorded: ${name}`, async () => {
       const recorded = `test/fixtures/golden/${name}.json`;
       const stale = `the report differs from ${recorded}: if the change is meant, \`${RECORD_COMMAND}\` re-records every golden report`;
-      expect(JSON.parse((await fingerprintNow(name)) as string), stale).toEqual(JSON.parse(readFileSync(goldenFile(name) as string, 'utf8')));
+      expect(JSON.parse((await fingerprintNow(name)) as string), stale).toEqual(
+        JSON.parse(readFileSync(goldenFile(name) as string, 'utf8')),
+      );
     }, 60_000);
   }
 });

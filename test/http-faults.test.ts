@@ -21,18 +21,29 @@ vi.setConfig({ maxConcurrency: 6 });
 const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
 
 /** Every check that neither passed nor was skipped, as `id: status`. */
-const notPassing = (r: Report) => r.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status}`).sort();
+const notPassing = (r: Report) =>
+  r.checks
+    .filter((c) => c.status !== 'pass' && c.status !== 'skip')
+    .map((c) => `${c.id}: ${c.status}`)
+    .sort();
 
 type FaultyApp = Awaited<ReturnType<typeof createFaultyHttpApp>> & { http: Server };
 
 /** Runs the suite in `revision` against the faulty app with `fault` on, served here until the run ends. */
 async function run(fault: string, revision: string): Promise<Report> {
   // createHttpServer adds `http` after building the app object, which the type inferred from JavaScript does not see.
-  const app = (await createFaultyHttpApp([fault], { revision: revision === STATELESS_REVISION ? revision : undefined })) as FaultyApp;
+  const app = (await createFaultyHttpApp([fault], {
+    revision: revision === STATELESS_REVISION ? revision : undefined,
+  })) as FaultyApp;
   await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = app.http.address() as AddressInfo;
-    return await runConformance({ target: `http://127.0.0.1:${port}/mcp`, revision: revision as ConformanceOptions['revision'], seed: 7, runs: 10 });
+    return await runConformance({
+      target: `http://127.0.0.1:${port}/mcp`,
+      revision: revision as ConformanceOptions['revision'],
+      seed: 7,
+      runs: 10,
+    });
   } finally {
     app.http.closeAllConnections();
     await new Promise((resolve) => app.http.close(resolve));
@@ -53,7 +64,9 @@ describe.concurrent('each HTTP fault trips exactly the check that targets it', (
 
 describe.concurrent('each stateless HTTP fault trips exactly the check that targets it', () => {
   it('covers every stateless/http check with a fault', () => {
-    expect(STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !STATELESS_HTTP_FAULT_ROWS.some((f) => f.check === id))).toEqual([]);
+    expect(
+      STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !STATELESS_HTTP_FAULT_ROWS.some((f) => f.check === id)),
+    ).toEqual([]);
   });
   // A row of tier process is run by test/e2e/http-stateless.test.ts.
   for (const { fault, check, expect: status } of STATELESS_HTTP_FAULT_ROWS.filter((row) => row.tier !== 'process')) {

@@ -39,7 +39,15 @@ function check(status: Status, over: Partial<CheckResult> = {}): CheckResult {
     transcript: [
       { seq: 0, dir: 'event', t: 0, bytes: 5, text: 'spawn' },
       { seq: 1, dir: 'send', t: 1.2, bytes: 60, text: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' },
-      { seq: 2, dir: 'recv', t: 3.45, bytes: 9000, text: `{"jsonrpc":"2.0","id":1,"result":"${HOSTILE}`, truncated: true, sha256: '0123456789abcdef' },
+      {
+        seq: 2,
+        dir: 'recv',
+        t: 3.45,
+        bytes: 9000,
+        text: `{"jsonrpc":"2.0","id":1,"result":"${HOSTILE}`,
+        truncated: true,
+        sha256: '0123456789abcdef',
+      },
       { seq: 3, dir: 'stderr', t: 4, bytes: 20, text: `log ${HOSTILE}\n#9 +1 ms ← forged` },
     ],
     ...over,
@@ -81,7 +89,11 @@ function decode(raw: string, where: string): string {
     if (!m.endsWith(';')) throw new Error(`unterminated & in ${where}`);
     const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
     if (ref in named) return named[ref];
-    const code = /^#x[0-9a-f]+$/i.test(ref) ? parseInt(ref.slice(2), 16) : /^#\d+$/.test(ref) ? Number(ref.slice(1)) : NaN;
+    const code = /^#x[0-9a-f]+$/i.test(ref)
+      ? parseInt(ref.slice(2), 16)
+      : /^#\d+$/.test(ref)
+        ? Number(ref.slice(1))
+        : NaN;
     const char = Number.isNaN(code) ? '' : String.fromCodePoint(code);
     if (!char || !XML_CHAR.test(char)) throw new Error(`bad reference &${ref}; in ${where}`);
     return char;
@@ -204,7 +216,14 @@ describe('junit.xml', () => {
   it('has one testsuite per area and honest counts (warn is not a failure)', async () => {
     const root = parseXml(await readFile(paths.junit, 'utf8'));
     expect(root.name).toBe('testsuites');
-    expect(root.attrs).toMatchObject({ name: 'mcp-conformance', tests: '6', failures: '1', errors: '1', skipped: '1', time: '1.234' });
+    expect(root.attrs).toMatchObject({
+      name: 'mcp-conformance',
+      tests: '6',
+      failures: '1',
+      errors: '1',
+      skipped: '1',
+      time: '1.234',
+    });
     const suites = root.children;
     expect(suites.map((s) => s.name)).toEqual(['testsuite', 'testsuite']);
     expect(suites.map((s) => s.attrs.name)).toEqual(['tools', 'base']);
@@ -225,8 +244,15 @@ describe('junit.xml', () => {
     const failure = fail.children[0];
     expect(failure.attrs.type).toBe('MUST');
     // The hostile string survives as text, minus the characters XML cannot hold.
-    expect(failure.attrs.message).toBe('fail message </failure>]]><script>alert(1)</script>[31mRED   \u202e & "q" \'a\'');
-    for (const part of ['tools.fail (MUST) https://modelcontextprotocol.io/', 'unknown tool', '"code": -32602', '</failure>]]>']) {
+    expect(failure.attrs.message).toBe(
+      'fail message </failure>]]><script>alert(1)</script>[31mRED   \u202e & "q" \'a\'',
+    );
+    for (const part of [
+      'tools.fail (MUST) https://modelcontextprotocol.io/',
+      'unknown tool',
+      '"code": -32602',
+      '</failure>]]>',
+    ]) {
       expect(failure.text).toContain(part);
     }
     expect(failure.text).toMatch(/expected:[\s\S]*actual:[\s\S]*transcript:/);
@@ -266,7 +292,11 @@ describe('transcript format', () => {
 
   it('gives the size and SHA-256 of a frame cut when recorded, in the console, the HTML report and JUnit', () => {
     const shown = '… (9000 bytes, sha256 0123456789abcdef)';
-    const renderings = { console: renderConsole(report, { color: false, verbose: true }), html: renderHtml(report), junit: renderJunit(report) };
+    const renderings = {
+      console: renderConsole(report, { color: false, verbose: true }),
+      html: renderHtml(report),
+      junit: renderJunit(report),
+    };
     for (const [name, text] of Object.entries(renderings)) expect(text, name).toContain(shown);
   });
 });

@@ -51,10 +51,24 @@ export const CHECKS: CheckDef[] = [
 ];
 
 /** Every built-in property: fast-check generated checks, run and reported after the code checks. */
-export const PROPERTIES: CheckDef[] = [...ENVELOPE_PROPERTIES, ...TOOL_PROPERTIES, ...RESOURCE_PROPERTIES, ...PROMPT_PROPERTIES, ...PAGINATION_PROPERTIES];
+export const PROPERTIES: CheckDef[] = [
+  ...ENVELOPE_PROPERTIES,
+  ...TOOL_PROPERTIES,
+  ...RESOURCE_PROPERTIES,
+  ...PROMPT_PROPERTIES,
+  ...PAGINATION_PROPERTIES,
+];
 
 /**
  * Every passive frame rule, in report order (after the active checks): the envelope, _meta and schema of each frame,
  * then the frame against its session, then the rules of the content, stateless and conversation areas.
  */
-export const FRAME_RULES: FrameRule[] = [...ENVELOPE_RULES, ...META_RULES, ...SCHEMA_RULES, ...SESSION_RULES, ...CONTENT_RULES, ...STATELESS_RULES, ...CONVERSATION_RULES];
+export const FRAME_RULES: FrameRule[] = [
+  ...ENVELOPE_RULES,
+  ...META_RULES,
+  ...SCHEMA_RULES,
+  ...SESSION_RULES,
+  ...CONTENT_RULES,
+  ...STATELESS_RULES,
+  ...CONVERSATION_RULES,
+];

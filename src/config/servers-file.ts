@@ -18,7 +18,9 @@ let validator: ValidateFunction<MatrixServers> | undefined;
 function serversValidator(): ValidateFunction<MatrixServers> {
   if (!validator) {
     const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof _Ajv2020;
-    const schema = JSON.parse(readFileSync(new URL('../../schema/matrix-servers.schema.json', import.meta.url), 'utf8')) as object;
+    const schema = JSON.parse(
+      readFileSync(new URL('../../schema/matrix-servers.schema.json', import.meta.url), 'utf8'),
+    ) as object;
     validator = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile<MatrixServers>(schema);
   }
   return validator;
@@ -39,10 +41,13 @@ export async function loadServersFile(file: string): Promise<PlannedServer[]> {
   }
   const seen = new Set<string>();
   yaml.value.servers.forEach((s, i) => {
-    if (seen.has(s.name)) throw yaml.error(['servers', i, 'name'], `${JSON.stringify(s.name)} names another server already`);
+    if (seen.has(s.name))
+      throw yaml.error(['servers', i, 'name'], `${JSON.stringify(s.name)} names another server already`);
     seen.add(s.name);
-    if ((s.target === undefined) === (s.command === undefined)) throw yaml.error(['servers', i], 'give either target or command');
-    if (s.url !== undefined && s.command === undefined) throw yaml.error(['servers', i, 'url'], 'url needs the command that starts the server');
+    if ((s.target === undefined) === (s.command === undefined))
+      throw yaml.error(['servers', i], 'give either target or command');
+    if (s.url !== undefined && s.command === undefined)
+      throw yaml.error(['servers', i, 'url'], 'url needs the command that starts the server');
   });
   const here = (p: string) => resolve(dirname(file), p);
   const folders = uniqueSlugs(yaml.value.servers.map((s) => s.name));

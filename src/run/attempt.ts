@@ -169,18 +169,35 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   // Silence or the server's exit is all this check found: judged at its own level (a SHOULD check warns).
   // A check that waited on the shared server when it was lost is judged so too, whatever it made of the loss (a
   // property's "stopped answering", a case step's closed session): which checks were waiting is a matter of timing.
-  if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || waitedOnLost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };
-  const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
+  if (
+    outcome.status === 'fail' &&
+    def.requirement.level !== 'MUST' &&
+    (lost || waitedOnLost || ('silent' in outcome && outcome.silent))
+  )
+    outcome = { ...outcome, status: 'warn' };
+  const own = [
+    ...fresh.flatMap((s) => s.transcript.entries),
+    ...(scratched ? scratched.session.transcript.slice(scratched.from) : []),
+  ];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.
   const bound = (v: unknown) => (v === undefined ? undefined : bounded(v));
   const expected = 'expected' in outcome ? bound(outcome.expected) : undefined;
   const actual = 'actual' in outcome ? bound(outcome.actual) : undefined;
-  return checkResult(def, { status: outcome.status, message: outcome.message, expected, actual }, Math.round(performance.now() - t), entries);
+  return checkResult(
+    def,
+    { status: outcome.status, message: outcome.message, expected, actual },
+    Math.round(performance.now() - t),
+    entries,
+  );
 }
 
 /** A server that dies has failed the check, one that does not answer as what was asked says; anything else thrown is the harness's fault. */
-function judgeThrown(err: Error, stderr: string, profile: ServerProfile): Outcome | { status: 'error'; message: string } {
+function judgeThrown(
+  err: Error,
+  stderr: string,
+  profile: ServerProfile,
+): Outcome | { status: 'error'; message: string } {
   if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
   if (err instanceof Interrupted) return { status: 'error', message: 'run interrupted before this check finished' };
   // What the server last wrote to stderr often says why it hung or died: a lost session's own tail, since the

@@ -46,7 +46,8 @@ function cliPath(): string {
 /** The CLI arguments of one server's run, its reports going to `out`. */
 export function cliArgs(server: PlannedServer, options: Omit<MatrixRunOptions, 'out' | 'jobs'>, out: string): string[] {
   const args = ['--out', out, '--no-color', '--budget', String(server.budget ?? options.budgetMs / 1000)];
-  const add = (flag: string, value: string | number | undefined) => value !== undefined && args.push(flag, String(value));
+  const add = (flag: string, value: string | number | undefined) =>
+    value !== undefined && args.push(flag, String(value));
   add('--seed', options.seed);
   add('--runs', options.runs);
   add('--timeout', server.timeout ?? options.timeout);
@@ -64,7 +65,14 @@ export function cliArgs(server: PlannedServer, options: Omit<MatrixRunOptions, '
     if (String(value).includes('{port}')) portEnv.push(`${key}=${value}`);
     else args.push('--env', `${key}=${value}`);
   }
-  if (server.url !== undefined) args.push('--http-url', server.url, ...(server.url.includes('{port}') || server.command?.some((a) => a.includes('{port}')) || portEnv.length > 0 ? ['--port', 'auto'] : []));
+  if (server.url !== undefined)
+    args.push(
+      '--http-url',
+      server.url,
+      ...(server.url.includes('{port}') || server.command?.some((a) => a.includes('{port}')) || portEnv.length > 0
+        ? ['--port', 'auto']
+        : []),
+    );
   if (server.target !== undefined) args.push(server.target);
   else args.push('--', ...(portEnv.length > 0 ? ['env', ...portEnv] : []), ...server.command!);
   return args;
@@ -76,7 +84,10 @@ export function cliArgs(server: PlannedServer, options: Omit<MatrixRunOptions, '
  * its budget (then its run is stopped, and its partial reports kept); the others go on. Aborting `signal` stops every
  * run the same way. Every process started is gone when this returns.
  */
-export async function runServers(servers: readonly PlannedServer[], options: MatrixRunOptions): Promise<ServerOutcome[]> {
+export async function runServers(
+  servers: readonly PlannedServer[],
+  options: MatrixRunOptions,
+): Promise<ServerOutcome[]> {
   const outcomes: ServerOutcome[] = new Array(servers.length);
   const running = new Set<ChildProcess>();
   const stopAll = () => {
@@ -102,7 +113,18 @@ export async function runServers(servers: readonly PlannedServer[], options: Mat
   }
   // Servers an interruption kept from starting appear as such.
   for (let i = 0; i < servers.length; i++) {
-    outcomes[i] ??= await record(servers[i], options.out, { name: servers[i].name, ...(servers[i].labels && { labels: servers[i].labels }), timedOut: false, durationMs: 0, reason: 'not run: the matrix was interrupted' }, '');
+    outcomes[i] ??= await record(
+      servers[i],
+      options.out,
+      {
+        name: servers[i].name,
+        ...(servers[i].labels && { labels: servers[i].labels }),
+        timedOut: false,
+        durationMs: 0,
+        reason: 'not run: the matrix was interrupted',
+      },
+      '',
+    );
   }
   return outcomes;
 }
@@ -120,7 +142,11 @@ function stop(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): void {
   }
 }
 
-async function runServer(server: PlannedServer, options: MatrixRunOptions, running: Set<ChildProcess>): Promise<ServerOutcome> {
+async function runServer(
+  server: PlannedServer,
+  options: MatrixRunOptions,
+  running: Set<ChildProcess>,
+): Promise<ServerOutcome> {
   const out = join(options.out, server.folder);
   const budgetMs = server.budget !== undefined ? server.budget * 1000 : options.budgetMs;
   options.onEvent?.({ kind: 'start', server });
@@ -151,7 +177,9 @@ async function runServer(server: PlannedServer, options: MatrixRunOptions, runni
   const closed = new Promise((resolve) => child.once('close', resolve));
   const ended = await new Promise<{ code: number | null; error?: Error }>((resolve) => {
     child.once('error', (error) => resolve({ code: null, error }));
-    child.once('exit', (code, signal) => resolve({ code: code ?? (signal ? 128 + (signal === 'SIGKILL' ? 9 : 15) : null) }));
+    child.once('exit', (code, signal) =>
+      resolve({ code: code ?? (signal ? 128 + (signal === 'SIGKILL' ? 9 : 15) : null) }),
+    );
   });
   // The rest of what it printed; a process it left holding its output does not keep the matrix waiting.
   await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, DRAIN_MS).unref())]);
@@ -183,10 +211,24 @@ async function runServer(server: PlannedServer, options: MatrixRunOptions, runni
 
 /** The last few non-empty lines of what a run printed: why it ended without a report. */
 function lastLines(text: string): string {
-  return text.split('\n').map((l) => l.trim()).filter(Boolean).slice(-3).join(' / ').slice(0, 500);
+  return text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)
+    .slice(-3)
+    .join(' / ')
+    .slice(0, 500);
 }
 
-async function record(server: PlannedServer, out: string, outcome: ServerOutcome, printed: string): Promise<ServerOutcome> {
-  await writeFileSet(join(out, server.folder), { [OUTCOME_FILE]: `${JSON.stringify(outcome, null, 2)}\n`, [CONSOLE_FILE]: printed });
+async function record(
+  server: PlannedServer,
+  out: string,
+  outcome: ServerOutcome,
+  printed: string,
+): Promise<ServerOutcome> {
+  await writeFileSet(join(out, server.folder), {
+    [OUTCOME_FILE]: `${JSON.stringify(outcome, null, 2)}\n`,
+    [CONSOLE_FILE]: printed,
+  });
   return outcome;
 }

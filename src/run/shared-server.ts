@@ -70,7 +70,11 @@ export class SharedServer {
     try {
       return await this.restarting;
     } catch (err) {
-      throw new SessionClosed(method, `the server was lost and could not be restarted: ${(err as Error).message}`, this.current.transport.stderrTail());
+      throw new SessionClosed(
+        method,
+        `the server was lost and could not be restarted: ${(err as Error).message}`,
+        this.current.transport.stderrTail(),
+      );
     }
   }
 

@@ -29,10 +29,16 @@ export async function loadSuite(options: SuiteOptions = {}): Promise<Suite> {
   const checks = [...CHECKS, ...PROPERTIES, ...cases.map(caseCheck)];
   const ids = new Set<string>();
   for (const c of [...checks, ...FRAME_RULES]) {
-    if (ids.has(c.id)) throw new ConfigError(`${'source' in c && c.source ? `${c.source}: ` : ''}check id ${c.id} is already a built-in check`);
+    if (ids.has(c.id))
+      throw new ConfigError(
+        `${'source' in c && c.source ? `${c.source}: ` : ''}check id ${c.id} is already a built-in check`,
+      );
     ids.add(c.id);
   }
-  for (const [flag, globs] of [['--only', options.only], ['--skip', options.skip]] as const) {
+  for (const [flag, globs] of [
+    ['--only', options.only],
+    ['--skip', options.skip],
+  ] as const) {
     for (const glob of globs ?? []) unmatched(flag, glob, [...ids]);
   }
   const only = options.only?.map(globToRegExp);

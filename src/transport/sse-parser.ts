@@ -92,7 +92,11 @@ export class SseParser {
 
   private dispatch(): void {
     if (this.fields > 0) {
-      const event: SseEvent = { type: this.type || 'message', data: this.data.join('\n'), hasData: this.data.length > 0 };
+      const event: SseEvent = {
+        type: this.type || 'message',
+        data: this.data.join('\n'),
+        hasData: this.data.length > 0,
+      };
       if (this.id !== undefined) event.id = this.id;
       if (this.retry !== undefined) event.retry = this.retry;
       this.onEvent(event);

@@ -42,8 +42,25 @@ export const AUTHORIZATION = 'Authorization';
 /** The body of the first request of the wire: initialize, or server/discover on the stateless wire. */
 export function firstRequest(ctx: CheckContext, id: string): { method: string; body: string } {
   const version = ctx.profile.requestedVersion;
-  if (version === STATELESS_REVISION) return { method: 'server/discover', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'server/discover', params: { _meta: statelessMeta(version) } }) };
-  return { method: 'initialize', body: JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL } }) };
+  if (version === STATELESS_REVISION)
+    return {
+      method: 'server/discover',
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id,
+        method: 'server/discover',
+        params: { _meta: statelessMeta(version) },
+      }),
+    };
+  return {
+    method: 'initialize',
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id,
+      method: 'initialize',
+      params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL },
+    }),
+  };
 }
 
 /** The headers the stateless wire's first request mirrors from its body (the transports add them to their own requests). */
@@ -58,18 +75,33 @@ export function userAuthorization(http: StreamableHttpTransport): string | undef
 }
 
 /** A probe of the first request with `authorization` (undefined: none); a session it opened is ended again. */
-export async function sendFirst(ctx: CheckContext, http: StreamableHttpTransport, label: string, authorization: string | undefined): Promise<HttpOutcome> {
+export async function sendFirst(
+  ctx: CheckContext,
+  http: StreamableHttpTransport,
+  label: string,
+  authorization: string | undefined,
+): Promise<HttpOutcome> {
   const { body } = firstRequest(ctx, `mcp-conformance-auth-${label.replace(/\W+/g, '-')}`);
   const overrides = withAuthorization(http, authorization);
   // A server that never answers must not hold the check past --timeout.
   const o = await http.probe('POST', label, overrides, body, ctx.timeoutMs);
   const sid = o.headers['mcp-session-id'];
-  if (typeof sid === 'string') await http.probe('DELETE', `end the session ${label} opened`, { ...overrides, 'Mcp-Session-Id': sid }, undefined, ctx.timeoutMs);
+  if (typeof sid === 'string')
+    await http.probe(
+      'DELETE',
+      `end the session ${label} opened`,
+      { ...overrides, 'Mcp-Session-Id': sid },
+      undefined,
+      ctx.timeoutMs,
+    );
   return o;
 }
 
 /** Header overrides that send `authorization` in place of the user's header (undefined removes it). */
-export function withAuthorization(http: StreamableHttpTransport, authorization: string | undefined): Record<string, string | undefined> {
+export function withAuthorization(
+  http: StreamableHttpTransport,
+  authorization: string | undefined,
+): Record<string, string | undefined> {
   const names = Object.keys(http.userHeaders).filter((n) => n.toLowerCase() === 'authorization');
   return { ...Object.fromEntries(names.map((n) => [n, undefined])), [AUTHORIZATION]: authorization };
 }
@@ -82,7 +114,8 @@ export function authGate(ctx: CheckContext): Promise<AuthGate> {
     const user = userAuthorization(http);
     const base = { endpoint: http.url, first, ...(user !== undefined && { user }) };
     if (is2xx(first)) return { ...base, off: OFF };
-    if (first.status === undefined) return { ...base, off: `nothing to judge: the first request without a token got no answer (${first.error})` };
+    if (first.status === undefined)
+      return { ...base, off: `nothing to judge: the first request without a token got no answer (${first.error})` };
     return { ...base, challenge: bearerOf(first.headers['www-authenticate']) };
   });
 }
@@ -105,17 +138,36 @@ export function metadataOf(ctx: CheckContext, gate: AuthGate): Promise<Metadata>
       }
       candidates.push({ url, from: 'challenge' });
     } else {
-      for (const w of wellKnownUrls(gate.endpoint)) candidates.push({ url: w.url, from: w.suffixed ? 'path-suffixed well-known URI' : 'root well-known URI' });
+      for (const w of wellKnownUrls(gate.endpoint))
+        candidates.push({ url: w.url, from: w.suffixed ? 'path-suffixed well-known URI' : 'root well-known URI' });
     }
     const tried: string[] = [];
     for (const { url, from } of candidates) {
-      if (!sameHost(url, gate.endpoint)) return { url, from, why: `the metadata is on another host (${url.host}); the suite sends nothing to hosts other than the server's` };
+      if (!sameHost(url, gate.endpoint))
+        return {
+          url,
+          from,
+          why: `the metadata is on another host (${url.host}); the suite sends nothing to hosts other than the server's`,
+        };
       const doc = new StreamableHttpTransport({ url, headers: {} }, session.transcript);
-      const outcome = await doc.probe('GET', `metadata at the ${from}`, { Accept: 'application/json' }, undefined, ctx.timeoutMs);
+      const outcome = await doc.probe(
+        'GET',
+        `metadata at the ${from}`,
+        { Accept: 'application/json' },
+        undefined,
+        ctx.timeoutMs,
+      );
       await doc.close();
       const json = parsed(outcome.body);
       // Only a served document is judged for its content (an error's JSON body is no metadata).
-      if (from === 'challenge' || is2xx(outcome)) return { url, from, outcome, ...(is2xx(outcome) && isObject(json) && { json }), ...(!is2xx(outcome) && { why: `the metadata at ${url.href} → ${said(outcome)}` }) };
+      if (from === 'challenge' || is2xx(outcome))
+        return {
+          url,
+          from,
+          outcome,
+          ...(is2xx(outcome) && isObject(json) && { json }),
+          ...(!is2xx(outcome) && { why: `the metadata at ${url.href} → ${said(outcome)}` }),
+        };
       tried.push(`${url.pathname} → ${said(outcome)}`);
     }
     return { why: `no metadata: the challenge names no resource_metadata, and ${tried.join(', ')}` };
@@ -123,7 +175,10 @@ export function metadataOf(ctx: CheckContext, gate: AuthGate): Promise<Metadata>
 }
 
 /** What the suite's tokens claim: the issuer and audience the server names, and the scopes it asks for. */
-export async function claimsOf(ctx: CheckContext, gate: AuthGate): Promise<{ iss?: string; aud: string; scope?: string }> {
+export async function claimsOf(
+  ctx: CheckContext,
+  gate: AuthGate,
+): Promise<{ iss?: string; aud: string; scope?: string }> {
   const meta = await metadataOf(ctx, gate);
   const servers = meta.json?.authorization_servers;
   const iss = Array.isArray(servers) && typeof servers[0] === 'string' ? servers[0] : undefined;
@@ -144,7 +199,8 @@ export interface TokenSource {
 /** The --auth-server, else the server's own authorization server when it is on this machine and needs no login. */
 function sourceOf(ctx: CheckContext, servers: unknown): TokenSource | string {
   const issuer = ctx.issuer;
-  if (issuer) return { name: `the --auth-server (${issuer.issuer})`, local: true, issue: (claims) => issuer.issue(claims) };
+  if (issuer)
+    return { name: `the --auth-server (${issuer.issuer})`, local: true, issue: (claims) => issuer.issue(claims) };
   const first = Array.isArray(servers) && typeof servers[0] === 'string' ? servers[0] : undefined;
   let url: URL | undefined;
   try {
@@ -152,12 +208,20 @@ function sourceOf(ctx: CheckContext, servers: unknown): TokenSource | string {
   } catch {
     url = undefined;
   }
-  if (!url || !isLoopback(url)) return 'the run has no --auth-server to issue tokens (and the server names no authorization server on this machine)';
-  return { name: `the server's authorization server ${url.origin}`, local: false, issue: ({ aud, scope }) => loopbackToken(first!, aud, scope) };
+  if (!url || !isLoopback(url))
+    return 'the run has no --auth-server to issue tokens (and the server names no authorization server on this machine)';
+  return {
+    name: `the server's authorization server ${url.origin}`,
+    local: false,
+    issue: ({ aud, scope }) => loopbackToken(first!, aud, scope),
+  };
 }
 
 /** A token a trusted issuer made for this resource, if the server serves it (once per run): the gate of the issuer's checks. */
-export function issuedToken(ctx: CheckContext, gate: AuthGate): Promise<{ authorization?: string; why?: string; claims: { aud: string; scope?: string }; source?: TokenSource }> {
+export function issuedToken(
+  ctx: CheckContext,
+  gate: AuthGate,
+): Promise<{ authorization?: string; why?: string; claims: { aud: string; scope?: string }; source?: TokenSource }> {
   return ctx.memo('auth/issued-token', async () => {
     const { aud, scope } = await claimsOf(ctx, gate);
     const claims = { aud, ...(scope && { scope }) };
@@ -172,7 +236,11 @@ export function issuedToken(ctx: CheckContext, gate: AuthGate): Promise<{ author
     const http = httpOf(await ctx.fresh());
     const o = await sendFirst(ctx, http, `with a token ${source.name} issued`, authorization);
     const trust = source.local ? ` (does the server trust ${ctx.issuer!.issuer}? ${ISSUER_ENV})` : '';
-    if (!is2xx(o)) return { why: `a token ${source.name} issued for ${aud}${scope ? ` with scope "${scope}"` : ''} was not served (${firstRequest(ctx, '').method} → ${said(o)})${trust}`, claims };
+    if (!is2xx(o))
+      return {
+        why: `a token ${source.name} issued for ${aud}${scope ? ` with scope "${scope}"` : ''} was not served (${firstRequest(ctx, '').method} → ${said(o)})${trust}`,
+        claims,
+      };
     return { authorization, claims, source };
   });
 }
@@ -183,11 +251,12 @@ export function servedToken(ctx: CheckContext, gate: AuthGate): Promise<{ author
     if (gate.user === undefined || bearerToken(gate.user) === undefined) {
       const issued = await issuedToken(ctx, gate);
       if (issued.authorization) return issued;
-      return { why: 'no token was given (--header \'Authorization: Bearer …\', --token-env NAME or --auth-server)' };
+      return { why: "no token was given (--header 'Authorization: Bearer …', --token-env NAME or --auth-server)" };
     }
     const http = httpOf(await ctx.fresh());
     const o = await sendFirst(ctx, http, 'with the given token', gate.user);
-    if (!is2xx(o)) return { why: `the given token was not served: ${firstRequest(ctx, '').method} with it → ${said(o)}` };
+    if (!is2xx(o))
+      return { why: `the given token was not served: ${firstRequest(ctx, '').method} with it → ${said(o)}` };
     return { authorization: gate.user };
   });
 }

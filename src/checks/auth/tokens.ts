@@ -28,7 +28,9 @@ const ownKey = (() => {
 /** Signs `payload` with the suite's own RS256 key (a key id the server cannot know). */
 export async function signOwn(payload: Record<string, unknown>, header: Record<string, unknown> = {}): Promise<string> {
   const { privateKey } = await ownKey();
-  return new SignJWT(payload).setProtectedHeader({ typ: 'JWT', kid: 'mcp-conformance-own-key', ...header, alg: 'RS256' }).sign(privateKey);
+  return new SignJWT(payload)
+    .setProtectedHeader({ typ: 'JWT', kid: 'mcp-conformance-own-key', ...header, alg: 'RS256' })
+    .sign(privateKey);
 }
 
 const now = () => Math.floor(Date.now() / 1000);
@@ -36,18 +38,32 @@ const now = () => Math.floor(Date.now() / 1000);
 /** Plausible claims: the issuer and audience the server names, valid for five minutes. */
 export function plausible({ iss, aud, scope }: Claims): Record<string, unknown> {
   const t = now();
-  return { ...(iss && { iss }), ...(aud && { aud }), sub: 'mcp-conformance', iat: t, nbf: t, exp: t + FIVE_MINUTES, ...(scope && { scope }), jti: crypto.randomUUID() };
+  return {
+    ...(iss && { iss }),
+    ...(aud && { aud }),
+    sub: 'mcp-conformance',
+    iat: t,
+    nbf: t,
+    exp: t + FIVE_MINUTES,
+    ...(scope && { scope }),
+    jti: crypto.randomUUID(),
+  };
 }
 
 /** Tokens no server may accept (requirements auth.token.invalid-rejected), needing no secret to make. */
 export async function forgedTokens(claims: Claims): Promise<Forged[]> {
   const payload = encode(plausible(claims));
-  const hs256 = await new SignJWT(plausible(claims)).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode('secret'));
+  const hs256 = await new SignJWT(plausible(claims))
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .sign(new TextEncoder().encode('secret'));
   return [
     { what: 'a garbage bearer token', authorization: 'Bearer mcp-conformance-garbage-token' },
     { what: 'an empty bearer token', authorization: 'Bearer ', malformed: true },
     { what: 'a non-Bearer scheme', authorization: 'Basic bWNwLWNvbmZvcm1hbmNlOnBhc3N3b3Jk', malformed: true },
-    { what: 'an unsigned JWT (RS256 header, no signature)', authorization: `Bearer ${encode({ alg: 'RS256', typ: 'JWT' })}.${payload}.` },
+    {
+      what: 'an unsigned JWT (RS256 header, no signature)',
+      authorization: `Bearer ${encode({ alg: 'RS256', typ: 'JWT' })}.${payload}.`,
+    },
     { what: 'a JWT with alg none', authorization: `Bearer ${encode({ alg: 'none', typ: 'JWT' })}.${payload}.` },
     { what: 'an HS256 JWT signed with the guessed secret "secret"', authorization: `Bearer ${hs256}` },
     { what: "an RS256 JWT signed by the suite's own key", authorization: `Bearer ${await signOwn(plausible(claims))}` },
@@ -55,11 +71,17 @@ export async function forgedTokens(claims: Claims): Promise<Forged[]> {
 }
 
 /** Whether a token is a JWT the suite can read (three dot-separated parts, a JSON header and payload). */
-function readJwt(token: string): { header: Record<string, unknown>; payload: Record<string, unknown>; parts: string[] } | undefined {
+function readJwt(
+  token: string,
+): { header: Record<string, unknown>; payload: Record<string, unknown>; parts: string[] } | undefined {
   const parts = token.split('.');
   if (parts.length !== 3) return undefined;
   try {
-    return { header: decodeProtectedHeader(token) as Record<string, unknown>, payload: decodeJwt(token) as Record<string, unknown>, parts };
+    return {
+      header: decodeProtectedHeader(token) as Record<string, unknown>,
+      payload: decodeJwt(token) as Record<string, unknown>,
+      parts,
+    };
   } catch {
     return undefined;
   }
@@ -78,8 +100,14 @@ export async function tamperedTokens(token: string): Promise<Forged[]> {
   return [
     { what: 'the token with one signature byte changed', authorization: `Bearer ${h}.${p}.${flip(sig)}` },
     { what: 'the token with its signature stripped', authorization: `Bearer ${h}.${p}.` },
-    { what: 'the token re-signed with alg none', authorization: `Bearer ${encode({ ...jwt.header, alg: 'none' })}.${p}.` },
-    { what: "the token re-signed by the suite's own key", authorization: `Bearer ${await signOwn(jwt.payload, { ...jwt.header })}` },
+    {
+      what: 'the token re-signed with alg none',
+      authorization: `Bearer ${encode({ ...jwt.header, alg: 'none' })}.${p}.`,
+    },
+    {
+      what: "the token re-signed by the suite's own key",
+      authorization: `Bearer ${await signOwn(jwt.payload, { ...jwt.header })}`,
+    },
   ];
 }
 

@@ -8,7 +8,8 @@ import { anyText } from '../../generate/schema-arbitrary.js';
 import { isHeaderSafe } from '../../headers.js';
 
 /** Methods some revision defines (or reserves: every notifications/* name is a notification, not a request). */
-const isSpecMethod = (method: string) => method.startsWith('notifications/') || SCHEMA_REVISIONS.some((r) => resultDefinition(r, method) !== undefined);
+const isSpecMethod = (method: string) =>
+  method.startsWith('notifications/') || SCHEMA_REVISIONS.some((r) => resultDefinition(r, method) !== undefined);
 
 const UNKNOWN_METHODS = fc
   .oneof(
@@ -24,7 +25,12 @@ const UNKNOWN_METHODS = fc
 const HEADER_SAFE_METHODS = UNKNOWN_METHODS.filter(isHeaderSafe);
 
 /** Ids of both JSON types a client may use, with their edges: 0, negative, ±(2^53−1), numeric-looking strings, any Unicode. */
-const IDS = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 24 }), fc.integer({ min: -1000, max: 1000 }), fc.maxSafeInteger(), fc.nat().map(String));
+const IDS = fc.oneof(
+  fc.string({ unit: 'grapheme', maxLength: 24 }),
+  fc.integer({ min: -1000, max: 1000 }),
+  fc.maxSafeInteger(),
+  fc.nat().map(String),
+);
 
 const notJson = (text: string) => {
   try {
@@ -39,13 +45,29 @@ const MALFORMED_FRAMES = fc
   .oneof(
     { withCrossShrink: true },
     fc
-      .tuple(fc.record({ jsonrpc: fc.constant('2.0'), id: fc.nat(), method: fc.constantFrom('ping', 'tools/list', 'initialize'), params: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }) }), fc.nat())
+      .tuple(
+        fc.record({
+          jsonrpc: fc.constant('2.0'),
+          id: fc.nat(),
+          method: fc.constantFrom('ping', 'tools/list', 'initialize'),
+          params: fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }),
+        }),
+        fc.nat(),
+      )
       .map(([request, n]) => {
         const text = JSON.stringify(request);
         return text.slice(0, 1 + (n % (text.length - 1)));
       }),
     anyText({ minLength: 1, maxLength: 60 }).filter(notJson),
-    fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string(), fc.boolean(), fc.constant(null)).map((v) => JSON.stringify(v)),
+    fc
+      .oneof(
+        fc.integer(),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.string(),
+        fc.boolean(),
+        fc.constant(null),
+      )
+      .map((v) => JSON.stringify(v)),
     // Broken for JSON-RPC itself; an id, when there is one, is unreadable, so any answer carries id null.
     fc
       .record({
@@ -64,7 +86,12 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
     id: 'base/method-not-found',
     revisions: SCHEMA_REVISIONS,
     title: 'An unknown method gets error -32601',
-    requirement: requirement('base.method-not-found', 'MUST', 'basic#responses', 'A request for a method the server does not have gets the JSON-RPC error -32601 (Method not found)'),
+    requirement: requirement(
+      'base.method-not-found',
+      'MUST',
+      'basic#responses',
+      'A request for a method the server does not have gets the JSON-RPC error -32601 (Method not found)',
+    ),
     async run(ctx) {
       return checkProperty(ctx, {
         id: this.id,
@@ -80,7 +107,12 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
     scratch: true,
     revisions: SCHEMA_REVISIONS,
     title: 'Request ids of every type are echoed unchanged',
-    requirement: requirement('base.response.id-echo', 'MUST', 'basic#responses', 'A response carries the same id as its request, with the same JSON type, for string and integer ids alike'),
+    requirement: requirement(
+      'base.response.id-echo',
+      'MUST',
+      'basic#responses',
+      'A response carries the same id as its request, with the same JSON type, for string and integer ids alike',
+    ),
     async run(ctx) {
       // Its own session, where no id but the property's is in flight, and none it generates was used before (ids are
       // unique in a session: its initialize, or the checks before on a scratch session). 5 and "5" count as one value:
@@ -98,7 +130,10 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
           const reply = await request('ping', undefined, { id });
           const echoed = reply.message.id;
           if (!reply.looseId && echoed === id) return pass(`${typeof id} id echoed with its type`);
-          return fail(`id ${JSON.stringify(id)} (${typeof id}) came back as ${JSON.stringify(echoed)} (${typeof echoed})`, { expected: { id }, actual: { id: echoed } });
+          return fail(
+            `id ${JSON.stringify(id)} (${typeof id}) came back as ${JSON.stringify(echoed)} (${typeof echoed})`,
+            { expected: { id }, actual: { id: echoed } },
+          );
         },
       });
     },
@@ -108,7 +143,12 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
     scratch: true,
     revisions: SCHEMA_REVISIONS,
     title: 'A line that is not a valid request gets an error or nothing, and the server lives on',
-    requirement: requirement('stdio.alive-after-garbage', 'MUST', 'basic#messages', 'A malformed line (invalid JSON, JSON that is not a request) never gets a result, and the server keeps serving the requests that follow'),
+    requirement: requirement(
+      'stdio.alive-after-garbage',
+      'MUST',
+      'basic#messages',
+      'A malformed line (invalid JSON, JSON that is not a request) never gets a result, and the server keeps serving the requests that follow',
+    ),
     covers: ['base.parse-error', 'base.invalid-request'],
     transport: 'stdio',
     async run(ctx) {
@@ -125,7 +165,11 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
           await request('ping');
           const answers = recording.stop().filter((e) => e.kind === 'response' && e.exchange?.method !== 'ping');
           const result = answers.find((e) => e.message && 'result' in e.message);
-          if (result) return fail('a line that is not a valid request was answered with a result', { expected: 'an error, or no answer', actual: result.message });
+          if (result)
+            return fail('a line that is not a valid request was answered with a result', {
+              expected: 'an error, or no answer',
+              actual: result.message,
+            });
           return pass(answers.length > 0 ? 'answered with an error' : 'ignored');
         },
       });

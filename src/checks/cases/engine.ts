@@ -2,7 +2,14 @@ import type { CheckContext, CheckDef, Outcome } from '../kit/check.js';
 import { fail, pass, skip, worstOf } from '../kit/check.js';
 import type { Case, RawStep, RequestStep, Step } from '../../schema/generated/case.js';
 import { SCHEMA_REVISIONS } from '../../schema/validators.js';
-import { type Exchange, RequestTimeout, SessionClosed, type Message, type Reply, type Session } from '../../session/session.js';
+import {
+  type Exchange,
+  RequestTimeout,
+  SessionClosed,
+  type Message,
+  type Reply,
+  type Session,
+} from '../../session/session.js';
 import { MissingReference, interpolate, lookup } from './interpolate.js';
 import type { LoadedCase } from './load.js';
 import { match } from './matchers.js';
@@ -44,7 +51,8 @@ export function caseCheck(c: LoadedCase): CheckDef {
 const WORK_ON = { tools: 'tools/call', resources: 'resources/read', prompts: 'prompts/get' } as Record<string, string>;
 
 /** A case that asks for the work of each listed tool, resource or prompt: it starts first (see CheckDef.slowWork). */
-const asksListed = (c: LoadedCase) => c.forEach !== undefined && c.steps.some((step) => 'request' in step && step.request === WORK_ON[c.forEach!.in]);
+const asksListed = (c: LoadedCase) =>
+  c.forEach !== undefined && c.steps.some((step) => 'request' in step && step.request === WORK_ON[c.forEach!.in]);
 
 async function runCase(c: Case, ctx: CheckContext): Promise<Outcome> {
   const { profile } = ctx;
@@ -85,7 +93,10 @@ function forbiddenCall(s: Step, ctx: CheckContext): string | undefined {
   for (const m of messages) {
     const name = m.method === 'tools/call' && isObject(m.params) ? m.params.name : undefined;
     if (typeof name !== 'string') continue;
-    const [skipped] = callableTools(ctx.profile.tools.filter((t) => t.name === name), ctx.toolCalls).skipped;
+    const [skipped] = callableTools(
+      ctx.profile.tools.filter((t) => t.name === name),
+      ctx.toolCalls,
+    ).skipped;
     if (skipped) return `tools/call ${skipped.tool} not made: ${skipped.reason}`;
   }
   return undefined;
@@ -136,8 +147,10 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
       reply = await channel.request(s.request, s.params, { id: s.id, timeoutMs: s.timeoutMs });
     } catch (err) {
       // Silence is the case's to judge when it lists it; otherwise what was asked decides (README, "Decided cases").
-      if (err instanceof RequestTimeout && s.outcomes?.some((o) => o.silence)) return judge(s, c, undefined, `${s.request}: no response within ${err.ms} ms`, ctx);
-      if (err instanceof RequestTimeout) return { ...timeoutVerdict(ctx.profile, err), expected: s.expect ?? 'a response', actual: 'no response' };
+      if (err instanceof RequestTimeout && s.outcomes?.some((o) => o.silence))
+        return judge(s, c, undefined, `${s.request}: no response within ${err.ms} ms`, ctx);
+      if (err instanceof RequestTimeout)
+        return { ...timeoutVerdict(ctx.profile, err), expected: s.expect ?? 'a response', actual: 'no response' };
       if (err instanceof SessionClosed) return fail(err.message);
       throw err;
     }
@@ -150,18 +163,30 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
   }
   if ('raw' in s) {
     const { answers, alive } = await sendRaw(session, s, channel.takeStrays!);
-    if (alive !== true) return fail('the server stopped answering after this line', { expected: 'a ping answer after the line', actual: s.raw, silent: alive.silent });
+    if (alive !== true)
+      return fail('the server stopped answering after this line', {
+        expected: 'a ping answer after the line',
+        actual: s.raw,
+        silent: alive.silent,
+      });
     const judged = answers.map((a) => judge(s, c, a, 'the line', ctx));
     return worstOf(judged)!;
   }
   if ('noResponse' in s) {
     await settle(s.noResponse.ms);
     const stray = channel.takeStrays!();
-    if (stray.length > 0) return fail(`${stray.length} unexpected response(s)`, { expected: 'no response', actual: stray });
+    if (stray.length > 0)
+      return fail(`${stray.length} unexpected response(s)`, { expected: 'no response', actual: stray });
     return pass(`no response within ${s.noResponse.ms} ms`);
   }
   const alive = await isAlive(session);
-  return alive === true ? pass('the server still answers ping') : fail('the server no longer answers ping', { expected: { result: {} }, actual: 'no answer', silent: alive.silent });
+  return alive === true
+    ? pass('the server still answers ping')
+    : fail('the server no longer answers ping', {
+        expected: { result: {} },
+        actual: 'no answer',
+        silent: alive.silent,
+      });
 }
 
 /**
@@ -187,12 +212,21 @@ async function isAlive(session: Session): Promise<true | { silent?: Exchange[] }
  * Sends a raw line; its answer is the response to its id (when it has one) or any error response that
  * answers nothing else. Silence means no answer by the time a following ping was answered.
  */
-async function sendRaw(session: Session, s: RawStep, takeStrays: () => Message[]): Promise<{ answers: (Message | undefined)[]; alive: true | { silent?: Exchange[] } }> {
+async function sendRaw(
+  session: Session,
+  s: RawStep,
+  takeStrays: () => Message[],
+): Promise<{ answers: (Message | undefined)[]; alive: true | { silent?: Exchange[] } }> {
   takeStrays(); // earlier strays are not answers to this line
   const ids = s.id === undefined ? [] : Array.isArray(s.id) ? s.id : [s.id];
   const answered: (Reply | undefined)[] = [];
   if (ids.length === 0) session.sendRaw(s.raw + '\n');
-  session.requestRaw(s.raw, ids, '(raw line)').forEach((p, i) => p.then((r) => (answered[i] = r), () => undefined));
+  session.requestRaw(s.raw, ids, '(raw line)').forEach((p, i) =>
+    p.then(
+      (r) => (answered[i] = r),
+      () => undefined,
+    ),
+  );
   const alive = await isAlive(session);
   if (alive === true) await settle(100); // an answer may trail the ping's
   const stray = takeStrays().find((m) => 'error' in m);
@@ -203,7 +237,8 @@ async function sendRaw(session: Session, s: RawStep, takeStrays: () => Message[]
 /** Applies expect, then outcomes in order, then otherwise. `message` undefined means no response came. */
 function judge(s: Judged, c: Case, message: Message | undefined, what: string, ctx: CheckContext): Outcome {
   const revision = ctx.profile.revision;
-  const actual = message === undefined ? 'no response' : 'error' in message ? { error: message.error } : { result: message.result };
+  const actual =
+    message === undefined ? 'no response' : 'error' in message ? { error: message.error } : { result: message.result };
   let miss: string | undefined = message === undefined ? 'no response' : undefined;
   if (message !== undefined && s.expect !== undefined) {
     miss = match(s.expect, message, revision);
@@ -211,7 +246,13 @@ function judge(s: Judged, c: Case, message: Message | undefined, what: string, c
   }
   for (const o of s.outcomes ?? []) {
     const applies = o.silence ? message === undefined : message !== undefined && !match(o.match, message, revision);
-    if (applies) return { status: o.status, message: `${what}: ${o.note ?? (o.status === 'pass' ? 'an accepted answer' : 'as listed in the case')}`, expected: s.expect, actual };
+    if (applies)
+      return {
+        status: o.status,
+        message: `${what}: ${o.note ?? (o.status === 'pass' ? 'an accepted answer' : 'as listed in the case')}`,
+        expected: s.expect,
+        actual,
+      };
   }
   const status = s.otherwise ?? (c.requirement.level === 'MUST' ? 'fail' : 'warn');
   return { status, message: `${what}: ${miss ?? 'no outcome matched'}`, expected: s.expect, actual };

@@ -13,7 +13,8 @@ export function lookup(scope: Record<string, unknown>, path: string): unknown {
   let value: unknown = scope;
   for (const part of path.replace(/\[(\d+)\]/g, '.$1').split('.')) {
     // Own properties only: a case cannot reach `constructor` or `__proto__` through the profile.
-    if (value === null || value === undefined || typeof value !== 'object' || !Object.hasOwn(value, part)) return undefined;
+    if (value === null || value === undefined || typeof value !== 'object' || !Object.hasOwn(value, part))
+      return undefined;
     value = (value as Record<string, unknown>)[part];
   }
   return value;

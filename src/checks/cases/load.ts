@@ -76,7 +76,9 @@ function parsedAtBuild(files: string[], texts: string[]): LoadedCase[] | undefin
   } catch {
     return undefined;
   }
-  const same = parsed.length === files.length && parsed.every((p, i) => p.name === relative(BUILTIN_CASES, files[i]) && p.sha256 === sha256(texts[i]));
+  const same =
+    parsed.length === files.length &&
+    parsed.every((p, i) => p.name === relative(BUILTIN_CASES, files[i]) && p.sha256 === sha256(texts[i]));
   return same ? parsed.map((p, i) => ({ ...p.case, file: files[i] })) : undefined;
 }
 
@@ -89,9 +91,12 @@ async function yamlFiles(dir: string): Promise<string[]> {
   }
   if (!info.isDirectory()) throw new ConfigError(`${dir}: not a folder`);
   const out: string[] = [];
-  for (const entry of (await readdir(dir, { withFileTypes: true, recursive: true })).sort((a, b) => a.name.localeCompare(b.name))) {
+  for (const entry of (await readdir(dir, { withFileTypes: true, recursive: true })).sort((a, b) =>
+    a.name.localeCompare(b.name),
+  )) {
     // Symlinked folders are not followed: a case folder holds only what is in it.
-    if (entry.isFile() && /\.ya?ml$/.test(entry.name) && entry.name !== EXCLUSIONS) out.push(join(entry.parentPath, entry.name));
+    if (entry.isFile() && /\.ya?ml$/.test(entry.name) && entry.name !== EXCLUSIONS)
+      out.push(join(entry.parentPath, entry.name));
   }
   return out.sort();
 }
@@ -109,7 +114,11 @@ export function parseCase(file: string, text: string): LoadedCase {
   c.steps.forEach((step, i) => {
     const kind = STEP_KINDS.find((k) => k in step)!;
     if ((kind === 'notify' || kind === 'raw' || kind === 'noResponse') && (c.session ?? 'shared') === 'shared') {
-      throw yaml.error(['steps', i, kind], 'needs session fresh or uninitialized (the shared session only takes requests)', true);
+      throw yaml.error(
+        ['steps', i, kind],
+        'needs session fresh or uninitialized (the shared session only takes requests)',
+        true,
+      );
     }
     for (const key of ['expect', 'outcomes'] as const) {
       if (!(key in step)) continue;
@@ -117,7 +126,8 @@ export function parseCase(file: string, text: string): LoadedCase {
       if (problem) throw yaml.error(['steps', i, key, ...problem.path], problem.message);
     }
     ((step as { outcomes?: { match?: unknown; silence?: true }[] }).outcomes ?? []).forEach((o, j) => {
-      if (('match' in o) === ('silence' in o)) throw yaml.error(['steps', i, 'outcomes', j], 'needs exactly one of match, silence');
+      if ('match' in o === 'silence' in o)
+        throw yaml.error(['steps', i, 'outcomes', j], 'needs exactly one of match, silence');
     });
   });
   return { ...c, file };

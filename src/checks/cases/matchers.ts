@@ -12,7 +12,18 @@ import { isObject } from '../../json.js';
  *   $exact: v     deep-equal to v           $items: m        an array whose every element matches
  *   $some: m      an array with an element that matches      $count: {min, max}  array length within bounds
  */
-export const OPERATORS = ['$anyOf', '$not', '$regex', '$type', '$absent', '$valid', '$exact', '$items', '$some', '$count'] as const;
+export const OPERATORS = [
+  '$anyOf',
+  '$not',
+  '$regex',
+  '$type',
+  '$absent',
+  '$valid',
+  '$exact',
+  '$items',
+  '$some',
+  '$count',
+] as const;
 
 const TYPES = ['string', 'number', 'integer', 'boolean', 'object', 'array', 'null'];
 
@@ -34,7 +45,8 @@ const show = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v)?.s
 /** Returns undefined when `value` matches, else where and why it does not. */
 export function match(matcher: unknown, value: unknown, revision: string, path = '$'): string | undefined {
   if (Array.isArray(matcher)) {
-    if (!Array.isArray(value) || value.length !== matcher.length) return `${path}: ${show(value)} is not an array of ${matcher.length}`;
+    if (!Array.isArray(value) || value.length !== matcher.length)
+      return `${path}: ${show(value)} is not an array of ${matcher.length}`;
     for (let i = 0; i < matcher.length; i++) {
       const miss = match(matcher[i], value[i], revision, `${path}[${i}]`);
       if (miss) return miss;
@@ -74,7 +86,8 @@ function matchOperators(m: Record<string, unknown>, v: unknown, revision: string
         if (!match(arg, v, revision, path)) miss = `${path}: ${show(v)} should not match ${show(arg)}`;
         break;
       case '$regex':
-        if (typeof v !== 'string' || !new RegExp(arg as string).test(v)) miss = `${path}: ${show(v)} does not match /${arg}/`;
+        if (typeof v !== 'string' || !new RegExp(arg as string).test(v))
+          miss = `${path}: ${show(v)} does not match /${arg}/`;
         break;
       case '$type': {
         const ok = arg === 'integer' ? Number.isInteger(v) : jsonType(v) === arg;
@@ -98,11 +111,13 @@ function matchOperators(m: Record<string, unknown>, v: unknown, revision: string
         else for (let i = 0; i < v.length && !miss; i++) miss = match(arg, v[i], revision, `${path}[${i}]`);
         break;
       case '$some':
-        if (!Array.isArray(v) || !v.some((item) => !match(arg, item, revision, path))) miss = `${path}: no element matches ${show(arg)}`;
+        if (!Array.isArray(v) || !v.some((item) => !match(arg, item, revision, path)))
+          miss = `${path}: no element matches ${show(arg)}`;
         break;
       case '$count': {
         const { min = 0, max = Infinity } = arg as { min?: number; max?: number };
-        if (!Array.isArray(v) || v.length < min || v.length > max) miss = `${path}: ${Array.isArray(v) ? `${v.length} items` : show(v)}, expected between ${min} and ${max === Infinity ? 'any number of' : max} items`;
+        if (!Array.isArray(v) || v.length < min || v.length > max)
+          miss = `${path}: ${Array.isArray(v) ? `${v.length} items` : show(v)}, expected between ${min} and ${max === Infinity ? 'any number of' : max} items`;
         break;
       }
     }
@@ -137,7 +152,8 @@ export function matcherProblems(m: unknown, path: (string | number)[] = []): Mat
       } catch (err) {
         problem((err as Error).message);
       }
-    } else if (op === '$count' && (!isObject(arg) || Object.keys(arg).some((k) => k !== 'min' && k !== 'max'))) problem('takes {min, max}');
+    } else if (op === '$count' && (!isObject(arg) || Object.keys(arg).some((k) => k !== 'min' && k !== 'max')))
+      problem('takes {min, max}');
     if (op === '$anyOf' && Array.isArray(arg)) out.push(...arg.flatMap((x, i) => matcherProblems(x, [...at, i])));
     if (op === '$not' || op === '$items' || op === '$some') out.push(...matcherProblems(arg, at));
   }

@@ -42,12 +42,14 @@ export function profileView(p: ServerProfile): Record<string, unknown> {
   });
   const templates = p.resourceTemplates.map((t) => ({
     ...t,
-    firstVariable: typeof t.uriTemplate === 'string' ? /\{[+#./;?&]?([A-Za-z0-9_]+)/.exec(t.uriTemplate)?.[1] : undefined,
+    firstVariable:
+      typeof t.uriTemplate === 'string' ? /\{[+#./;?&]?([A-Za-z0-9_]+)/.exec(t.uriTemplate)?.[1] : undefined,
   }));
   const unknownToolName = unlistedName('conformance-unknown-tool', p.tools);
   const unknownPromptName = unlistedName('conformance-unknown-prompt', p.prompts);
   const unknownResourceUri = 'mcp-conformance://does-not-exist/resource';
-  const declared = (path: string) => path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], p.capabilities);
+  const declared = (path: string) =>
+    path.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], p.capabilities);
   // Methods of each capability, with params that are valid apart from the capability being absent.
   const byCapability: [string, string, unknown][] = [
     ['tools', 'tools/list', {}],
@@ -58,7 +60,11 @@ export function profileView(p: ServerProfile): Record<string, unknown> {
     ['resources.subscribe', 'resources/subscribe', { uri: unknownResourceUri }],
     ['prompts', 'prompts/list', {}],
     ['prompts', 'prompts/get', { name: unknownPromptName }],
-    ['completions', 'completion/complete', { ref: { type: 'ref/prompt', name: unknownPromptName }, argument: { name: 'a', value: '' } }],
+    [
+      'completions',
+      'completion/complete',
+      { ref: { type: 'ref/prompt', name: unknownPromptName }, argument: { name: 'a', value: '' } },
+    ],
     ['logging', 'logging/setLevel', { level: 'info' }],
   ];
   return {
@@ -66,7 +72,9 @@ export function profileView(p: ServerProfile): Record<string, unknown> {
     revision: p.revision,
     capabilities: p.capabilities,
     serverInfo: p.serverInfo,
-    tools: list(p.tools, { readOnly: p.tools.filter((t) => (t.annotations as Item | undefined)?.readOnlyHint === true) }),
+    tools: list(p.tools, {
+      readOnly: p.tools.filter((t) => (t.annotations as Item | undefined)?.readOnlyHint === true),
+    }),
     resources: p.resources,
     resourceTemplates: list(templates, { withVariable: templates.filter((t) => t.firstVariable !== undefined) }),
     prompts: list(prompts, {

@@ -12,7 +12,13 @@ import { schemaArbitraries } from '../../generate/schema-arbitrary.js';
 import { callableTools } from '../../generate/tool-policy.js';
 import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { serverRequestDefinition, validate } from '../../schema/validators.js';
-import { type Message, type ServerRequestHandler, RequestTimeout, SessionClosed, type Session } from '../../session/session.js';
+import {
+  type Message,
+  type ServerRequestHandler,
+  RequestTimeout,
+  SessionClosed,
+  type Session,
+} from '../../session/session.js';
 import { TOOL } from '../../version.js';
 import { type CheckContext, type CheckDef, type Outcome, fail, pass, skip, warn, worst } from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
@@ -21,11 +27,21 @@ import { requirement } from '../kit/requirement.js';
 const MAX_SECOND_CALLS = 5;
 /** Calls in flight at once in the first round. */
 const PARALLEL = 4;
-const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'A fixed answer from the mcp-conformance test client.' }, model: 'mcp-conformance', stopReason: 'endTurn' };
+const SAMPLED = {
+  role: 'assistant',
+  content: { type: 'text', text: 'A fixed answer from the mcp-conformance test client.' },
+  model: 'mcp-conformance',
+  stopReason: 'endTurn',
+};
 
 /** What the client declares: elicitation from 2025-06-18 on, its URL mode from 2025-11-25 on. */
 function capabilitiesFor(revision: string): Record<string, unknown> {
-  const elicitation = revision >= '2025-11-25' ? { elicitation: { form: {}, url: {} } } : revision >= '2025-06-18' ? { elicitation: {} } : {};
+  const elicitation =
+    revision >= '2025-11-25'
+      ? { elicitation: { form: {}, url: {} } }
+      : revision >= '2025-06-18'
+        ? { elicitation: {} }
+        : {};
   return { sampling: {}, ...elicitation, roots: { listChanged: false } };
 }
 
@@ -90,8 +106,16 @@ function answerFor(message: Message, round: Round, root: string, seed: number): 
  * initialize declaring `capabilities`, and the version the server answered with (else the one asked for). Only the
  * version is kept: the probe's frame would hold the whole answer (megabytes, for some servers) while its calls run.
  */
-async function negotiate(session: Session, protocolVersion: string, capabilities: Record<string, unknown>): Promise<string> {
-  const init = await session.request('initialize', { protocolVersion, capabilities, clientInfo: { name: TOOL.name, version: TOOL.version } });
+async function negotiate(
+  session: Session,
+  protocolVersion: string,
+  capabilities: Record<string, unknown>,
+): Promise<string> {
+  const init = await session.request('initialize', {
+    protocolVersion,
+    capabilities,
+    clientInfo: { name: TOOL.name, version: TOOL.version },
+  });
   const negotiated = (init.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
   return typeof negotiated === 'string' ? negotiated : protocolVersion;
 }
@@ -119,7 +143,10 @@ async function probe(ctx: CheckContext): Promise<Probe> {
     // A server may ask right after initialized (roots, for one): a round trip lets those requests come first.
     await session.request('ping').catch(() => undefined);
     // A server may offer the tools that ask only to a client that can answer: the list is this session's.
-    const tools = ctx.profile.capabilities.tools === undefined ? [] : (await walkList(session, 'tools/list', 'tools', 'name')).items;
+    const tools =
+      ctx.profile.capabilities.tools === undefined
+        ? []
+        : (await walkList(session, 'tools/list', 'tools', 'name')).items;
     const { callable, skipped } = callableTools(tools, ctx.toolCalls);
     left.push(...skipped);
     for (const tool of callable) {
@@ -133,7 +160,12 @@ async function probe(ctx: CheckContext): Promise<Probe> {
       inFlight.add(c.tool);
       try {
         const reply = await session.request('tools/call', { name: c.tool, arguments: c.arguments });
-        ended.push({ tool: c.tool, round: r, ended: isObject(reply.message.result) ? 'result' : 'error', error: reply.message.error });
+        ended.push({
+          tool: c.tool,
+          round: r,
+          ended: isObject(reply.message.result) ? 'result' : 'error',
+          error: reply.message.error,
+        });
       } catch (err) {
         if (!(err instanceof RequestTimeout || err instanceof SessionClosed)) throw err;
         ended.push({ tool: c.tool, round: r, ended: err instanceof RequestTimeout ? 'timeout' : 'lost' });
@@ -142,15 +174,23 @@ async function probe(ctx: CheckContext): Promise<Probe> {
       }
     };
     const queue = [...calls];
-    await Promise.all(Array.from({ length: PARALLEL }, async () => {
-      for (let c = queue.shift(); c; c = queue.shift()) await call(c, 'together');
-    }));
+    await Promise.all(
+      Array.from({ length: PARALLEL }, async () => {
+        for (let c = queue.shift(); c; c = queue.shift()) await call(c, 'together');
+      }),
+    );
     // The tools that were running when a request came are called again alone: every one running at an elicitation
     // (which of them asked decides whose decline and accept are judged, so none is cut off by how the calls happened
     // to overlap), then those of the fewest suspects.
     const eliciting = asked.filter((a) => a.message.method === 'elicitation/create').flatMap((a) => a.during);
-    const others = asked.filter((a) => a.message.method !== 'elicitation/create').sort((a, b) => a.during.length - b.during.length).flatMap((a) => a.during);
-    const suspects = [...new Set([...eliciting, ...others])].slice(0, Math.max(MAX_SECOND_CALLS, new Set(eliciting).size));
+    const others = asked
+      .filter((a) => a.message.method !== 'elicitation/create')
+      .sort((a, b) => a.during.length - b.during.length)
+      .flatMap((a) => a.during);
+    const suspects = [...new Set([...eliciting, ...others])].slice(
+      0,
+      Math.max(MAX_SECOND_CALLS, new Set(eliciting).size),
+    );
     for (const c of calls.filter((c) => suspects.includes(c.tool))) {
       round = 'alone';
       const before = asked.length;
@@ -165,7 +205,14 @@ async function probe(ctx: CheckContext): Promise<Probe> {
   const byReason = new Map<string, string[]>();
   for (const { tool, reason } of left) byReason.set(reason, [...(byReason.get(reason) ?? []), tool]);
   const leftOut = [...byReason].map(([reason, tools]) => `${tools.join(', ')} (${reason})`).join('; ');
-  return { revision: session.revision ?? ctx.profile.revision, asked, calls: ended, called: calls.map((c) => c.tool), leftOut, transcript: session.transcript.entries };
+  return {
+    revision: session.revision ?? ctx.profile.revision,
+    asked,
+    calls: ended,
+    called: calls.map((c) => c.tool),
+    leftOut,
+    transcript: session.transcript.entries,
+  };
 }
 
 const probed = (ctx: CheckContext) => ctx.memo('client-requests', () => probe(ctx));
@@ -173,7 +220,9 @@ const probed = (ctx: CheckContext) => ctx.memo('client-requests', () => probe(ct
 /** Skip when no request of `method` came, naming the tools called and those left out (a tool outside the policy may be the one that asks). */
 function nothingAsked(p: Probe, method: string): Outcome {
   const called = p.called.length > 0 ? `tools called: ${p.called.join(', ')}` : 'no tool was called';
-  return skip(`no ${method} request came in a session that declared the capability; ${called}${p.leftOut ? `; not called: ${p.leftOut}` : ''}`);
+  return skip(
+    `no ${method} request came in a session that declared the capability; ${called}${p.leftOut ? `; not called: ${p.leftOut}` : ''}`,
+  );
 }
 
 /** Whether the server accepted the answer: the tool calls running when it was given ended with a result, not a JSON-RPC error. */
@@ -182,19 +231,32 @@ function refusedAnswers(p: Probe, asked: Asked[]): Outcome[] {
     const failed = p.calls.filter((c) => c.round === a.round && a.during.includes(c.tool) && c.ended === 'error');
     // Only a call that was alone in flight can be blamed on the answer.
     if (a.during.length !== 1 || failed.length === 0) return [];
-    return [warn(`${failed[0].tool} answered error ${JSON.stringify((failed[0].error as { code?: unknown } | undefined)?.code)} after the client's valid answer to ${String(a.message.method)}`, { expected: 'the tool call ends with a CallToolResult', actual: { answer: a.answer, error: failed[0].error } })];
+    return [
+      warn(
+        `${failed[0].tool} answered error ${JSON.stringify((failed[0].error as { code?: unknown } | undefined)?.code)} after the client's valid answer to ${String(a.message.method)}`,
+        { expected: 'the tool call ends with a CallToolResult', actual: { answer: a.answer, error: failed[0].error } },
+      ),
+    ];
   });
 }
 
 /** Schema problems of a server request in the negotiated revision. */
 function schemaOutcome(revision: string, a: Asked): Outcome | undefined {
   const def = serverRequestDefinition(revision, String(a.message.method));
-  const shape = def ? validate(revision, def, a.message) : { ok: false as const, errors: [`${String(a.message.method)} is no server request in ${revision}`] };
-  return shape.ok ? undefined : fail(`${String(a.message.method)} does not validate against ${def ?? 'the schema'} (${revision}): ${shape.errors[0]}`, { actual: { params: a.message.params, errors: shape.errors } });
+  const shape = def
+    ? validate(revision, def, a.message)
+    : { ok: false as const, errors: [`${String(a.message.method)} is no server request in ${revision}`] };
+  return shape.ok
+    ? undefined
+    : fail(
+        `${String(a.message.method)} does not validate against ${def ?? 'the schema'} (${revision}): ${shape.errors[0]}`,
+        { actual: { params: a.message.params, errors: shape.errors } },
+      );
 }
 
 type Block = { type?: unknown; id?: unknown; toolUseId?: unknown };
-const blocksOf = (content: unknown): Block[] => (Array.isArray(content) ? content : [content]).filter(isObject) as Block[];
+const blocksOf = (content: unknown): Block[] =>
+  (Array.isArray(content) ? content : [content]).filter(isObject) as Block[];
 
 /** The tool-use rules of sampling messages (2025-11-25): tool results alone in a user message, each answering the tool uses before it. */
 function toolUseProblem(messages: unknown): string | undefined {
@@ -203,12 +265,15 @@ function toolUseProblem(messages: unknown): string | undefined {
   for (const [i, m] of messages.entries()) {
     const blocks = blocksOf(isObject(m) ? m.content : undefined);
     const results = blocks.filter((b) => b.type === 'tool_result');
-    if (results.length > 0 && results.length < blocks.length) return `message ${i} mixes tool_result with other content`;
+    if (results.length > 0 && results.length < blocks.length)
+      return `message ${i} mixes tool_result with other content`;
     const answered = results.map((b) => String(b.toolUseId));
     const stray = answered.find((id) => !open.includes(id));
-    if (stray !== undefined) return `message ${i} has a tool_result for ${JSON.stringify(stray)}, which no tool_use just before it has`;
+    if (stray !== undefined)
+      return `message ${i} has a tool_result for ${JSON.stringify(stray)}, which no tool_use just before it has`;
     const missing = open.find((id) => !answered.includes(id));
-    if (missing !== undefined) return `the tool_use ${JSON.stringify(missing)} is not answered by a tool_result in message ${i}`;
+    if (missing !== undefined)
+      return `the tool_use ${JSON.stringify(missing)} is not answered by a tool_result in message ${i}`;
     open = blocks.filter((b) => b.type === 'tool_use').map((b) => String(b.id));
   }
   return undefined;
@@ -218,7 +283,12 @@ function toolUseProblem(messages: unknown): string | undefined {
 function urlProblem(a: Asked): Outcome | undefined {
   const params = isObject(a.message.params) ? a.message.params : {};
   if (params.mode !== 'url') return undefined;
-  return URL.canParse(String(params.url)) ? undefined : fail(`a URL-mode elicitation's url is no valid URL: ${JSON.stringify(params.url)}`, { expected: 'a valid URL', actual: params.url });
+  return URL.canParse(String(params.url))
+    ? undefined
+    : fail(`a URL-mode elicitation's url is no valid URL: ${JSON.stringify(params.url)}`, {
+        expected: 'a valid URL',
+        actual: params.url,
+      });
 }
 
 /** Field names and titles that look like secrets: a heuristic, so it warns. */
@@ -229,8 +299,16 @@ function secretProblem(a: Asked): Outcome | undefined {
   const params = isObject(a.message.params) ? a.message.params : {};
   const schema = isObject(params.requestedSchema) ? params.requestedSchema : {};
   const properties = isObject(schema.properties) ? schema.properties : {};
-  const hit = Object.entries(properties).find(([name, p]) => SECRET.test(name) || (isObject(p) && SECRET.test(`${String(p.title ?? '')} ${String(p.description ?? '')}`)));
-  return hit ? warn(`a form elicitation seems to ask for a secret (field ${JSON.stringify(hit[0])}): sensitive information is asked for through URL mode, never a form`, { expected: 'no passwords, API keys, tokens or card numbers in a form', actual: properties }) : undefined;
+  const hit = Object.entries(properties).find(
+    ([name, p]) =>
+      SECRET.test(name) || (isObject(p) && SECRET.test(`${String(p.title ?? '')} ${String(p.description ?? '')}`)),
+  );
+  return hit
+    ? warn(
+        `a form elicitation seems to ask for a secret (field ${JSON.stringify(hit[0])}): sensitive information is asked for through URL mode, never a form`,
+        { expected: 'no passwords, API keys, tokens or card numbers in a form', actual: properties },
+      )
+    : undefined;
 }
 
 const PAGE = (p: string) => `client/${p}`;
@@ -245,9 +323,14 @@ function judge(outcomes: Outcome[], passed: string, transcript: TranscriptEntry[
 export const CLIENT_REQUEST_CHECKS: CheckDef[] = [
   {
     id: 'client/sampling/create-message',
-    title: 'Sampling requests are valid, pair every tool use with its result, and take the client\'s answer',
+    title: "Sampling requests are valid, pair every tool use with its result, and take the client's answer",
     fresh: true,
-    requirement: requirement('s2c.sampling.tool-msgs', 'MUST', PAGE('sampling'), 'sampling/createMessage requests follow the schema; a user message with tool results holds only tool results, and every tool use is answered by a tool result with its id'),
+    requirement: requirement(
+      's2c.sampling.tool-msgs',
+      'MUST',
+      PAGE('sampling'),
+      'sampling/createMessage requests follow the schema; a user message with tool results holds only tool results, and every tool use is answered by a tool result with its id',
+    ),
     covers: ['s2c.gates'],
     async run(ctx) {
       const p = await probed(ctx);
@@ -257,23 +340,40 @@ export const CLIENT_REQUEST_CHECKS: CheckDef[] = [
         const bad = schemaOutcome(p.revision, a);
         if (bad) return bad;
         const problem = toolUseProblem(isObject(a.message.params) ? a.message.params.messages : undefined);
-        return problem ? fail(problem, { expected: 'tool results alone in a user message, each answering a tool use of the message before', actual: a.message.params }) : pass('valid');
+        return problem
+          ? fail(problem, {
+              expected: 'tool results alone in a user message, each answering a tool use of the message before',
+              actual: a.message.params,
+            })
+          : pass('valid');
       });
-      return judge([...outcomes, ...refusedAnswers(p, asked)], `${asked.length} sampling request(s), valid and answered`, p.transcript);
+      return judge(
+        [...outcomes, ...refusedAnswers(p, asked)],
+        `${asked.length} sampling request(s), valid and answered`,
+        p.transcript,
+      );
     },
   },
   {
     id: 'client/elicitation/create',
-    title: 'Elicitation requests are valid (form: flat primitive fields; URL mode: a valid URL) and take a decline and an accept',
+    title:
+      'Elicitation requests are valid (form: flat primitive fields; URL mode: a valid URL) and take a decline and an accept',
     fresh: true,
     revisions: ['2025-06-18', '2025-11-25'],
-    requirement: requirement('s2c.elicit.url-params', 'MUST', PAGE('elicitation'), 'elicitation/create requests follow the schema (a form asks for a flat object of primitive fields); a URL-mode request carries an elicitationId and a valid URL'),
+    requirement: requirement(
+      's2c.elicit.url-params',
+      'MUST',
+      PAGE('elicitation'),
+      'elicitation/create requests follow the schema (a form asks for a flat object of primitive fields); a URL-mode request carries an elicitationId and a valid URL',
+    ),
     covers: ['s2c.elicit.form-params', 'jsonschema.elicitation-subset', 's2c.elicit.no-secrets-form'],
     async run(ctx) {
       const p = await probed(ctx);
       const asked = p.asked.filter((a) => a.message.method === 'elicitation/create');
       if (asked.length === 0) return { ...nothingAsked(p, 'elicitation/create'), transcript: p.transcript };
-      const outcomes = asked.map((a) => schemaOutcome(p.revision, a) ?? urlProblem(a) ?? secretProblem(a) ?? pass('valid'));
+      const outcomes = asked.map(
+        (a) => schemaOutcome(p.revision, a) ?? urlProblem(a) ?? secretProblem(a) ?? pass('valid'),
+      );
       const accepted = asked.filter((a) => a.round === 'accept').length;
       const told = `${asked.length} elicitation request(s), valid; ${asked.length - accepted} declined, ${accepted} accepted, and the server took each answer`;
       return judge([...outcomes, ...refusedAnswers(p, asked)], told, p.transcript);
@@ -281,14 +381,23 @@ export const CLIENT_REQUEST_CHECKS: CheckDef[] = [
   },
   {
     id: 'client/roots/list',
-    title: 'roots/list requests are valid and take the client\'s roots',
+    title: "roots/list requests are valid and take the client's roots",
     fresh: true,
-    requirement: requirement('s2c.roots', 'MUST', PAGE('roots'), 'roots/list requests follow the schema, and the server takes the roots the client lists'),
+    requirement: requirement(
+      's2c.roots',
+      'MUST',
+      PAGE('roots'),
+      'roots/list requests follow the schema, and the server takes the roots the client lists',
+    ),
     async run(ctx) {
       const p = await probed(ctx);
       const asked = p.asked.filter((a) => a.message.method === 'roots/list');
       if (asked.length === 0) return { ...nothingAsked(p, 'roots/list'), transcript: p.transcript };
-      return judge([...asked.map((a) => schemaOutcome(p.revision, a) ?? pass('valid')), ...refusedAnswers(p, asked)], `${asked.length} roots/list request(s), valid and answered`, p.transcript);
+      return judge(
+        [...asked.map((a) => schemaOutcome(p.revision, a) ?? pass('valid')), ...refusedAnswers(p, asked)],
+        `${asked.length} roots/list request(s), valid and answered`,
+        p.transcript,
+      );
     },
   },
 ];

@@ -85,7 +85,10 @@ function withDefaults(schema: unknown, args: unknown): unknown {
 }
 
 /** One call of each tool the policy lets the run call, with valid arguments drawn from the run's seed (schema defaults kept); the rest with why. */
-export function toolCalls(ctx: CheckContext, foundSlow: ReadonlyMap<string, string> = new Map()): { calls: Call[]; leftOut: string[] } {
+export function toolCalls(
+  ctx: CheckContext,
+  foundSlow: ReadonlyMap<string, string> = new Map(),
+): { calls: Call[]; leftOut: string[] } {
   const { callable, skipped } = callableTools(ctx.profile.tools, ctx.toolCalls);
   const leftOut = skipped.map((s) => `${s.tool} (${s.reason})`);
   const calls = [];
@@ -119,14 +122,20 @@ function listCalls(ctx: CheckContext) {
 
 let tokens = 0;
 /** Unique tokens of both JSON types the spec allows: strings and integers. */
-export const nextToken = (): string | number => (++tokens % 2 === 0 ? 4242 + tokens : `mcp-conformance-progress-${tokens}`);
+export const nextToken = (): string | number =>
+  ++tokens % 2 === 0 ? 4242 + tokens : `mcp-conformance-progress-${tokens}`;
 
 /**
  * Sends each request with a progressToken of its own, at once, and records the progress that names it until the
  * answers (and a little after). `working` is told of the first tools/call found working, `sorted` once no call is
  * left that is neither answered nor working.
  */
-export function trace(session: Session, requests: Call[], timeoutMs: number, idOf?: (token: string | number) => string) {
+export function trace(
+  session: Session,
+  requests: Call[],
+  timeoutMs: number,
+  idOf?: (token: string | number) => string,
+) {
   let sortedCount = 0;
   let isSorted = () => {};
   const sorted = new Promise<void>((resolve) => (isSorted = resolve));
@@ -140,7 +149,8 @@ export function trace(session: Session, requests: Call[], timeoutMs: number, idO
   });
   const byToken = new Map(traces.map((t) => [JSON.stringify(t.token), t]));
   const stop = session.onInbound((e: InboundEvent) => {
-    const params = e.message?.method === 'notifications/progress' && isObject(e.message.params) ? e.message.params : undefined;
+    const params =
+      e.message?.method === 'notifications/progress' && isObject(e.message.params) ? e.message.params : undefined;
     const t = params && byToken.get(JSON.stringify(params.progressToken));
     if (!t) return;
     t.progress.push({ params: params!, entry: e.line.entry });
@@ -155,16 +165,18 @@ export function trace(session: Session, requests: Call[], timeoutMs: number, idO
   });
   for (const t of traces) {
     t.sentAt = performance.now();
-    t.settled = session.request(t.method, { ...t.params, _meta: { progressToken: t.token } }, { timeoutMs, ...(t.id && { id: t.id }) }).then(
-      (reply) => {
-        t.reply = reply;
-        t.tookMs = Math.round(performance.now() - t.sentAt);
-      },
-      (err: Error) => {
-        t.failed = err.message;
-        t.timedOut = err instanceof RequestTimeout;
-      },
-    );
+    t.settled = session
+      .request(t.method, { ...t.params, _meta: { progressToken: t.token } }, { timeoutMs, ...(t.id && { id: t.id }) })
+      .then(
+        (reply) => {
+          t.reply = reply;
+          t.tookMs = Math.round(performance.now() - t.sentAt);
+        },
+        (err: Error) => {
+          t.failed = err.message;
+          t.timedOut = err instanceof RequestTimeout;
+        },
+      );
     void t.settled.then(() => t.working || sort());
   }
   if (traces.length === 0) isSorted();
@@ -181,7 +193,11 @@ function unanswered(ctx: CheckContext, traces: Traced[]): Map<string, string> {
   const slow = new Map<string, string>();
   for (const t of traces) {
     const name = String(t.params.name);
-    if (t.timedOut && t.method === 'tools/call') slow.set(name, ctx.slowTools.get(name) ?? slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]));
+    if (t.timedOut && t.method === 'tools/call')
+      slow.set(
+        name,
+        ctx.slowTools.get(name) ?? slowMessage([`tool ${name} (tools/call) within ${seconds(ctx.timeoutMs)}`]),
+      );
   }
   return slow;
 }
@@ -194,7 +210,12 @@ export function probeRun(ctx: CheckContext): Promise<ProbeRun> {
     const run = trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs);
     const sorted = run.sorted.then(() => {
       const skip = unanswered(ctx, run.traces);
-      for (const t of run.traces) if (t.working) skip.set(String(t.params.name), `still working ${MIN_SLOW_MS} ms after its first progress in the progress probe`);
+      for (const t of run.traces)
+        if (t.working)
+          skip.set(
+            String(t.params.name),
+            `still working ${MIN_SLOW_MS} ms after its first progress in the progress probe`,
+          );
       return skip;
     });
     const done = run.done.then((traces) => {
@@ -209,16 +230,26 @@ export function probeRun(ctx: CheckContext): Promise<ProbeRun> {
 export const progressProbe = async (ctx: CheckContext): Promise<Probe> => (await probeRun(ctx)).done;
 
 /** When to cancel a call of the target's tool (unless its own progress shows sooner that it started): as the probe's call was found working, or a quarter of its time in. */
-const cancelAfter = (target: Traced, timeoutMs: number) => (target.working ? target.firstProgressMs! + MIN_SLOW_MS : Math.round((target.tookMs ?? timeoutMs) / 4));
+const cancelAfter = (target: Traced, timeoutMs: number) =>
+  target.working ? target.firstProgressMs! + MIN_SLOW_MS : Math.round((target.tookMs ?? timeoutMs) / 4);
 
 /**
  * When the probe found no call working: a new call of its slowest tool (see slowTarget), to be cancelled at its own
  * first progress or a quarter of the probe's time in, with the probe's call as its twin; without one, why.
  */
-export async function callSlowest(session: Session, probe: Probe, timeoutMs: number): Promise<{ target: Traced; twin: Traced } | { skipped: string }> {
+export async function callSlowest(
+  session: Session,
+  probe: Probe,
+  timeoutMs: number,
+): Promise<{ target: Traced; twin: Traced } | { skipped: string }> {
   const { target: twin, skipped } = slowTarget(probe);
   if (!twin) return { skipped };
-  const one = trace(session, [{ label: twin.label, method: twin.method, params: twin.params }], 2 * timeoutMs, (token) => `mcp-conformance-cancel-${token}`);
+  const one = trace(
+    session,
+    [{ label: twin.label, method: twin.method, params: twin.params }],
+    2 * timeoutMs,
+    (token) => `mcp-conformance-cancel-${token}`,
+  );
   await Promise.race([one.working, delay(cancelAfter(twin, timeoutMs)), one.traces[0].settled]);
   return { target: one.traces[0], twin };
 }
@@ -229,22 +260,46 @@ export function judgeProgress(t: Traced, ordered: boolean): Outcome[] {
   // In the order the frames came (the answer resolves the request a turn after its frame is read).
   const after = t.reply ? t.progress.filter((p) => p.entry.seq > t.reply!.entry.seq) : [];
   if (ordered && after.length > 0) {
-    outcomes.push(fail(`${t.label}: ${after.length} progress notification(s) came after its response`, { expected: 'no progress once the request is answered', actual: after.map((p) => p.params) }));
+    outcomes.push(
+      fail(`${t.label}: ${after.length} progress notification(s) came after its response`, {
+        expected: 'no progress once the request is answered',
+        actual: after.map((p) => p.params),
+      }),
+    );
   }
   const values = t.progress.map((p) => p.params.progress).filter((v): v is number => typeof v === 'number');
   for (let i = 1; i < values.length; i++) {
     if (values[i] < values[i - 1]) {
-      outcomes.push(fail(`${t.label}: progress went from ${values[i - 1]} back to ${values[i]}`, { expected: 'each progress value larger than the one before', actual: values }));
+      outcomes.push(
+        fail(`${t.label}: progress went from ${values[i - 1]} back to ${values[i]}`, {
+          expected: 'each progress value larger than the one before',
+          actual: values,
+        }),
+      );
       break;
     }
     if (values[i] === values[i - 1]) {
       // Equal values do not increase, but nothing went backwards either (requirements §5.11).
-      outcomes.push(warn(`${t.label}: progress stayed at ${values[i]}`, { expected: 'each progress value larger than the one before', actual: values }));
+      outcomes.push(
+        warn(`${t.label}: progress stayed at ${values[i]}`, {
+          expected: 'each progress value larger than the one before',
+          actual: values,
+        }),
+      );
       break;
     }
   }
-  const past = t.progress.find((p) => typeof p.params.total === 'number' && typeof p.params.progress === 'number' && p.params.progress > p.params.total);
-  if (past) outcomes.push(warn(`${t.label}: progress ${String(past.params.progress)} is past its total ${String(past.params.total)}`, { expected: 'progress ≤ total', actual: past.params }));
+  const past = t.progress.find(
+    (p) =>
+      typeof p.params.total === 'number' && typeof p.params.progress === 'number' && p.params.progress > p.params.total,
+  );
+  if (past)
+    outcomes.push(
+      warn(`${t.label}: progress ${String(past.params.progress)} is past its total ${String(past.params.total)}`, {
+        expected: 'progress ≤ total',
+        actual: past.params,
+      }),
+    );
   return outcomes;
 }
 
@@ -255,17 +310,29 @@ export function judgeProgress(t: Traced, ordered: boolean): Outcome[] {
  */
 export function slowTarget({ traces, leftOut }: Probe): { target?: Traced; skipped: string } {
   const calls = traces.filter((t) => t.method === 'tools/call');
-  const times = calls.filter((t) => t.reply).map((t) => t.tookMs!).sort((a, b) => a - b);
+  const times = calls
+    .filter((t) => t.reply)
+    .map((t) => t.tookMs!)
+    .sort((a, b) => a - b);
   const median = times[Math.floor(times.length / 2)] ?? 0;
   // Progress that came in one burst with the answer shows no work in between to cancel: it counts from its first frame.
-  const working = (t: Traced) => t.reply !== undefined && t.progress.length > 0 && t.reply.entry.t - t.progress[0].entry.t >= MIN_SLOW_MS;
-  const slow = (t: Traced) => t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (working(t) || t.tookMs! >= 3 * median);
+  const working = (t: Traced) =>
+    t.reply !== undefined && t.progress.length > 0 && t.reply.entry.t - t.progress[0].entry.t >= MIN_SLOW_MS;
+  const slow = (t: Traced) =>
+    t.reply !== undefined && t.tookMs! >= MIN_SLOW_MS && (working(t) || t.tookMs! >= 3 * median);
   const answered = calls.filter(slow).sort((a, b) => Number(working(b)) - Number(working(a)) || b.tookMs! - a.tookMs!);
   const target = answered[0] ?? calls.find((t) => t.timedOut && t.progress.length > 0);
   const slowest = calls.filter((t) => t.reply).sort((a, b) => b.tookMs! - a.tookMs!)[0];
-  const why = slowest ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls` : 'no tool was called';
-  return { target, skipped: `no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}` };
+  const why = slowest
+    ? `the slowest, ${slowest.label}, answered in ${slowest.tookMs} ms without progress, beside ${median} ms for half the calls`
+    : 'no tool was called';
+  return {
+    target,
+    skipped: `no safe tool ran long enough to be cancelled after it started (${why})${leftOut.length > 0 ? `; left out: ${leftOut.join(', ')}` : ''}`,
+  };
 }
 
-export const excerpt = (traces: Traced[]) => traces.flatMap((t) => [...(t.reply ? [t.reply.sent, t.reply.entry] : []), ...t.progress.map((p) => p.entry)]).sort((a, b) => a.seq - b.seq);
-
+export const excerpt = (traces: Traced[]) =>
+  traces
+    .flatMap((t) => [...(t.reply ? [t.reply.sent, t.reply.entry] : []), ...t.progress.map((p) => p.entry)])
+    .sort((a, b) => a.seq - b.seq);

@@ -50,22 +50,43 @@ export const META_RULES: FrameRule[] = [
   {
     id: 'base/meta/key-format',
     title: '_meta keys follow the key name format',
-    requirement: requirement('base.meta.key-format', 'MUST', 'basic#meta', '_meta keys are an optional reverse-DNS style prefix and slash, then a name of letters, digits, dots, dashes and underscores'),
+    requirement: requirement(
+      'base.meta.key-format',
+      'MUST',
+      'basic#meta',
+      '_meta keys are an optional reverse-DNS style prefix and slash, then a name of letters, digits, dots, dashes and underscores',
+    ),
     looksAt: 'message with _meta (2025-06-18 and later)',
     inspect(e) {
       return metaKeysOf(e)
-        ?.filter((k) => !META_KEY.test(k.key)).map((k) => ({ severity: 'fail' as const, message: `_meta key ${JSON.stringify(k.key)} at ${k.path} does not follow the key format`, expected: 'prefix/name', actual: k.key }));
+        ?.filter((k) => !META_KEY.test(k.key))
+        .map((k) => ({
+          severity: 'fail' as const,
+          message: `_meta key ${JSON.stringify(k.key)} at ${k.path} does not follow the key format`,
+          expected: 'prefix/name',
+          actual: k.key,
+        }));
     },
   },
   {
     id: 'capabilities/logging/declared',
     title: 'Log notifications only with the logging capability',
-    requirement: requirement('cap.logging.declared', 'MUST', 'server/utilities/logging#capabilities', 'A server that emits notifications/message declares the logging capability'),
+    requirement: requirement(
+      'cap.logging.declared',
+      'MUST',
+      'server/utilities/logging#capabilities',
+      'A server that emits notifications/message declares the logging capability',
+    ),
     looksAt: 'notifications/message',
     inspect(e, ctx) {
       const m = messageOf(e);
       if (m?.method !== 'notifications/message' || !ctx.capabilities) return undefined;
-      return ctx.capabilities.logging !== undefined ? [] : failing('notifications/message sent without declaring the logging capability', { expected: 'capabilities.logging declared', actual: Object.keys(ctx.capabilities) });
+      return ctx.capabilities.logging !== undefined
+        ? []
+        : failing('notifications/message sent without declaring the logging capability', {
+            expected: 'capabilities.logging declared',
+            actual: Object.keys(ctx.capabilities),
+          });
     },
   },
 ];

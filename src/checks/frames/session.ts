@@ -26,7 +26,17 @@ function reservedPrefix(key: string, revision: string): boolean {
 /** Fields a server may not send under an older negotiated revision (requirements §3.5), by revision. */
 const NEWER_FIELDS: Record<string, { keys: string[]; types: string[]; methods: string[] }> = {
   '2025-03-26': {
-    keys: ['outputSchema', 'structuredContent', 'lastModified', 'icons', 'execution', 'websiteUrl', 'resultType', 'ttlMs', 'cacheScope'],
+    keys: [
+      'outputSchema',
+      'structuredContent',
+      'lastModified',
+      'icons',
+      'execution',
+      'websiteUrl',
+      'resultType',
+      'ttlMs',
+      'cacheScope',
+    ],
     types: ['resource_link'],
     methods: ['elicitation/create', 'notifications/elicitation/complete', 'notifications/tasks/status'],
   },
@@ -68,7 +78,12 @@ export const SESSION_RULES: FrameRule[] = [
   {
     id: 'base/error/message-concise',
     title: 'Error messages are one short sentence',
-    requirement: requirement('base.error.message-concise', 'SHOULD', 'basic#responses', 'An error message should be a concise single sentence'),
+    requirement: requirement(
+      'base.error.message-concise',
+      'SHOULD',
+      'basic#responses',
+      'An error message should be a concise single sentence',
+    ),
     looksAt: 'error response',
     inspect(e) {
       const err = e.kind === 'response' && isObject(e.message?.error) ? e.message.error : undefined;
@@ -76,25 +91,52 @@ export const SESSION_RULES: FrameRule[] = [
       // What the message quotes of the request (a long generated URI, a multi-line argument) is the client's text.
       const m = sentStrings(e.exchange?.params).reduce((text, sent) => text.split(sent).join(''), err.message);
       return m.includes('\n') || m.length > 300
-        ? [{ severity: 'warn', message: `error message of ${m.length} characters${m.includes('\n') ? ' over several lines' : ''}`, expected: 'one sentence, under 300 characters besides what it quotes of the request', actual: err.message.slice(0, 300) }]
+        ? [
+            {
+              severity: 'warn',
+              message: `error message of ${m.length} characters${m.includes('\n') ? ' over several lines' : ''}`,
+              expected: 'one sentence, under 300 characters besides what it quotes of the request',
+              actual: err.message.slice(0, 300),
+            },
+          ]
         : [];
     },
   },
   {
     id: 'base/request/id',
     title: 'Server requests carry a string or integer id, never reused',
-    requirement: requirement('base.request.id-type', 'MUST', 'basic#requests', 'A request the server sends has a string or integer id that it has not used before in the session'),
+    requirement: requirement(
+      'base.request.id-type',
+      'MUST',
+      'basic#requests',
+      'A request the server sends has a string or integer id that it has not used before in the session',
+    ),
     covers: ['base.request.id-unique'],
     looksAt: 'server-to-client request',
     inspect(e) {
       const m = messageOf(e);
       // A 2026-07-28 server sends no requests at all: stateless/no-server-requests judges them.
-      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || e.revision === STATELESS_REVISION || m.method.startsWith('notifications/')) return undefined;
-      if (!(typeof m.id === 'string' || Number.isInteger(m.id))) return failing(`${m.method} request with id ${JSON.stringify(m.id)}`, { expected: 'a string or integer id', actual: m.id });
+      if (
+        e.kind !== 'request' ||
+        !m ||
+        typeof m.method !== 'string' ||
+        e.revision === STATELESS_REVISION ||
+        m.method.startsWith('notifications/')
+      )
+        return undefined;
+      if (!(typeof m.id === 'string' || Number.isInteger(m.id)))
+        return failing(`${m.method} request with id ${JSON.stringify(m.id)}`, {
+          expected: 'a string or integer id',
+          actual: m.id,
+        });
       const seen = serverRequestIds.get(e.session) ?? new Set<string>();
       serverRequestIds.set(e.session, seen);
       const key = `${typeof m.id}:${m.id}`;
-      if (seen.has(key)) return failing(`${m.method} reuses request id ${JSON.stringify(m.id)}`, { expected: 'an id not used before in the session', actual: m.id });
+      if (seen.has(key))
+        return failing(`${m.method} reuses request id ${JSON.stringify(m.id)}`, {
+          expected: 'an id not used before in the session',
+          actual: m.id,
+        });
       seen.add(key);
       return [];
     },
@@ -102,26 +144,48 @@ export const SESSION_RULES: FrameRule[] = [
   {
     id: 'base/meta/reserved-prefix',
     title: '_meta keys do not invent names under the MCP-reserved prefixes',
-    requirement: requirement('base.meta.reserved-prefix', 'SHOULD', 'basic#meta', 'Prefixes whose labels name modelcontextprotocol or mcp are reserved for the specification'),
+    requirement: requirement(
+      'base.meta.reserved-prefix',
+      'SHOULD',
+      'basic#meta',
+      'Prefixes whose labels name modelcontextprotocol or mcp are reserved for the specification',
+    ),
     looksAt: 'message with _meta (2025-06-18 and later)',
     inspect(e) {
       const keys = metaKeysOf(e);
       return keys
         ?.filter((k) => reservedPrefix(k.key, e.revision!) && !SPEC_META_KEYS.has(k.key))
-        .map((k) => ({ severity: 'warn' as const, message: `_meta key ${JSON.stringify(k.key)} at ${k.path} uses a reserved prefix`, expected: 'your own reverse-DNS prefix', actual: k.key }));
+        .map((k) => ({
+          severity: 'warn' as const,
+          message: `_meta key ${JSON.stringify(k.key)} at ${k.path} uses a reserved prefix`,
+          expected: 'your own reverse-DNS prefix',
+          actual: k.key,
+        }));
     },
   },
   {
     id: 'lifecycle/version/respect',
     title: 'Nothing newer than the negotiated revision is sent',
-    requirement: requirement('life.version.respect', 'MUST', 'basic/lifecycle#operation', 'Both sides respect the negotiated protocol version: no fields, content types or methods of later revisions'),
+    requirement: requirement(
+      'life.version.respect',
+      'MUST',
+      'basic/lifecycle#operation',
+      'Both sides respect the negotiated protocol version: no fields, content types or methods of later revisions',
+    ),
     looksAt: 'message in a negotiated session',
     inspect(e) {
       const m = messageOf(e);
       const newer = e.revision ? NEWER_FIELDS[e.revision] : undefined;
       if (!m || !newer) return undefined;
       if (typeof m.method === 'string' && newer.methods.includes(m.method)) {
-        return [{ severity: 'warn', message: `${m.method} does not exist in ${e.revision}`, expected: `only ${e.revision} messages`, actual: m.method }];
+        return [
+          {
+            severity: 'warn',
+            message: `${m.method} does not exist in ${e.revision}`,
+            expected: `only ${e.revision} messages`,
+            actual: m.method,
+          },
+        ];
       }
       const found: string[] = [];
       const walk = (v: unknown, path: string, depth: number) => {
@@ -135,29 +199,62 @@ export const SESSION_RULES: FrameRule[] = [
         }
       };
       walk(m, '$', 0);
-      return found.map((f) => ({ severity: 'warn' as const, message: `${f} is newer than the negotiated ${e.revision}`, expected: `only ${e.revision} fields`, actual: f }));
+      return found.map((f) => ({
+        severity: 'warn' as const,
+        message: `${f} is newer than the negotiated ${e.revision}`,
+        expected: `only ${e.revision} fields`,
+        actual: f,
+      }));
     },
   },
   {
     id: 'capabilities/client/undeclared-requests',
     title: 'No sampling, elicitation or roots requests to a client that declared none',
-    requirement: requirement('cap.client.sampling.gate', 'MUST', 'basic/lifecycle#operation', 'The server sends sampling, elicitation and roots requests only to clients that declared those capabilities'),
-    covers: ['cap.client.elicitation.gate', 'cap.client.roots.gate', 'cap.client.sampling.tools', 'cap.client.sampling.context', 's2c.gates'],
+    requirement: requirement(
+      'cap.client.sampling.gate',
+      'MUST',
+      'basic/lifecycle#operation',
+      'The server sends sampling, elicitation and roots requests only to clients that declared those capabilities',
+    ),
+    covers: [
+      'cap.client.elicitation.gate',
+      'cap.client.roots.gate',
+      'cap.client.sampling.tools',
+      'cap.client.sampling.context',
+      's2c.gates',
+    ],
     looksAt: 'server-to-client request',
     inspect(e) {
       const m = messageOf(e);
-      if (e.kind !== 'request' || !m || typeof m.method !== 'string' || e.revision === STATELESS_REVISION || m.method.startsWith('notifications/')) return undefined;
+      if (
+        e.kind !== 'request' ||
+        !m ||
+        typeof m.method !== 'string' ||
+        e.revision === STATELESS_REVISION ||
+        m.method.startsWith('notifications/')
+      )
+        return undefined;
       if (m.method === 'ping') return [];
       // The suite's client declares no capabilities, but in the session where the server's requests are answered.
       const declared = e.clientCapabilities ?? {};
       const problem = undeclaredRequest(m, declared);
-      return problem ? failing(problem, { expected: `only ping and the requests of the declared capabilities ${JSON.stringify(declared)}`, actual: m.method }) : [];
+      return problem
+        ? failing(problem, {
+            expected: `only ping and the requests of the declared capabilities ${JSON.stringify(declared)}`,
+            actual: m.method,
+          })
+        : [];
     },
   },
   {
     id: 'logging/messages/no-secrets',
     title: 'Log messages carry no credentials',
-    requirement: requirement('log.no-secrets', 'MUST', 'server/utilities/logging#security', 'Log messages must not contain credentials, secrets or private keys'),
+    requirement: requirement(
+      'log.no-secrets',
+      'MUST',
+      'server/utilities/logging#security',
+      'Log messages must not contain credentials, secrets or private keys',
+    ),
     looksAt: 'notifications/message',
     inspect(e) {
       const m = messageOf(e);
@@ -165,13 +262,26 @@ export const SESSION_RULES: FrameRule[] = [
       const text = JSON.stringify(m.params ?? null);
       const hit = SECRETS.find((re) => re.test(text));
       // A pattern match is a heuristic, so it warns rather than fails.
-      return hit ? [{ severity: 'warn', message: `a log message looks like it contains a credential (${hit.source.slice(0, 30)}…)`, expected: 'no secrets in logs', actual: '(redacted)' }] : [];
+      return hit
+        ? [
+            {
+              severity: 'warn',
+              message: `a log message looks like it contains a credential (${hit.source.slice(0, 30)}…)`,
+              expected: 'no secrets in logs',
+              actual: '(redacted)',
+            },
+          ]
+        : [];
     },
   },
 ];
 
 /** The client capability each server→client request needs. */
-const CAPABILITY_OF: Record<string, string | undefined> = { 'sampling/createMessage': 'sampling', 'elicitation/create': 'elicitation', 'roots/list': 'roots' };
+const CAPABILITY_OF: Record<string, string | undefined> = {
+  'sampling/createMessage': 'sampling',
+  'elicitation/create': 'elicitation',
+  'roots/list': 'roots',
+};
 
 /**
  * Why a server→client request is one the client did not ask for with its capabilities (lifecycle#operation; url-mode
@@ -184,7 +294,9 @@ function undeclaredRequest(m: Record<string, unknown>, declared: Record<string, 
   if (Object.keys(declared).length === 0) return `${String(m.method)} sent to a client that declared no capabilities`;
   if (want === undefined) return `${String(m.method)} sent: it is no request of a client capability`;
   if (!cap(want)) return `${String(m.method)} sent to a client that did not declare ${want}`;
-  if (want === 'sampling' && ('tools' in params || 'toolChoice' in params) && !cap('sampling')?.tools) return 'a sampling request with tools sent to a client that did not declare sampling.tools';
-  if (want === 'elicitation' && params.mode === 'url' && !cap('elicitation')?.url) return 'a URL-mode elicitation sent to a client that did not declare elicitation.url';
+  if (want === 'sampling' && ('tools' in params || 'toolChoice' in params) && !cap('sampling')?.tools)
+    return 'a sampling request with tools sent to a client that did not declare sampling.tools';
+  if (want === 'elicitation' && params.mode === 'url' && !cap('elicitation')?.url)
+    return 'a URL-mode elicitation sent to a client that did not declare elicitation.url';
   return undefined;
 }

@@ -115,7 +115,12 @@ export interface CheckDef {
   run(ctx: CheckContext): Promise<Outcome>;
 }
 
-const TRANSPORT_NAMES: Record<TransportKind, string> = { stdio: 'stdio', http: 'Streamable HTTP', sse: 'legacy HTTP+SSE', 'in-process': 'in-process' };
+const TRANSPORT_NAMES: Record<TransportKind, string> = {
+  stdio: 'stdio',
+  http: 'Streamable HTTP',
+  sse: 'legacy HTTP+SSE',
+  'in-process': 'in-process',
+};
 
 /** The skip reason of a check that judges the server's process, on a server of the caller's process. */
 export const NEEDS_PROCESS = 'needs a server process; this run tests a server in-process';
@@ -124,7 +129,12 @@ export const NEEDS_PROCESS = 'needs a server process; this run tests a server in
  * The skip reason for a check or frame rule made for another transport than the run's; undefined when it applies. A
  * server in-process speaks the stdio wire: what is made for stdio applies to it, unless it needs a process.
  */
-export function wrongTransport(needs: TransportKind | undefined, actual: TransportKind, onStdio?: string, needsProcess = false): string | undefined {
+export function wrongTransport(
+  needs: TransportKind | undefined,
+  actual: TransportKind,
+  onStdio?: string,
+  needsProcess = false,
+): string | undefined {
   if (needsProcess && actual === 'in-process') return NEEDS_PROCESS;
   if (needs === undefined || needs === actual || (needs === 'stdio' && overStdio(actual))) return undefined;
   if (onStdio !== undefined && overStdio(actual)) return onStdio;
@@ -149,15 +159,28 @@ export const skip = (message: string): Outcome => ({ status: 'skip', message });
 const SEVERITY = { pass: 0, skip: 0, warn: 1, fail: 2 } as const;
 
 /** The first of the worst of `items` (by `statusOf`, default their status); undefined when there are none. */
-export function worstOf<T>(items: readonly T[], statusOf: (item: T) => keyof typeof SEVERITY = (item) => (item as { status: keyof typeof SEVERITY }).status): T | undefined {
-  return items.reduce<T | undefined>((w, o) => (w === undefined || SEVERITY[statusOf(o)] > SEVERITY[statusOf(w)] ? o : w), undefined);
+export function worstOf<T>(
+  items: readonly T[],
+  statusOf: (item: T) => keyof typeof SEVERITY = (item) => (item as { status: keyof typeof SEVERITY }).status,
+): T | undefined {
+  return items.reduce<T | undefined>(
+    (w, o) => (w === undefined || SEVERITY[statusOf(o)] > SEVERITY[statusOf(w)] ? o : w),
+    undefined,
+  );
 }
 
 /** Worst of several outcomes (fail > warn > pass), with the messages of the ones that matter. */
 export function worst(outcomes: Outcome[]): Outcome {
   const first = worstOf(outcomes);
-  if (!first || (first.status !== 'fail' && first.status !== 'warn')) return pass(outcomes.map((o) => o.message).join('; '));
-  return { ...first, message: outcomes.filter((o) => o.status === first.status).map((o) => o.message).join('; ') };
+  if (!first || (first.status !== 'fail' && first.status !== 'warn'))
+    return pass(outcomes.map((o) => o.message).join('; '));
+  return {
+    ...first,
+    message: outcomes
+      .filter((o) => o.status === first.status)
+      .map((o) => o.message)
+      .join('; '),
+  };
 }
 
 /** Judges an error reply against the code the spec names; `other` is the verdict for any other error code. */

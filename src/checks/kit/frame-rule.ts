@@ -37,7 +37,9 @@ export interface FrameRule {
 }
 
 /** One failing finding. */
-export const failing = (message: string, extra: Partial<Finding> = {}): Finding[] => [{ severity: 'fail', message, ...extra }];
+export const failing = (message: string, extra: Partial<Finding> = {}): Finding[] => [
+  { severity: 'fail', message, ...extra },
+];
 
 /** The JSON-RPC message a frame carried, if it was one. */
 export const messageOf = (e: InboundEvent): Message | undefined => e.message;

@@ -10,7 +10,13 @@ import { TOOL } from '../../version.js';
 
 /** A session id no server issued. */
 export const FABRICATED_SESSION = 'mcp-conformance-no-such-session';
-export const initializeBody = (id: string, version: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL } });
+export const initializeBody = (id: string, version: string) =>
+  JSON.stringify({
+    jsonrpc: '2.0',
+    id,
+    method: 'initialize',
+    params: { protocolVersion: version, capabilities: {}, clientInfo: TOOL },
+  });
 export const ping = (id: string) => JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' });
 
 /** These checks declare `transport: 'http'`, so the runner gives them Streamable HTTP sessions only. */
@@ -43,10 +49,18 @@ export async function identifiedSession(ctx: CheckContext, why = ''): Promise<St
  * A new HTTP session after a ping round trip per entry of `pings` (its params), and its POSTs of one kind, requests or
  * not (notifications and the client's answers), each with what was sent and its outcome.
  */
-export async function postsAfterPings(ctx: CheckContext, requests: boolean, pings: unknown[] = [undefined]): Promise<{ text: string; what: string; o: HttpOutcome }[]> {
+export async function postsAfterPings(
+  ctx: CheckContext,
+  requests: boolean,
+  pings: unknown[] = [undefined],
+): Promise<{ text: string; what: string; o: HttpOutcome }[]> {
   const { session, http } = await openSession(ctx);
   for (const params of pings) await session.request('ping', params);
-  return Promise.all(http.posts.filter((p) => p.request === requests).map(async (p) => ({ text: p.sent.text, what: whatWasSent(p.sent.text), o: await p.outcome })));
+  return Promise.all(
+    http.posts
+      .filter((p) => p.request === requests)
+      .map(async (p) => ({ text: p.sent.text, what: whatWasSent(p.sent.text), o: await p.outcome })),
+  );
 }
 
 /** `HTTP 404 application/json`, or why no response came. */
@@ -83,7 +97,8 @@ export function messagesOf(o: HttpOutcome): unknown[] {
   });
 }
 
-export const isResponse = (m: unknown): m is Record<string, unknown> => isObject(m) && !('method' in m) && ('result' in m || 'error' in m);
+export const isResponse = (m: unknown): m is Record<string, unknown> =>
+  isObject(m) && !('method' in m) && ('result' in m || 'error' in m);
 
 /** A session opened by probes alone, on a fresh transport that so keeps no session state (no GET stream of its own). */
 export interface ProbeSession {
@@ -96,22 +111,41 @@ export interface ProbeSession {
   end(): Promise<void>;
 }
 
-export async function probeSession(ctx: CheckContext, http: StreamableHttpTransport, label: string): Promise<ProbeSession> {
-  const init = await http.probe('POST', label, {}, initializeBody('mcp-conformance-probe-initialize', ctx.profile.protocolVersion));
+export async function probeSession(
+  ctx: CheckContext,
+  http: StreamableHttpTransport,
+  label: string,
+): Promise<ProbeSession> {
+  const init = await http.probe(
+    'POST',
+    label,
+    {},
+    initializeBody('mcp-conformance-probe-initialize', ctx.profile.protocolVersion),
+  );
   const reply = messagesOf(init).find(isResponse);
   const result = isObject(reply?.result) ? reply.result : undefined;
   const sid = init.headers['mcp-session-id'];
   const sessionId = typeof sid === 'string' ? sid : undefined;
   const version = typeof result?.protocolVersion === 'string' ? result.protocolVersion : ctx.profile.protocolVersion;
   const headers = { ...(sessionId !== undefined && { 'Mcp-Session-Id': sessionId }), 'MCP-Protocol-Version': version };
-  if (result) await http.probe('POST', 'notifications/initialized', headers, JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }));
+  if (result)
+    await http.probe(
+      'POST',
+      'notifications/initialized',
+      headers,
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
+    );
   const end = async () => {
     if (sessionId !== undefined) await http.probe('DELETE', 'end the probe session', headers);
   };
   return { init, ...(result && { result }), ...(sessionId !== undefined && { sessionId }), headers, end };
 }
 
-export const actualOf = (o: HttpOutcome) => ({ status: o.status ?? null, contentType: o.contentType || null, body: o.body || undefined });
+export const actualOf = (o: HttpOutcome) => ({
+  status: o.status ?? null,
+  contentType: o.contentType || null,
+  body: o.body || undefined,
+});
 export const is2xx = (o: HttpOutcome) => o.status !== undefined && o.status >= 200 && o.status < 300;
 
 /** What the POST carried, for messages: its method, or the id it answered. */

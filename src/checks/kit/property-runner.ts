@@ -6,14 +6,25 @@ import { type CheckContext, type Outcome, fail, pass, warn, worstOf } from './ch
 import { slowMessage, timeoutVerdict } from './timeouts.js';
 import { interleave } from '../../generate/interleave.js';
 import type { TranscriptEntry } from '../../schema/generated/report.js';
-import { type Reply, type RequestId, RequestTimeout, type Session, SessionClosed, seconds } from '../../session/session.js';
+import {
+  type Reply,
+  type RequestId,
+  RequestTimeout,
+  type Session,
+  SessionClosed,
+  seconds,
+} from '../../session/session.js';
 
 /** Requests one property keeps in flight on the shared session, at most. */
 const IN_FLIGHT = 32;
 /** Requests spent shrinking one counterexample at most, within one --timeout (at a second per answer, 100 requests would take minutes). */
 const SHRINK_BUDGET = 100;
 
-export type Request = (method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }) => Promise<Reply>;
+export type Request = (
+  method: string,
+  params?: unknown,
+  opts?: { id?: RequestId; timeoutMs?: number },
+) => Promise<Reply>;
 
 /** Values of one part of a property (one tool's calls), with a share of the runs of its own. */
 export interface Stratum<T> {
@@ -94,7 +105,10 @@ class Window {
   answered(): void {
     if (++this.answers < this.size) return;
     const now = performance.now();
-    this.size = Math.max(1, Math.min(IN_FLIGHT, Math.floor((this.answers * this.quarterMs) / Math.max(1, now - this.since))));
+    this.size = Math.max(
+      1,
+      Math.min(IN_FLIGHT, Math.floor((this.answers * this.quarterMs) / Math.max(1, now - this.since))),
+    );
     [this.since, this.answers] = [now, 0];
   }
 }
@@ -103,7 +117,12 @@ class Window {
  * Calls `fn` on the items with at most `window.size` pending, starting them in order (so requests go out in order),
  * until `stop()` says so; returns the results of the ones started.
  */
-function inOrder<T, R>(items: T[], window: Window | undefined, fn: (item: T) => Promise<R>, stop: () => boolean): Promise<R[]> {
+function inOrder<T, R>(
+  items: T[],
+  window: Window | undefined,
+  fn: (item: T) => Promise<R>,
+  stop: () => boolean,
+): Promise<R[]> {
   const out: R[] = [];
   let next = 0;
   let pending = 0;
@@ -142,7 +161,9 @@ function slowParts(timedOut: Run<unknown>[]): string {
 /** Runs `property` for ctx.runs values (or each stratum's runs) and turns the verdicts into one outcome. */
 export async function checkProperty<T>(ctx: CheckContext, property: Property<T>): Promise<Outcome> {
   // One stratum unlabelled: seeded by the property id alone (a labelled stratum's seed adds its label).
-  const strata = property.strata ?? [{ label: '', arbitrary: property.arbitrary!, examples: property.examples ?? [], runs: ctx.runs }];
+  const strata = property.strata ?? [
+    { label: '', arbitrary: property.arbitrary!, examples: property.examples ?? [], runs: ctx.runs },
+  ];
   const seeds = strata.map((s) => seedOf(ctx.seed, s.label ? `${property.id}/${s.label}` : property.id));
   const { session, slow } = property;
   const describe = (v: T) => brief(property.describe ? property.describe(v) : v);
@@ -162,7 +183,10 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       if (slow!.left.has(part)) return { value, slow: { part }, transcript: [] };
       if (!first) {
         const run = judged(value, part);
-        firstOf.set(part, run.catch(() => {}));
+        firstOf.set(
+          part,
+          run.catch(() => {}),
+        );
         return run;
       }
     }
@@ -189,7 +213,11 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       }
       if (part !== undefined && e instanceof RequestTimeout) {
         // Slow, not gone: the rest of the run leaves this part out, and goes on with the others.
-        if (!slow!.left.has(part)) slow!.left.set(part, `no answer within ${e.ms} ms to a generated call in ${property.id}: not called again in this run`);
+        if (!slow!.left.has(part))
+          slow!.left.set(
+            part,
+            `no answer within ${e.ms} ms to a generated call in ${property.id}: not called again in this run`,
+          );
         run.slow = { part, timeout: e };
         return run;
       }
@@ -204,15 +232,25 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   const lostOutcome = (run: Run<T>) => {
     // The other requests that timed out are in the transcript too: an answer one gets later is noted on this check.
     const transcript = [...run.transcript, ...unanswered.filter((e) => !run.transcript.includes(e))];
-    const detail = { expected: 'an answer to every request, and a server that keeps running', actual: { counterexample: describe(run.value) }, transcript };
+    const detail = {
+      expected: 'an answer to every request, and a server that keeps running',
+      actual: { counterexample: describe(run.value) },
+      transcript,
+    };
     // A server that died failed; a timeout's verdict depends on what was asked (a slow tool may need a longer --timeout).
     if (run.lost instanceof RequestTimeout) {
       const verdict = timeoutVerdict(ctx.profile, run.lost);
-      return (verdict.status === 'fail' ? fail : warn)(`${verdict.message}, at the generated value below${note}${replay}`, { ...detail, silent: verdict.silent });
+      return (verdict.status === 'fail' ? fail : warn)(
+        `${verdict.message}, at the generated value below${note}${replay}`,
+        { ...detail, silent: verdict.silent },
+      );
     }
     // The lost session's own tail: the shared server may have been restarted since.
     const exited = !session ? `\nserver stderr:\n${(run.lost as SessionClosed).stderr ?? ctx.stderrTail()}` : '';
-    return fail(`the server stopped answering at the generated value below (the first left unanswered): ${run.lost!.message}${exited}${note}${replay}`, detail);
+    return fail(
+      `the server stopped answering at the generated value below (the first left unanswered): ${run.lost!.message}${exited}${note}${replay}`,
+      detail,
+    );
   };
 
   // Each value is sent once, as it goes on the wire: a repeat tells nothing new (and a repeated request id would
@@ -242,7 +280,11 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     const head = await runOne(values[heads.length]);
     heads.push(head);
     if (head.slow) continue;
-    if (!property.oneAtATime) window = new Window(Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t)))), ctx.timeoutMs / 4);
+    if (!property.oneAtATime)
+      window = new Window(
+        Math.max(1, Math.min(IN_FLIGHT, Math.floor(ctx.timeoutMs / 4 / Math.max(1, performance.now() - t)))),
+        ctx.timeoutMs / 4,
+      );
     break;
   }
   const all = [...heads, ...(await inOrder(values.slice(heads.length), window, runOne, () => lostOne))];
@@ -263,7 +305,10 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
   const timedOut = all.filter((r) => r.slow?.timeout);
   const slowNote = timedOut.length === 0 ? '' : `\n${slowParts(timedOut)}`;
   const worstRun = worstOf(runs, (r) => r.verdict!.status);
-  const bad = worstRun && (worstRun.verdict!.status === 'fail' || worstRun.verdict!.status === 'warn') ? runs.filter((r) => r.verdict!.status === worstRun.verdict!.status) : undefined;
+  const bad =
+    worstRun && (worstRun.verdict!.status === 'fail' || worstRun.verdict!.status === 'warn')
+      ? runs.filter((r) => r.verdict!.status === worstRun.verdict!.status)
+      : undefined;
   if (!bad) {
     const counts = new Map<string, number>();
     for (const r of runs) counts.set(r.verdict!.message, (counts.get(r.verdict!.message) ?? 0) + 1);
@@ -271,7 +316,11 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
     const summary = `${generated}: ${tally.join('; ')}${note}`;
     if (timedOut.length === 0) return pass(summary, { transcript: runs[0]?.transcript });
     const first = timedOut[0];
-    return warn(`${slowParts(timedOut)}\n${summary}`, { expected: 'an answer within the timeout', actual: { counterexample: describe(first.value) }, transcript: first.transcript });
+    return warn(`${slowParts(timedOut)}\n${summary}`, {
+      expected: 'an answer within the timeout',
+      actual: { counterexample: describe(first.value) },
+      transcript: first.transcript,
+    });
   }
 
   // Shrink the first value with the worst verdict: fast-check replays the run at its index (path) and shrinks from there.
@@ -297,7 +346,12 @@ export async function checkProperty<T>(ctx: CheckContext, property: Property<T>)
       return true;
     }
   });
-  const details = await fc.check(shrinking, { seed: seeds[stratum], numRuns, examples: examples.map((e) => [e] as [T]), path: String(index) });
+  const details = await fc.check(shrinking, {
+    seed: seeds[stratum],
+    numRuns,
+    examples: examples.map((e) => [e] as [T]),
+    path: String(index),
+  });
   if (harness) throw harness;
   if (gone) return lostOutcome(gone);
   const verdict = last.verdict!;

@@ -8,7 +8,13 @@ const MCP = 'https://modelcontextprotocol.io/specification';
  * Builds a requirement. `link` is a page of the MCP specification with its anchor (`basic#responses`), in `revision`'s
  * pages, or a whole URL (an extension's specification, an RFC).
  */
-export function requirement(id: string, level: Level, link: string, text: string, revision = '2025-11-25'): Requirement {
+export function requirement(
+  id: string,
+  level: Level,
+  link: string,
+  text: string,
+  revision = '2025-11-25',
+): Requirement {
   return { id, level, spec: /^https?:\/\//.test(link) ? link : `${MCP}/${revision}/${link}`, text };
 }
 

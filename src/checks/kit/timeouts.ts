@@ -11,7 +11,8 @@ import { isObject } from '../../json.js';
  */
 export function slowWork(profile: ServerProfile, method: string, params: unknown): string | undefined {
   const p = isObject(params) ? params : {};
-  const listed = (items: { name?: unknown; uri?: unknown }[], field: 'name' | 'uri') => typeof p[field] === 'string' && items.some((i) => i[field] === p[field]);
+  const listed = (items: { name?: unknown; uri?: unknown }[], field: 'name' | 'uri') =>
+    typeof p[field] === 'string' && items.some((i) => i[field] === p[field]);
   if (method === 'tools/call' && listed(profile.tools, 'name')) return `tool ${String(p.name)}`;
   if (method === 'resources/read' && listed(profile.resources, 'uri')) return `resource ${String(p.uri)}`;
   if (method === 'prompts/get' && listed(profile.prompts, 'name')) return `prompt ${String(p.name)}`;
@@ -20,12 +21,20 @@ export function slowWork(profile: ServerProfile, method: string, params: unknown
 }
 
 /** A timeout's verdict: warn when the work asked for may be slow (naming it), fail otherwise; with the time waited. */
-export function timeoutVerdict(profile: ServerProfile, err: RequestTimeout): { status: 'fail' | 'warn'; message: string; silent?: Exchange[] } {
+export function timeoutVerdict(
+  profile: ServerProfile,
+  err: RequestTimeout,
+): { status: 'fail' | 'warn'; message: string; silent?: Exchange[] } {
   const waited = seconds(err.ms);
   const slow = slowWork(profile, err.method, err.exchange?.params);
   if (slow) return { status: 'warn', message: slowMessage([`${slow} (${err.method}) within ${waited}`]) };
-  return { status: 'fail', message: `no answer to ${err.method} within ${waited}: it needs no slow work, and every request MUST get a response`, ...(err.exchange && { silent: [err.exchange] }) };
+  return {
+    status: 'fail',
+    message: `no answer to ${err.method} within ${waited}: it needs no slow work, and every request MUST get a response`,
+    ...(err.exchange && { silent: [err.exchange] }),
+  };
 }
 
 /** How slow work that went unanswered is worded, whichever check met it: `parts` are `tool x (tools/call) within 10.0 s`. */
-export const slowMessage = (parts: string[]) => `no answer from ${parts.join(', ')}: slow work may take longer (--timeout raises the limit)`;
+export const slowMessage = (parts: string[]) =>
+  `no answer from ${parts.join(', ')}: slow work may take longer (--timeout raises the limit)`;

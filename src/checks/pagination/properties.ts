@@ -12,7 +12,9 @@ const INVALID_CURSORS = fc.oneof(
   { withCrossShrink: true },
   anyText({ minLength: 1, maxLength: 64 }),
   fc.uint8Array({ minLength: 1, maxLength: 48 }).map((bytes) => Buffer.from(bytes).toString('base64')),
-  fc.tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.integer({ min: 2_000, max: 20_000 })).map(([s, n]) => s.repeat(n)),
+  fc
+    .tuple(fc.string({ minLength: 1, maxLength: 8 }), fc.integer({ min: 2_000, max: 20_000 }))
+    .map(([s, n]) => s.repeat(n)),
   fc.string({ unit: 'grapheme', minLength: 1, maxLength: 16 }),
 );
 
@@ -21,7 +23,12 @@ export const PAGINATION_PROPERTIES: CheckDef[] = [
     id: 'pagination/invalid-cursor',
     revisions: SCHEMA_REVISIONS,
     title: 'An invalid cursor gets error -32602',
-    requirement: requirement('page.invalid-cursor', 'SHOULD', 'server/utilities/pagination#error-handling', 'Invalid cursors should result in an error with code -32602'),
+    requirement: requirement(
+      'page.invalid-cursor',
+      'SHOULD',
+      'server/utilities/pagination#error-handling',
+      'Invalid cursors should result in an error with code -32602',
+    ),
     async run(ctx) {
       const methods = LISTS.filter((l) => ctx.profile.capabilities[l.capability] !== undefined).map((l) => l.method);
       if (methods.length === 0) return skip('the server declares no paginated capability (tools, resources, prompts)');
@@ -31,7 +38,11 @@ export const PAGINATION_PROPERTIES: CheckDef[] = [
         arbitrary: fc.record({ method: fc.constantFrom(...methods), cursor: INVALID_CURSORS }),
         async judge({ method, cursor }, request) {
           const reply = await request(method, { cursor });
-          if (!errorOf(reply)) return warn(`${method} ignored the invalid cursor`, { expected: { error: { code: -32602 } }, actual: describeReply(reply) });
+          if (!errorOf(reply))
+            return warn(`${method} ignored the invalid cursor`, {
+              expected: { error: { code: -32602 } },
+              actual: describeReply(reply),
+            });
           return expectCode(reply, -32602, `${method} with an invalid cursor`, 'warn');
         },
       });

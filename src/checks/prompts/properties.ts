@@ -16,7 +16,12 @@ export const PROMPT_PROPERTIES: CheckDef[] = [
     id: 'prompts/get/argument-types',
     revisions: SCHEMA_REVISIONS,
     title: 'A prompt argument that is not a string gets error -32602',
-    requirement: requirement('base.invalid-params', 'SHOULD', 'server/prompts#error-handling', 'Prompt arguments are strings: a value of another type breaks the GetPromptRequest schema and is answered with error -32602'),
+    requirement: requirement(
+      'base.invalid-params',
+      'SHOULD',
+      'server/prompts#error-handling',
+      'Prompt arguments are strings: a value of another type breaks the GetPromptRequest schema and is answered with error -32602',
+    ),
     requires: { capabilities: ['prompts'] },
     // A listed prompt may be slow to get.
     slowWork: true,
@@ -33,9 +38,15 @@ export const PROMPT_PROPERTIES: CheckDef[] = [
         }
         // Every other argument valid, so the wrong type is the only thing to object to.
         const call = fc.tuple(valid.arbitrary, fc.constantFrom(...names), notOfType(['string'])!);
-        calls.push(call.map(([args, key, value]) => ({ prompt: String(prompt.name), arguments: { ...(args as Record<string, unknown>), [key]: value } })));
+        calls.push(
+          call.map(([args, key, value]) => ({
+            prompt: String(prompt.name),
+            arguments: { ...(args as Record<string, unknown>), [key]: value },
+          })),
+        );
       }
-      if (calls.length === 0) return skip(`no prompt declares arguments${left.length > 0 ? `: ${left.join('; ')}` : ''}`);
+      if (calls.length === 0)
+        return skip(`no prompt declares arguments${left.length > 0 ? `: ${left.join('; ')}` : ''}`);
       return checkProperty(ctx, {
         id: this.id,
         what: 'prompts/get calls with a non-string argument',
@@ -43,7 +54,11 @@ export const PROMPT_PROPERTIES: CheckDef[] = [
         note: left.length > 0 ? `left out: ${left.join('; ')}` : undefined,
         async judge(call, request) {
           const reply = await request('prompts/get', { name: call.prompt, arguments: call.arguments });
-          if (!errorOf(reply)) return warn('an argument that is not a string was accepted', { expected: { error: { code: -32602 } }, actual: describeReply(reply) });
+          if (!errorOf(reply))
+            return warn('an argument that is not a string was accepted', {
+              expected: { error: { code: -32602 } },
+              actual: describeReply(reply),
+            });
           return expectCode(reply, -32602, 'prompts/get with a non-string argument', 'warn');
         },
       });

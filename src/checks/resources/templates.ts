@@ -4,7 +4,19 @@
 import { isObject } from '../../json.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION, validate, shapeBroken } from '../../schema/validators.js';
 import { RequestTimeout } from '../../session/session.js';
-import { type CheckContext, type CheckDef, type Outcome, describeReply, errorOf, fail, pass, resultOf, skip, warn, worst } from '../kit/check.js';
+import {
+  type CheckContext,
+  type CheckDef,
+  type Outcome,
+  describeReply,
+  errorOf,
+  fail,
+  pass,
+  resultOf,
+  skip,
+  warn,
+  worst,
+} from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
 import { slowMessage } from '../kit/timeouts.js';
 
@@ -21,25 +33,41 @@ interface Expression {
 const EXPRESSION = /\{([+#./;?&]?)([^}]*)\}/g;
 
 export function expressionsOf(template: string): Expression[] {
-  return [...template.matchAll(EXPRESSION)].map((m) => ({ op: m[1], vars: m[2].split(',').map((v) => v.replace(/[:*].*$/, '').trim()).filter(Boolean) }));
+  return [...template.matchAll(EXPRESSION)].map((m) => ({
+    op: m[1],
+    vars: m[2]
+      .split(',')
+      .map((v) => v.replace(/[:*].*$/, '').trim())
+      .filter(Boolean),
+  }));
 }
 
 /** RFC 6570 expansion (levels 1–3) of `template` with string values. */
 export function expand(template: string, values: Record<string, string>): string {
   return template.replace(EXPRESSION, (_, op: string, list: string) => {
-    const vars = list.split(',').map((v) => v.replace(/[:*].*$/, '').trim()).filter((v) => values[v] !== undefined);
+    const vars = list
+      .split(',')
+      .map((v) => v.replace(/[:*].*$/, '').trim())
+      .filter((v) => values[v] !== undefined);
     if (vars.length === 0) return '';
     const enc = (s: string) => (op === '+' || op === '#' ? encodeURI(s) : encodeURIComponent(s));
     const named = (sep: string) => vars.map((v) => `${v}=${enc(values[v])}`).join(sep);
     const plain = (sep: string) => vars.map((v) => enc(values[v])).join(sep);
     switch (op) {
-      case '.': return `.${plain('.')}`;
-      case '/': return `/${plain('/')}`;
-      case ';': return `;${named(';')}`;
-      case '?': return `?${named('&')}`;
-      case '&': return `&${named('&')}`;
-      case '#': return `#${plain(',')}`;
-      default: return plain(',');
+      case '.':
+        return `.${plain('.')}`;
+      case '/':
+        return `/${plain('/')}`;
+      case ';':
+        return `;${named(';')}`;
+      case '?':
+        return `?${named('&')}`;
+      case '&':
+        return `&${named('&')}`;
+      case '#':
+        return `#${plain(',')}`;
+      default:
+        return plain(',');
     }
   });
 }
@@ -74,12 +102,19 @@ function valuesFrom(template: string, uri: string): Record<string, string> | und
 }
 
 /** The first completion value the server offers for `name`, when it offers one. */
-async function completed(ctx: CheckContext, template: string, name: string, context: Record<string, string>): Promise<string | undefined> {
-  const reply = await ctx.request('completion/complete', {
-    ref: { type: 'ref/resource', uri: template },
-    argument: { name, value: '' },
-    ...(Object.keys(context).length > 0 && { context: { arguments: context } }),
-  }).catch(() => undefined);
+async function completed(
+  ctx: CheckContext,
+  template: string,
+  name: string,
+  context: Record<string, string>,
+): Promise<string | undefined> {
+  const reply = await ctx
+    .request('completion/complete', {
+      ref: { type: 'ref/resource', uri: template },
+      argument: { name, value: '' },
+      ...(Object.keys(context).length > 0 && { context: { arguments: context } }),
+    })
+    .catch(() => undefined);
   const values = (reply && (resultOf(reply)?.completion as { values?: unknown } | undefined)?.values) ?? [];
   return Array.isArray(values) && typeof values[0] === 'string' ? values[0] : undefined;
 }
@@ -98,7 +133,9 @@ async function fill(ctx: CheckContext, template: string): Promise<{ values: Reco
       }
     }
   }
-  const listed = ctx.profile.resources.map((r) => valuesFrom(template, String(r.uri))).find((found) => found !== undefined);
+  const listed = ctx.profile.resources
+    .map((r) => valuesFrom(template, String(r.uri)))
+    .find((found) => found !== undefined);
   for (const v of vars) {
     if (values[v] !== undefined) continue;
     if (listed?.[v] !== undefined) {
@@ -123,40 +160,68 @@ async function readOne(ctx: CheckContext, template: string): Promise<Outcome> {
     throw err;
   });
   const what = `${uri} (${template}, values from ${from})`;
-  if (!reply) return warn(slowMessage([`resource ${what} (resources/read) within ${(ctx.timeoutMs / 1000).toFixed(1)} s`]));
+  if (!reply)
+    return warn(slowMessage([`resource ${what} (resources/read) within ${(ctx.timeoutMs / 1000).toFixed(1)} s`]));
   const result = resultOf(reply);
   if (result) {
     const shape = validate(revision, 'ReadResourceResult', result);
-    if (shapeBroken(shape)) return fail(`reading ${what} returned an invalid ReadResourceResult: ${shape.errors[0]}`, { expected: 'ReadResourceResult', actual: { result: describeReply(reply), errors: shape.errors } });
+    if (shapeBroken(shape))
+      return fail(`reading ${what} returned an invalid ReadResourceResult: ${shape.errors[0]}`, {
+        expected: 'ReadResourceResult',
+        actual: { result: describeReply(reply), errors: shape.errors },
+      });
     return pass(`${what}: read`);
   }
   const err = errorOf(reply);
   const code = err?.code;
   // 2026-07-28 retired -32002 and made -32602 the not-found code (a MUST); earlier revisions name -32002 and the
   // TypeScript SDK's -32602 is accepted (requirements §4.3), as resources/read/unknown-uri does.
-  if (stateless && code === -32002) return fail(`reading ${what} → -32002, a code 2026-07-28 retired; not found is -32602`, { expected: { error: { code: -32602 } }, actual: describeReply(reply) });
+  if (stateless && code === -32002)
+    return fail(`reading ${what} → -32002, a code 2026-07-28 retired; not found is -32602`, {
+      expected: { error: { code: -32602 } },
+      actual: describeReply(reply),
+    });
   if (code === -32602 || (!stateless && code === -32002)) {
     // SEP-2164: the not-found error names the URI in data.uri (2026-07-28, SHOULD).
-    if (stateless && !(isObject(err?.data) && typeof err.data.uri === 'string')) return warn(`reading ${what} → -32602 without data.uri naming the resource`, { expected: { error: { code: -32602, data: { uri } } }, actual: describeReply(reply) });
+    if (stateless && !(isObject(err?.data) && typeof err.data.uri === 'string'))
+      return warn(`reading ${what} → -32602 without data.uri naming the resource`, {
+        expected: { error: { code: -32602, data: { uri } } },
+        actual: describeReply(reply),
+      });
     return pass(`${what}: not found (${String(code)})`);
   }
-  return warn(`reading ${what} → error ${JSON.stringify(code)}, neither a result nor the not-found error ${stateless ? '-32602' : '-32002'}`, { expected: stateless ? { error: { code: -32602 } } : 'a ReadResourceResult or error -32002', actual: describeReply(reply) });
+  return warn(
+    `reading ${what} → error ${JSON.stringify(code)}, neither a result nor the not-found error ${stateless ? '-32602' : '-32002'}`,
+    {
+      expected: stateless ? { error: { code: -32602 } } : 'a ReadResourceResult or error -32002',
+      actual: describeReply(reply),
+    },
+  );
 }
 
 export const RESOURCE_TEMPLATE_CHECKS: CheckDef[] = [
   {
     id: 'resources/templates/read',
-    title: 'A resource template filled in (from completions or listed resources) reads as a valid result or the not-found error',
+    title:
+      'A resource template filled in (from completions or listed resources) reads as a valid result or the not-found error',
     revisions: SCHEMA_REVISIONS,
-    requirement: requirement('res.read.shape', 'MUST', 'server/resources#resource-templates', 'A URI made from a resource template reads as a valid ReadResourceResult, or gets the revision\'s not-found error (-32002; from 2026-07-28 on -32602 with data.uri)'),
+    requirement: requirement(
+      'res.read.shape',
+      'MUST',
+      'server/resources#resource-templates',
+      "A URI made from a resource template reads as a valid ReadResourceResult, or gets the revision's not-found error (-32002; from 2026-07-28 on -32602 with data.uri)",
+    ),
     covers: ['res.templates.shape', 'res.read.not-found.07'],
     requires: { capabilities: ['resources'] },
     async run(ctx) {
-      const templates = ctx.profile.resourceTemplates.map((t) => t.uriTemplate).filter((t): t is string => typeof t === 'string');
+      const templates = ctx.profile.resourceTemplates
+        .map((t) => t.uriTemplate)
+        .filter((t): t is string => typeof t === 'string');
       if (templates.length === 0) return skip('the server lists no resource templates');
       const outcomes = await Promise.all(templates.slice(0, MAX_TEMPLATES).map((t) => readOne(ctx, t)));
       const judged = worst(outcomes);
-      const more = templates.length > MAX_TEMPLATES ? ` (the first ${MAX_TEMPLATES} of ${templates.length} templates)` : '';
+      const more =
+        templates.length > MAX_TEMPLATES ? ` (the first ${MAX_TEMPLATES} of ${templates.length} templates)` : '';
       return { ...judged, message: judged.message + more };
     },
   },

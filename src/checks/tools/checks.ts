@@ -16,17 +16,33 @@ function schemaOutcome(tools: Item[], field: 'inputSchema' | 'outputSchema', obj
     }
     seen++;
     const schema = tool[field] as Record<string, unknown> | null;
-    if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || (objectRoot && schema.type !== 'object')) {
-      bad.push({ tool: tool.name, problem: `${field} is ${JSON.stringify(schema)?.slice(0, 80)}, not ${objectRoot ? 'an object schema' : 'a schema object'}` });
+    if (
+      typeof schema !== 'object' ||
+      schema === null ||
+      Array.isArray(schema) ||
+      (objectRoot && schema.type !== 'object')
+    ) {
+      bad.push({
+        tool: tool.name,
+        problem: `${field} is ${JSON.stringify(schema)?.slice(0, 80)}, not ${objectRoot ? 'an object schema' : 'a schema object'}`,
+      });
       continue;
     }
     const compiled = compileToolSchema(schema);
-    if (!compiled.ok) (compiled.reason === 'unsupported-dialect' ? unknownDialect : bad).push({ tool: tool.name, problem: compiled.error });
+    if (!compiled.ok)
+      (compiled.reason === 'unsupported-dialect' ? unknownDialect : bad).push({
+        tool: tool.name,
+        problem: compiled.error,
+      });
   }
   const expected = objectRoot ? 'a JSON Schema with type "object" that compiles' : 'a JSON Schema object that compiles';
   if (bad.length > 0) return fail(`${bad.length} tool(s) have an invalid ${field}`, { expected, actual: bad });
   // A $schema naming a dialect this validator does not know may still be valid (jsonschema.explicit).
-  if (unknownDialect.length > 0) return warn(`${unknownDialect.length} ${field}(s) declare a dialect that could not be checked`, { expected, actual: unknownDialect });
+  if (unknownDialect.length > 0)
+    return warn(`${unknownDialect.length} ${field}(s) declare a dialect that could not be checked`, {
+      expected,
+      actual: unknownDialect,
+    });
   if (seen === 0) return skip(`no tool declares an ${field}`);
   return pass(`${seen} ${field}(s) are ${objectRoot ? 'object schemas' : 'schemas'} that compile`);
 }
@@ -37,25 +53,45 @@ export const TOOL_CHECKS: CheckDef[] = [
     revisions: SCHEMA_REVISIONS,
     title: 'Tool names are 1–128 characters of A–Z, a–z, 0–9, _ - .',
     covers: ['tools.name.length', 'tools.name.no-special'],
-    requirement: requirement('tools.name.charset', 'SHOULD', 'server/tools#tool-names', 'Tool names should be 1 to 128 characters long and use only ASCII letters, digits, underscore, hyphen and dot'),
+    requirement: requirement(
+      'tools.name.charset',
+      'SHOULD',
+      'server/tools#tool-names',
+      'Tool names should be 1 to 128 characters long and use only ASCII letters, digits, underscore, hyphen and dot',
+    ),
     requires: { capabilities: ['tools'] },
     async run(ctx) {
-      if (ctx.profile.revision < '2025-11-25') return skip(`tool-name rules arrived in 2025-11-25; the server negotiated ${ctx.profile.protocolVersion}`);
+      if (ctx.profile.revision < '2025-11-25')
+        return skip(`tool-name rules arrived in 2025-11-25; the server negotiated ${ctx.profile.protocolVersion}`);
       const bad = ctx.profile.tools.map((t) => t.name).filter((n) => typeof n !== 'string' || !TOOL_NAME.test(n));
-      if (bad.length > 0) return warn(`${bad.length} tool name(s) break the naming rules`, { expected: TOOL_NAME.source, actual: bad });
-      return ctx.profile.tools.length === 0 ? skip('the server lists no tools') : pass(`${ctx.profile.tools.length} tool names follow the rules`);
+      if (bad.length > 0)
+        return warn(`${bad.length} tool name(s) break the naming rules`, { expected: TOOL_NAME.source, actual: bad });
+      return ctx.profile.tools.length === 0
+        ? skip('the server lists no tools')
+        : pass(`${ctx.profile.tools.length} tool names follow the rules`);
     },
   },
   {
     id: 'tools/names/unique',
     revisions: SCHEMA_REVISIONS,
     title: 'Tool names are unique across all pages',
-    requirement: requirement('tools.name.unique', 'SHOULD', 'server/tools#tool-names', 'Tool names should be unique within a server'),
+    requirement: requirement(
+      'tools.name.unique',
+      'SHOULD',
+      'server/tools#tool-names',
+      'Tool names should be unique within a server',
+    ),
     requires: { capabilities: ['tools'] },
     async run(ctx) {
       const walk = ctx.profile.walks.find((w) => w.method === 'tools/list');
-      if (walk && walk.duplicates.length > 0) return warn(`listed more than once: ${walk.duplicates.join(', ')}`, { expected: 'unique names', actual: walk.duplicates });
-      return ctx.profile.tools.length === 0 ? skip('the server lists no tools') : pass(`${ctx.profile.tools.length} distinct tool names`);
+      if (walk && walk.duplicates.length > 0)
+        return warn(`listed more than once: ${walk.duplicates.join(', ')}`, {
+          expected: 'unique names',
+          actual: walk.duplicates,
+        });
+      return ctx.profile.tools.length === 0
+        ? skip('the server lists no tools')
+        : pass(`${ctx.profile.tools.length} distinct tool names`);
     },
   },
   {
@@ -63,10 +99,17 @@ export const TOOL_CHECKS: CheckDef[] = [
     revisions: SCHEMA_REVISIONS,
     title: 'Every tool inputSchema is an object schema that compiles',
     covers: ['tools.inputSchema.object', 'jsonschema.valid', 'jsonschema.explicit', 'jsonschema.default'],
-    requirement: requirement('tools.inputSchema.valid', 'MUST', 'server/tools#tool', 'A tool\'s inputSchema is a valid JSON Schema object with type "object" (never null)'),
+    requirement: requirement(
+      'tools.inputSchema.valid',
+      'MUST',
+      'server/tools#tool',
+      'A tool\'s inputSchema is a valid JSON Schema object with type "object" (never null)',
+    ),
     requires: { capabilities: ['tools'] },
     async run(ctx) {
-      return ctx.profile.tools.length === 0 ? skip('the server lists no tools') : schemaOutcome(ctx.profile.tools, 'inputSchema');
+      return ctx.profile.tools.length === 0
+        ? skip('the server lists no tools')
+        : schemaOutcome(ctx.profile.tools, 'inputSchema');
     },
   },
   {
@@ -74,7 +117,12 @@ export const TOOL_CHECKS: CheckDef[] = [
     revisions: SCHEMA_REVISIONS,
     title: 'Every tool outputSchema is an object schema that compiles (2026-07-28: any schema)',
     covers: ['tools.outputSchema.object', '07.tools.schemas'],
-    requirement: requirement('tools.outputSchema.valid', 'MUST', 'server/tools#output-schema', 'A tool\'s outputSchema, when present, is a valid JSON Schema object with type "object"; from 2026-07-28 on, any valid JSON Schema 2020-12'),
+    requirement: requirement(
+      'tools.outputSchema.valid',
+      'MUST',
+      'server/tools#output-schema',
+      'A tool\'s outputSchema, when present, is a valid JSON Schema object with type "object"; from 2026-07-28 on, any valid JSON Schema 2020-12',
+    ),
     requires: { capabilities: ['tools'] },
     async run(ctx) {
       return schemaOutcome(ctx.profile.tools, 'outputSchema', ctx.profile.revision !== STATELESS_REVISION);

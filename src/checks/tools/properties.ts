@@ -1,6 +1,18 @@
 // Properties of tools/call: unknown names, invalid arguments, valid arguments.
 import fc from 'fast-check';
-import { type CheckContext, type CheckDef, expectCode, TOOL_NAME, describeReply, errorOf, fail, pass, resultOf, skip, warn } from '../kit/check.js';
+import {
+  type CheckContext,
+  type CheckDef,
+  expectCode,
+  TOOL_NAME,
+  describeReply,
+  errorOf,
+  fail,
+  pass,
+  resultOf,
+  skip,
+  warn,
+} from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
 import type { Item } from '../../discovery/profile.js';
 import { compileToolSchema } from '../../schema/tool-schemas.js';
@@ -60,14 +72,21 @@ function generatedCalls(ctx: CheckContext, kind: EdgeKind) {
     validators.set(name, schema.validate);
     // The edges are moved onto a valid value drawn from the run's seed.
     const base = schema.valid.ok ? fc.sample(schema.valid.arbitrary, { seed: ctx.seed, numRuns: 1 })[0] : undefined;
-    tools.push({ tool: name, arbitrary: generated.arbitrary, edges: boundaryArguments(tool.inputSchema, base, kind, schema.validate) });
+    tools.push({
+      tool: name,
+      arbitrary: generated.arbitrary,
+      edges: boundaryArguments(tool.inputSchema, base, kind, schema.validate),
+    });
   }
   const byReason = new Map<string, string[]>();
   for (const s of skipped) byReason.set(s.reason, [...(byReason.get(s.reason) ?? []), s.tool]);
   const left = [...byReason].map(([reason, names]) => `${names.join(', ')} (${reason})`).join('; ');
-  if (tools.length === 0) return { none: skip(`no tool can be called with generated ${kind} arguments; left out: ${left}`) };
+  if (tools.length === 0)
+    return { none: skip(`no tool can be called with generated ${kind} arguments; left out: ${left}`) };
   const share = Math.ceil(ctx.runs / tools.length);
-  const call = (tool: string) => (args: unknown): Call => ({ tool, arguments: args });
+  const call =
+    (tool: string) =>
+    (args: unknown): Call => ({ tool, arguments: args });
   const strata: Stratum<Call>[] = tools.map(({ tool, arbitrary, edges }) => ({
     label: tool,
     arbitrary: arbitrary.map(call(tool)),
@@ -75,7 +94,8 @@ function generatedCalls(ctx: CheckContext, kind: EdgeKind) {
     runs: edges.length + Math.max(Math.ceil(share / 4), share - edges.length),
   }));
   const edges = tools.reduce((n, t) => n + t.edges.length, 0);
-  const note = (sent: Map<string, number>) => `calls per tool (${edges} at boundary values): ${[...sent].map(([tool, n]) => `${tool} ${n}`).join(', ')}${left ? `; left out: ${left}` : ''}`;
+  const note = (sent: Map<string, number>) =>
+    `calls per tool (${edges} at boundary values): ${[...sent].map(([tool, n]) => `${tool} ${n}`).join(', ')}${left ? `; left out: ${left}` : ''}`;
   return { strata, validators, note, slow: { of: (c: Call) => c.tool, left: ctx.slowTools } };
 }
 
@@ -86,27 +106,33 @@ export const TOOL_PROPERTIES: CheckDef[] = [
     id: 'tools/call/unknown-tool',
     revisions: SCHEMA_REVISIONS,
     title: 'Calling an unknown tool gets JSON-RPC error -32602',
-    requirement: requirement('tools.call.unknown', 'SHOULD', 'server/tools#error-handling', 'An unknown tool is a protocol error (-32602 in the spec\'s example), not a tool result with isError'),
+    requirement: requirement(
+      'tools.call.unknown',
+      'SHOULD',
+      'server/tools#error-handling',
+      "An unknown tool is a protocol error (-32602 in the spec's example), not a tool result with isError",
+    ),
     requires: { capabilities: ['tools'] },
     async run(ctx) {
       // A generated name is never listed, so calling it is always safe (ARCHITECTURE.md).
-      return (
-        checkProperty(ctx, {
-          id: this.id,
-          what: 'unknown tool names (within the naming rules and outside them)',
-          arbitrary: unknownToolNames(ctx.profile.tools),
-          async judge(name, request) {
-            const reply = await request('tools/call', { name, arguments: {} });
-            if (resultOf(reply)?.isError === true) {
-              return warn('an unknown tool was answered with an isError result: the wrong side of the protocol-error / tool-error split (TypeScript SDK v1 and FastMCP do this)', {
+      return checkProperty(ctx, {
+        id: this.id,
+        what: 'unknown tool names (within the naming rules and outside them)',
+        arbitrary: unknownToolNames(ctx.profile.tools),
+        async judge(name, request) {
+          const reply = await request('tools/call', { name, arguments: {} });
+          if (resultOf(reply)?.isError === true) {
+            return warn(
+              'an unknown tool was answered with an isError result: the wrong side of the protocol-error / tool-error split (TypeScript SDK v1 and FastMCP do this)',
+              {
                 expected: { error: { code: -32602 } },
                 actual: describeReply(reply),
-              });
-            }
-            return expectCode(reply, -32602, 'tools/call of an unknown tool', 'warn');
-          },
-        })
-      );
+              },
+            );
+          }
+          return expectCode(reply, -32602, 'tools/call of an unknown tool', 'warn');
+        },
+      });
     },
   },
   {
@@ -141,13 +167,28 @@ export const TOOL_PROPERTIES: CheckDef[] = [
           const reply = await request('tools/call', { name: call.tool, arguments: call.arguments });
           const result = resultOf(reply);
           if (result?.isError === true) return pass('isError result');
-          if (result) return fail('invalid arguments were accepted: the tool answered without isError', { expected, actual: describeReply(reply) });
+          if (result)
+            return fail('invalid arguments were accepted: the tool answered without isError', {
+              expected,
+              actual: describeReply(reply),
+            });
           const code = errorOf(reply)?.code;
           // An internal error means the arguments reached code that did not check them (TOOLS › Security: validate all inputs).
-          if (code === -32603) return fail('invalid arguments caused an internal error (-32603): they were not validated', { expected, actual: describeReply(reply) });
-          if (code !== -32602) return warn(`answered error ${JSON.stringify(code)} instead of an isError result`, { expected, actual: describeReply(reply) });
+          if (code === -32603)
+            return fail('invalid arguments caused an internal error (-32603): they were not validated', {
+              expected,
+              actual: describeReply(reply),
+            });
+          if (code !== -32602)
+            return warn(`answered error ${JSON.stringify(code)} instead of an isError result`, {
+              expected,
+              actual: describeReply(reply),
+            });
           if (!sep1303) return pass('error -32602 (right before 2025-11-25)');
-          return warn('answered error -32602: since 2025-11-25 (SEP-1303) invalid arguments are a tool execution error, an isError result the model can read', { expected, actual: describeReply(reply) });
+          return warn(
+            'answered error -32602: since 2025-11-25 (SEP-1303) invalid arguments are a tool execution error, an isError result the model can read',
+            { expected, actual: describeReply(reply) },
+          );
         },
       });
     },
@@ -189,20 +230,39 @@ export const TOOL_PROPERTIES: CheckDef[] = [
           const result = resultOf(reply);
           // On the stateless wire a tool may need a client capability the suite does not declare (07.missing-cap), or
           // ask for input (07.mrtr): stateless/* checks judge those answers.
-          if (revision === STATELESS_REVISION && (errorOf(reply)?.code === -32021 || result?.resultType === 'input_required')) return pass('needs client input the suite does not give here');
+          if (
+            revision === STATELESS_REVISION &&
+            (errorOf(reply)?.code === -32021 || result?.resultType === 'input_required')
+          )
+            return pass('needs client input the suite does not give here');
           if (!result) {
-            return warn(`valid arguments were answered with error ${JSON.stringify(errorOf(reply)?.code)}: a tool that fails says so in an isError result`, {
-              expected: 'a CallToolResult',
-              actual: describeReply(reply),
-            });
+            return warn(
+              `valid arguments were answered with error ${JSON.stringify(errorOf(reply)?.code)}: a tool that fails says so in an isError result`,
+              {
+                expected: 'a CallToolResult',
+                actual: describeReply(reply),
+              },
+            );
           }
           const shape = validate(revision, 'CallToolResult', result);
-          if (shapeBroken(shape)) return fail(`the result is not a valid CallToolResult (${revision})`, { expected: 'CallToolResult', actual: { result, errors: shape.errors } });
+          if (shapeBroken(shape))
+            return fail(`the result is not a valid CallToolResult (${revision})`, {
+              expected: 'CallToolResult',
+              actual: { result, errors: shape.errors },
+            });
           const output = outputs.get(call.tool);
           if (result.isError === true || !output) return pass(result.isError === true ? 'isError result' : 'result');
-          if (!('structuredContent' in result)) return fail('no structuredContent, though the tool declares an outputSchema', { expected: { structuredContent: output.schema }, actual: describeReply(reply) });
+          if (!('structuredContent' in result))
+            return fail('no structuredContent, though the tool declares an outputSchema', {
+              expected: { structuredContent: output.schema },
+              actual: describeReply(reply),
+            });
           const errors = output.validate(result.structuredContent);
-          if (errors.length > 0) return fail('structuredContent does not conform to the outputSchema', { expected: output.schema, actual: { structuredContent: result.structuredContent, errors } });
+          if (errors.length > 0)
+            return fail('structuredContent does not conform to the outputSchema', {
+              expected: output.schema,
+              actual: { structuredContent: result.structuredContent, errors },
+            });
           return pass('result with conforming structuredContent');
         },
       });

@@ -119,7 +119,9 @@ export type Page = 'run' | 'sides' | 'matrix';
 const scriptFor = (page: Page): string => {
   const sides = page === 'sides';
   const matrix = page === 'matrix';
-  const hasStatus = matrix ? "(chosen.status === 'differs' ? check.differs : check.statuses.includes(chosen.status))" : 'check.status === chosen.status';
+  const hasStatus = matrix
+    ? "(chosen.status === 'differs' ? check.differs : check.statuses.includes(chosen.status))"
+    : 'check.status === chosen.status';
   return `
 (() => {
   'use strict';
@@ -132,10 +134,14 @@ const scriptFor = (page: Page): string => {
       const check = data.${matrix ? 'rows' : 'checks'}[Number(item.dataset.item)];
       item.hidden = !((chosen.status === '' || ${hasStatus}) && (chosen.area === '' || String(check.area) === chosen.area)${sides ? " && (chosen.era === '' || String(check.era) === chosen.era)" : ''});
     }
-${sides ? `    for (const column of document.querySelectorAll('[data-era]')) {
+${
+  sides
+    ? `    for (const column of document.querySelectorAll('[data-era]')) {
       column.hidden = chosen.era !== '' && column.dataset.era !== chosen.era;
     }
-` : ''}    for (const group of document.querySelectorAll('[data-group]')) {
+`
+    : ''
+}    for (const group of document.querySelectorAll('[data-group]')) {
       group.hidden = !group.querySelector('[data-item]:not([hidden])');
     }
     for (const button of filters.querySelectorAll('button')) {
@@ -176,7 +182,13 @@ const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'u
  * injected by a rendering bug would still be inert). Inline `style` attributes and handlers are refused.
  */
 const cspFor = (style: string, script: string): string =>
-  ["default-src 'none'", `style-src ${sha256(style)}`, `script-src ${sha256(script)}`, "base-uri 'none'", "form-action 'none'"].join('; ');
+  [
+    "default-src 'none'",
+    `style-src ${sha256(style)}`,
+    `script-src ${sha256(script)}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 
 const pageOf = (style: string, script: string) => ({ style, script, csp: cspFor(style, script) });
 

@@ -2,7 +2,14 @@ import { readdir, readFile } from 'node:fs/promises';
 import { basename, join, relative, sep } from 'node:path';
 import { isExpectedFailure } from '../../baseline/status.js';
 import type { CheckResult, Report, Status } from '../../schema/generated/report.js';
-import type { Counts, Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } from '../../schema/generated/matrix.js';
+import type {
+  Counts,
+  Matrix,
+  MatrixCell,
+  MatrixColumn,
+  MatrixRow,
+  MatrixServerRun,
+} from '../../schema/generated/matrix.js';
 import { TOOL } from '../../version.js';
 import { STATUSES, areaOf, summarize, verdict } from '../summary.js';
 import { bounded, visible } from '../text.js';
@@ -58,10 +65,18 @@ async function readReport(dir: string): Promise<Report | undefined> {
     value = await readJson(join(dir, 'report.json'));
   } catch (err) {
     if (missing(err)) return undefined;
-    throw new MatrixInputError(`${visible(join(dir, 'report.json'))}: not JSON (${(err as Error).message.split('\n')[0]})`);
+    throw new MatrixInputError(
+      `${visible(join(dir, 'report.json'))}: not JSON (${(err as Error).message.split('\n')[0]})`,
+    );
   }
   const r = value as Partial<Report> | null;
-  const ok = typeof r === 'object' && r !== null && Array.isArray(r.checks) && r.checks.every((c) => typeof c?.id === 'string' && STATUSES.includes(c.status) && typeof c.requirement === 'object');
+  const ok =
+    typeof r === 'object' &&
+    r !== null &&
+    Array.isArray(r.checks) &&
+    r.checks.every(
+      (c) => typeof c?.id === 'string' && STATUSES.includes(c.status) && typeof c.requirement === 'object',
+    );
   if (!ok) throw new MatrixInputError(`${visible(join(dir, 'report.json'))}: not a report.json of mcp-conformance`);
   return r as Report;
 }
@@ -75,13 +90,21 @@ async function readServerFolder(folder: string): Promise<ServerFolder> {
   try {
     entries = await readdir(folder, { withFileTypes: true });
   } catch (err) {
-    throw new MatrixInputError(`${visible(folder)}: cannot read this folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new MatrixInputError(
+      `${visible(folder)}: cannot read this folder (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
-  const outcome = entries.some((e) => e.name === OUTCOME_FILE) ? ((await readJson(join(folder, OUTCOME_FILE)).catch(() => undefined)) as ServerOutcome | undefined) : undefined;
+  const outcome = entries.some((e) => e.name === OUTCOME_FILE)
+    ? ((await readJson(join(folder, OUTCOME_FILE)).catch(() => undefined)) as ServerOutcome | undefined)
+    : undefined;
   const runs: RevisionRun[] = [];
   try {
     // Revision folders sort newest first, the order a run takes them in.
-    for (const sub of entries.filter((e) => e.isDirectory()).map((e) => e.name).sort().reverse()) {
+    for (const sub of entries
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name)
+      .sort()
+      .reverse()) {
       const report = await readReport(join(folder, sub));
       if (report) runs.push({ revision: sub, folder: join(folder, sub), report });
     }
@@ -93,7 +116,10 @@ async function readServerFolder(folder: string): Promise<ServerFolder> {
     if (!(err instanceof MatrixInputError) || !outcome) throw err;
     return { folder, outcome, runs: [], unreadable: err.message };
   }
-  if (runs.length === 0 && !outcome) throw new MatrixInputError(`${visible(folder)}: no report.json here (nor in a revision folder), and no ${OUTCOME_FILE}`);
+  if (runs.length === 0 && !outcome)
+    throw new MatrixInputError(
+      `${visible(folder)}: no report.json here (nor in a revision folder), and no ${OUTCOME_FILE}`,
+    );
   return { folder, outcome, runs };
 }
 
@@ -117,11 +143,17 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
   folders.forEach((f, i) => {
     const all = f.runs.flatMap((r) => r.report.checks);
     const o = f.outcome;
-    const reason = f.unreadable ?? o?.reason ?? (f.runs.some((r) => r.report.interrupted) ? 'the run was interrupted before every check ran' : undefined);
+    const reason =
+      f.unreadable ??
+      o?.reason ??
+      (f.runs.some((r) => r.report.interrupted) ? 'the run was interrupted before every check ran' : undefined);
     servers.push({
       name: o?.name ?? basename(f.folder),
       folder: linkPath(outDir, f.folder),
-      verdict: f.runs.length === 0 ? 'no-report' : judged(verdict({ checks: all }), o?.timedOut === true || f.runs.some((r) => r.report.interrupted)),
+      verdict:
+        f.runs.length === 0
+          ? 'no-report'
+          : judged(verdict({ checks: all }), o?.timedOut === true || f.runs.some((r) => r.report.interrupted)),
       summary: summarize(all),
       ...(o?.durationMs !== undefined && { durationMs: o.durationMs }),
       ...(o?.exitCode !== undefined && { exitCode: o.exitCode }),
@@ -130,7 +162,14 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
       ...(o?.labels && { labels: o.labels }),
     });
     if (f.runs.length === 0) {
-      columns.push({ server: i, revision: '-', folder: linkPath(outDir, f.folder), verdict: 'no-report', summary: ZERO, differs: 0 });
+      columns.push({
+        server: i,
+        revision: '-',
+        folder: linkPath(outDir, f.folder),
+        verdict: 'no-report',
+        summary: ZERO,
+        differs: 0,
+      });
       byColumn.push([]);
     }
     for (const run of f.runs) {
@@ -143,7 +182,13 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
         summary: summarize(run.report.checks),
         durationMs: run.report.durationMs,
         ...(run.report.interrupted && { interrupted: true }),
-        ...(s && { serverInfo: { ...(s.name !== undefined && { name: s.name }), ...(s.version !== undefined && { version: s.version }), protocolVersion: s.protocolVersion } }),
+        ...(s && {
+          serverInfo: {
+            ...(s.name !== undefined && { name: s.name }),
+            ...(s.version !== undefined && { version: s.version }),
+            protocolVersion: s.protocolVersion,
+          },
+        }),
         differs: 0,
       });
       byColumn.push(run.report.checks);
@@ -195,4 +240,3 @@ function cellOf(check: CheckResult): MatrixCell {
     ...((status === 'fail' || status === 'warn') && { requirement: { id, level, spec, text } }),
   };
 }
-

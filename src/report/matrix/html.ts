@@ -10,9 +10,13 @@ const VERDICT = { pass: 'PASS', fail: 'FAIL', error: 'ERROR', 'no-report': 'NO R
 /** `a/b c` → `a/b%20c`: a folder as a link, each segment encoded. */
 const folderHref = (folder: string) => folder.split('/').map(encodeURIComponent).join('/');
 /** The check's details in the column's own index.html (its `<details id="check-<id>">`). */
-const checkHref = (column: MatrixColumn, id: string) => `${folderHref(column.folder)}/index.html#check-${encodeURIComponent(id)}`;
+const checkHref = (column: MatrixColumn, id: string) =>
+  `${folderHref(column.folder)}/index.html#check-${encodeURIComponent(id)}`;
 
-const counts = (c: MatrixColumn['summary']) => STATUSES.filter((s) => c[s] > 0).map((s) => `${c[s]} ${s}`).join(' · ') || 'no checks';
+const counts = (c: MatrixColumn['summary']) =>
+  STATUSES.filter((s) => c[s] > 0)
+    .map((s) => `${c[s]} ${s}`)
+    .join(' · ') || 'no checks';
 
 /**
  * matrix.html: a self-contained page (no network) with every server's verdict, the grid (rows: checks grouped by area;
@@ -61,8 +65,11 @@ ${explained(matrix)}
 
 function serversTable(matrix: Matrix): Html {
   const row = (s: MatrixServerRun) => {
-    const labels = Object.entries(s.labels ?? {}).map(([k, v]) => `${k}: ${v}`).join(' · ');
-    const link = s.verdict === 'no-report' ? html`${s.name}` : html`<a href="${folderHref(s.folder)}/index.html">${s.name}</a>`;
+    const labels = Object.entries(s.labels ?? {})
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(' · ');
+    const link =
+      s.verdict === 'no-report' ? html`${s.name}` : html`<a href="${folderHref(s.folder)}/index.html">${s.name}</a>`;
     return html`<tr><th scope="row">${link}</th><td>${labels}</td><td><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></td><td>${counts(s.summary)}</td><td>${s.durationMs !== undefined ? duration(s.durationMs) : ''}</td><td>${s.exitCode !== undefined ? `exit ${s.exitCode}` : ''}${s.timedOut ? ' · over budget' : ''}</td><td>${s.reason ?? ''}</td></tr>
 `;
   };
@@ -100,8 +107,13 @@ ${areas.map((area) => {
   const rows = matrix.rows.map((row, i) => ({ row, i })).filter(({ row }) => row.area === area);
   return html`<tbody data-group>
 <tr class="area"><th colspan="${columns.length + 1}">${area}</th></tr>
-${rows.map(({ row, i }) => html`<tr data-item="${i}"><th scope="row" title="${row.title}"><code>${row.id}</code> <span class="meta">${row.level}</span></th>${row.cells.map((cell, c) => cellHtml(row, cell, columns[c]))}</tr>
-`)}</tbody>
+${rows.map(
+  ({
+    row,
+    i,
+  }) => html`<tr data-item="${i}"><th scope="row" title="${row.title}"><code>${row.id}</code> <span class="meta">${row.level}</span></th>${row.cells.map((cell, c) => cellHtml(row, cell, columns[c]))}</tr>
+`,
+)}</tbody>
 `;
 })}</table>`;
 }
@@ -122,8 +134,13 @@ function explained(matrix: Matrix): Html {
     if (cells.length === 0) return undefined;
     return html`<h3>${server.name} · ${column.revision}</h3>
 <ul>
-${cells.map(({ row, cell }) => html`<li><span class="tag s-${cell.status}">${cell.status.toUpperCase()}</span> <a href="${checkHref(column, row.id)}"><code>${row.id}</code></a> — ${cell.message ?? ''}${requirement(cell)}</li>
-`)}</ul>
+${cells.map(
+  ({
+    row,
+    cell,
+  }) => html`<li><span class="tag s-${cell.status}">${cell.status.toUpperCase()}</span> <a href="${checkHref(column, row.id)}"><code>${row.id}</code></a> — ${cell.message ?? ''}${requirement(cell)}</li>
+`,
+)}</ul>
 `;
   });
   const reasons = matrix.servers.filter((s) => s.verdict === 'no-report');
@@ -135,6 +152,8 @@ function requirement(cell: MatrixCell): Html | undefined {
   const r = cell.requirement;
   if (!r) return undefined;
   const href = safeHref(r.spec);
-  const id = href ? html`<a href="${href}" rel="noreferrer">${r.id}</a>` : html`<code>${r.id}</code> <code>${r.spec}</code>`;
+  const id = href
+    ? html`<a href="${href}" rel="noreferrer">${r.id}</a>`
+    : html`<code>${r.id}</code> <code>${r.spec}</code>`;
   return html`<p class="req"><b>${r.level}</b> ${id} — ${r.text}</p>`;
 }
