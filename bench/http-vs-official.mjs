@@ -46,8 +46,11 @@ try {
   for (let i = 0; i < RUNS; i++) {
     // Alternate who goes first, so neither always meets a warmer server.
     const order = i % 2 === 0 ? ['ours', 'official'] : ['official', 'ours'];
-    for (const who of order) results[who].push(who === 'ours' ? await ours(url, work) : await official(url, work, flags));
-    process.stderr.write(`run ${i + 1}/${RUNS}: ours ${results.ours.at(-1).ms} ms, official ${results.official.at(-1).ms} ms\n`);
+    for (const who of order)
+      results[who].push(who === 'ours' ? await ours(url, work) : await official(url, work, flags));
+    process.stderr.write(
+      `run ${i + 1}/${RUNS}: ours ${results.ours.at(-1).ms} ms, official ${results.official.at(-1).ms} ms\n`,
+    );
   }
   const record = {
     date: new Date().toISOString(),
@@ -58,8 +61,11 @@ try {
     official: { command: `conformance server --url ${url} --suite all`, ...summary(results.official) },
   };
   await writeFile(RESULTS, `${JSON.stringify(record, null, 2)}\n`);
-  const row = (name, s) => `${name.padEnd(16)} ${String(s.wallMs.median).padStart(9)} ms  ${String(s.checks).padStart(6)} checks  ${JSON.stringify(s.statuses)}`;
-  process.stdout.write(`median of ${RUNS} runs on ${record.server}\n${row('mcp-conformance', record.ours)}\n${row('official', record.official)} in ${record.official.scenarios} scenarios\nwritten to ${RESULTS}\n`);
+  const row = (name, s) =>
+    `${name.padEnd(16)} ${String(s.wallMs.median).padStart(9)} ms  ${String(s.checks).padStart(6)} checks  ${JSON.stringify(s.statuses)}`;
+  process.stdout.write(
+    `median of ${RUNS} runs on ${record.server}\n${row('mcp-conformance', record.ours)}\n${row('official', record.official)} in ${record.official.scenarios} scenarios\nwritten to ${RESULTS}\n`,
+  );
 } finally {
   stop();
   await rm(work, { recursive: true, force: true });

@@ -47,11 +47,15 @@ export async function answers(url, ms = 30_000) {
 
 // Peak RSS of the tool's own process: VmHWM from /proc, sampled until it exits (a high-water mark, so sampling
 // loses only a peak in its last 20 ms). Not GNU time's "Maximum resident set size": wait4 reports the largest of the
-// process and the children it reaped, and the tool reaps the servers it starts, so a server's memory was counted.
+// process and the children it reaped, and the tool reaps the servers it starts, so a server's memory would count.
 // Without /proc, GNU time is the fallback.
 const PROC = fs.existsSync('/proc/self/status');
 const TIME = PROC ? undefined : ['/usr/bin/time', '/bin/time'].find((p) => fs.existsSync(p));
-export const RSS_METHOD = PROC ? '/proc/<pid>/status VmHWM of the tool process, sampled every 20 ms' : TIME ? `${TIME} -v (Maximum resident set size; includes reaped children)` : 'not measured';
+export const RSS_METHOD = PROC
+  ? '/proc/<pid>/status VmHWM of the tool process, sampled every 20 ms'
+  : TIME
+    ? `${TIME} -v (Maximum resident set size; includes reaped children)`
+    : 'not measured';
 
 /**
  * Runs `node ...args` to its end; resolves with its wall time in ms, its exit code and its peak RSS in MB
@@ -101,12 +105,18 @@ export function timed(args, { cwd = ROOT, env = process.env } = {}) {
  */
 export async function officialNodeFlags(dir) {
   if (typeof fs.globSync === 'function') return [];
-  await writeFile(join(dir, 'fs.mjs'), "import fs from 'node:fs';\nexport * from 'node:fs';\nexport default fs;\nexport function globSync() { throw new Error('fs.globSync needs Node 22'); }\n");
+  await writeFile(
+    join(dir, 'fs.mjs'),
+    "import fs from 'node:fs';\nexport * from 'node:fs';\nexport default fs;\nexport function globSync() { throw new Error('fs.globSync needs Node 22'); }\n",
+  );
   await writeFile(
     join(dir, 'hooks.mjs'),
     `export async function resolve(specifier, context, next) {\n  if ((specifier === 'fs' || specifier === 'node:fs') && context.parentURL?.includes('@modelcontextprotocol/conformance')) return { url: ${JSON.stringify(pathToFileURL(join(dir, 'fs.mjs')).href)}, shortCircuit: true };\n  return next(specifier, context);\n}\n`,
   );
-  await writeFile(join(dir, 'register.mjs'), "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n");
+  await writeFile(
+    join(dir, 'register.mjs'),
+    "import { register } from 'node:module';\nregister('./hooks.mjs', import.meta.url);\n",
+  );
   return ['--import', join(dir, 'register.mjs')];
 }
 
@@ -115,7 +125,11 @@ export async function startEverythingHttp() {
   const port = await freePort();
   const url = `http://127.0.0.1:${port}/mcp`;
   // server-everything binds every interface; the benches talk to it on 127.0.0.1 only.
-  const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: 'ignore', detached: true });
+  const server = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], {
+    env: { ...process.env, PORT: String(port) },
+    stdio: 'ignore',
+    detached: true,
+  });
   const stop = () => {
     try {
       process.kill(-server.pid, 'SIGKILL');

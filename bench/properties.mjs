@@ -19,7 +19,16 @@ const CALLS = 5000;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const plan = await resolveTarget({ target: REFERENCE });
-const run = (extra) => runSuite({ plan, protocolVersion: '2025-11-25', timeoutMs: 10_000, budgetMs: 120_000, strict: false, toolCalls: { mode: 'safe', allow: [] }, ...extra });
+const run = (extra) =>
+  runSuite({
+    plan,
+    protocolVersion: '2025-11-25',
+    timeoutMs: 10_000,
+    budgetMs: 120_000,
+    strict: false,
+    toolCalls: { mode: 'safe', allow: [] },
+    ...extra,
+  });
 
 /** Generated tools/call requests per second of each tools/call property, in process: median and every run. */
 export async function propertyRates(repeats = REPEATS, calls = CALLS) {
@@ -42,13 +51,16 @@ export async function propertyRates(repeats = REPEATS, calls = CALLS) {
 // Run as a script (bench/run.mjs imports propertyRates only).
 if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   for (const [id, r] of Object.entries(await propertyRates())) {
-    console.log(`${id}: median ${r.median} generated tools/call/s (${r.calls} calls, ${REPEATS} runs: ${r.runs.join(', ')})`);
+    console.log(
+      `${id}: median ${r.median} generated tools/call/s (${r.calls} calls, ${REPEATS} runs: ${r.runs.join(', ')})`,
+    );
   }
 
   const inProcess = [];
   for (let i = 0; i < REPEATS; i++) {
     const report = await run({ seed: i });
-    if (report.summary.fail + report.summary.error > 0) throw new Error(`default suite: ${JSON.stringify(report.summary)}`);
+    if (report.summary.fail + report.summary.error > 0)
+      throw new Error(`default suite: ${JSON.stringify(report.summary)}`);
     inProcess.push(report.durationMs);
   }
   console.log(`default suite in process: median ${median(inProcess)} ms (${inProcess.join(', ')})`);
@@ -57,7 +69,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   const out = mkdtempSync(join(tmpdir(), 'mcpc-bench-'));
   for (let i = 0; i < REPEATS; i++) {
     const t = performance.now();
-    execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), '--out', out, '--seed', String(i), REFERENCE], { stdio: 'ignore' });
+    execFileSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), '--out', out, '--seed', String(i), REFERENCE], {
+      stdio: 'ignore',
+    });
     cli.push(Math.round(performance.now() - t));
   }
   console.log(`default suite via the CLI (wall, reports written): median ${median(cli)} ms (${cli.join(', ')})`);

@@ -43,7 +43,11 @@ child.stdout.on('data', (chunk) => {
   });
   process.stdout.write(chunk);
 });
-const save = () => writeFileSync(join(dir, `${Math.round(startedAt * 1000)}-${process.pid}.json`), JSON.stringify({ startedAt, lines, responses, unterminated: pendingIn }));
+const save = () =>
+  writeFileSync(
+    join(dir, `${Math.round(startedAt * 1000)}-${process.pid}.json`),
+    JSON.stringify({ startedAt, lines, responses, unterminated: pendingIn }),
+  );
 child.on('exit', (code, signal) => {
   save();
   process.exit(code ?? (signal ? 1 : 0));

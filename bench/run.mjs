@@ -24,7 +24,19 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os, { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, EVERYTHING, OFFICIAL, REFERENCE, ROOT, RSS_METHOD, median, officialNodeFlags, officialResults, startEverythingHttp, timed } from './lib.mjs';
+import {
+  CLI,
+  EVERYTHING,
+  OFFICIAL,
+  REFERENCE,
+  ROOT,
+  RSS_METHOD,
+  median,
+  officialNodeFlags,
+  officialResults,
+  startEverythingHttp,
+  timed,
+} from './lib.mjs';
 import { propertyRates } from './properties.mjs';
 import { record, sameWork } from './same-work.mjs';
 
@@ -71,7 +83,11 @@ function floor() {
     };
     child.on('exit', () => resolve({ ms: Math.round(performance.now() - t0), code: 0 }));
     (async () => {
-      await request('initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'floor', version: '0' } });
+      await request('initialize', {
+        protocolVersion: '2025-11-25',
+        capabilities: {},
+        clientInfo: { name: 'floor', version: '0' },
+      });
       child.stdin.write(JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) + '\n');
       await Promise.all(['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list'].map(listAll));
       for (let i = 0; i < PINGS; i++) await request('ping');
@@ -112,11 +128,15 @@ function summary(runs) {
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.statuses ?? {})))];
   return {
     wallMs: { median: median(runs.map((r) => r.ms)), runs: runs.map((r) => r.ms) },
-    ...(runs[0].rssMB !== undefined && { peakRssMB: { median: median(runs.map((r) => r.rssMB)), max: Math.max(...runs.map((r) => r.rssMB)) } }),
+    ...(runs[0].rssMB !== undefined && {
+      peakRssMB: { median: median(runs.map((r) => r.rssMB)), max: Math.max(...runs.map((r) => r.rssMB)) },
+    }),
     ...(runs[0].checks !== undefined && { checks: median(runs.map((r) => r.checks)) }),
     ...(runs[0].scenarios !== undefined && { scenarios: median(runs.map((r) => r.scenarios)) }),
     ...(runs[0].stalls !== undefined && { stalls: runs.map((r) => r.stalls) }),
-    ...(keys.length > 0 && { statuses: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.statuses[k] ?? 0))])) }),
+    ...(keys.length > 0 && {
+      statuses: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.statuses[k] ?? 0))])),
+    }),
     exitCodes: [...new Set(runs.map((r) => r.code))],
   };
 }
@@ -129,17 +149,50 @@ try {
   const flags = await officialNodeFlags(work);
   // The tool's rows, for a build of it (its dist/cli/main.js).
   const toolRows = (cli, suffix, note) => ({
-    [`ref-stdio${suffix}`]: { command: `mcp-conformance examples/reference-server${note}`, run: () => ours([REFERENCE], work, cli) },
+    [`ref-stdio${suffix}`]: {
+      command: `mcp-conformance examples/reference-server${note}`,
+      run: () => ours([REFERENCE], work, cli),
+    },
     [`ref-http${suffix}`]: {
       command: `mcp-conformance --http-url 'http://127.0.0.1:{port}/mcp' --port auto -- node examples/reference-server/http.mjs --port {port}${note}`,
-      run: () => ours(['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto', '--', process.execPath, join(REFERENCE, 'http.mjs'), '--port', '{port}'], work, cli),
+      run: () =>
+        ours(
+          [
+            '--http-url',
+            'http://127.0.0.1:{port}/mcp',
+            '--port',
+            'auto',
+            '--',
+            process.execPath,
+            join(REFERENCE, 'http.mjs'),
+            '--port',
+            '{port}',
+          ],
+          work,
+          cli,
+        ),
     },
-    [`every-stdio${suffix}`]: { command: `mcp-conformance -- node server-everything/dist/index.js stdio${note}`, run: () => ours(['--', process.execPath, EVERYTHING, 'stdio'], work, cli) },
-    [`every-http${suffix}`]: { command: `mcp-conformance <server-everything streamableHttp URL>${note}`, run: () => ours([everything.url], work, cli) },
+    [`every-stdio${suffix}`]: {
+      command: `mcp-conformance -- node server-everything/dist/index.js stdio${note}`,
+      run: () => ours(['--', process.execPath, EVERYTHING, 'stdio'], work, cli),
+    },
+    [`every-http${suffix}`]: {
+      command: `mcp-conformance <server-everything streamableHttp URL>${note}`,
+      run: () => ours([everything.url], work, cli),
+    },
     // What the tool itself costs beside the official suite: no tool called, so no wait on the server's 10 s operation.
-    [`every-http-no-tools${suffix}`]: { command: `mcp-conformance --tool-calls none <server-everything streamableHttp URL>${note}`, run: () => ours(['--tool-calls', 'none', everything.url], work, cli) },
-    [`huge-frame${suffix}`]: { command: `mcp-conformance --timeout 3 bench/servers/huge-frame.mjs (a 50 MiB resource)${note}`, run: () => ours(['--timeout', '3', join(ROOT, 'bench/servers/huge-frame.mjs')], work, cli) },
-    [`wide-frames${suffix}`]: { command: `mcp-conformance bench/servers/wide-frames.mjs (a 15 MiB frame to every session as it starts)${note}`, run: () => ours([join(ROOT, 'bench/servers/wide-frames.mjs')], work, cli) },
+    [`every-http-no-tools${suffix}`]: {
+      command: `mcp-conformance --tool-calls none <server-everything streamableHttp URL>${note}`,
+      run: () => ours(['--tool-calls', 'none', everything.url], work, cli),
+    },
+    [`huge-frame${suffix}`]: {
+      command: `mcp-conformance --timeout 3 bench/servers/huge-frame.mjs (a 50 MiB resource)${note}`,
+      run: () => ours(['--timeout', '3', join(ROOT, 'bench/servers/huge-frame.mjs')], work, cli),
+    },
+    [`wide-frames${suffix}`]: {
+      command: `mcp-conformance bench/servers/wide-frames.mjs (a 15 MiB frame to every session as it starts)${note}`,
+      run: () => ours([join(ROOT, 'bench/servers/wide-frames.mjs')], work, cli),
+    },
     [`huge-frame+hog${suffix}`]: {
       command: `mcp-conformance --timeout 3 bench/servers/huge-frame.mjs, beside a busy loop in another process (a second core busy)${note}`,
       run: () => withHog(() => ours(['--timeout', '3', join(ROOT, 'bench/servers/huge-frame.mjs')], work, cli)),
@@ -149,13 +202,19 @@ try {
   const referenceCommand = [process.execPath, SERVER];
   const recording = await record(work, 7, referenceCommand);
   const rows = {
-    floor: { command: `node examples/reference-server/server.mjs: initialize, list all, ${PINGS} pings (hand-written client)`, run: () => floor() },
+    floor: {
+      command: `node examples/reference-server/server.mjs: initialize, list all, ${PINGS} pings (hand-written client)`,
+      run: () => floor(),
+    },
     ...toolRows(CLI, '', ''),
     'same-work': {
       command: `hand-written client: the lines a ref-stdio run sent (${recording.lines}) to as many reference server processes (${recording.processes.length}), in order, no checking`,
       run: () => sameWork(referenceCommand, recording),
     },
-    official: { command: 'conformance server --url <server-everything streamableHttp URL> --suite all', run: () => official(everything.url, work, flags) },
+    official: {
+      command: 'conformance server --url <server-everything streamableHttp URL> --suite all',
+      run: () => official(everything.url, work, flags),
+    },
     // Another build of the tool (a copy of a checkout's dist/, schema/ and cases/ inside this repository, so that it
     // resolves node_modules; e.g. from before a change), measured in the same turns.
     ...(BASELINE && toolRows(join(BASELINE, 'dist/cli/main.js'), '@base', ` (baseline build ${BASELINE})`)),
@@ -179,7 +238,9 @@ try {
         failed[name] = err.message;
       }
     }
-    process.stderr.write(`run ${i + 1}/${RUNS}: ${names.map((n) => `${n} ${runs[n].at(-1)?.ms ?? '-'} ms`).join(', ')}\n`);
+    process.stderr.write(
+      `run ${i + 1}/${RUNS}: ${names.map((n) => `${n} ${runs[n].at(-1)?.ms ?? '-'} ms`).join(', ')}\n`,
+    );
   }
   process.stderr.write(`property engine: ${PROPERTY_REPEATS} runs of each tools/call property…\n`);
   const properties = await propertyRates(PROPERTY_REPEATS, 5000);
@@ -191,7 +252,10 @@ try {
     runs: RUNS,
     rss: RSS_METHOD,
     rows: Object.fromEntries(
-      Object.entries(rows).map(([name, row]) => [name, { command: row.command, ...(failed[name] ? { error: failed[name] } : summary(runs[name])) }]),
+      Object.entries(rows).map(([name, row]) => [
+        name,
+        { command: row.command, ...(failed[name] ? { error: failed[name] } : summary(runs[name])) },
+      ]),
     ),
     properties,
   };
@@ -202,14 +266,22 @@ try {
     row.ratioToFloor = Math.round((row.wallMs.median / floorMs) * 100) / 100;
     if (officialMs) row.ratioToOfficial = Math.round((row.wallMs.median / officialMs) * 100) / 100;
   }
-  // The issue's targets (#19), as ratios of medians in this one run.
-  const ratio = (a, b) => (result.rows[a]?.wallMs && result.rows[b]?.wallMs ? Math.round((result.rows[a].wallMs.median / result.rows[b].wallMs.median) * 100) / 100 : undefined);
+  // The performance targets (README, Performance), as ratios of medians in this one run.
+  const ratio = (a, b) =>
+    result.rows[a]?.wallMs && result.rows[b]?.wallMs
+      ? Math.round((result.rows[a].wallMs.median / result.rows[b].wallMs.median) * 100) / 100
+      : undefined;
   const rates = Object.values(properties).map((r) => r.median);
-  const rss = Object.values(result.rows).map((r) => r.peakRssMB?.max).filter((x) => x !== undefined);
+  const rss = Object.values(result.rows)
+    .map((r) => r.peakRssMB?.max)
+    .filter((x) => x !== undefined);
   result.targets = {
     'every-http / official (≤ 0.75)': ratio('every-http', 'official'),
     'every-stdio / official (≤ 1.2)': ratio('every-stdio', 'official'),
-    'every-http --tool-calls none / official (not a target: the tool without the 10 s operation)': ratio('every-http-no-tools', 'official'),
+    'every-http --tool-calls none / official (not a target: the tool without the 10 s operation)': ratio(
+      'every-http-no-tools',
+      'official',
+    ),
     'ref-stdio / same-work (≤ 6)': ratio('ref-stdio', 'same-work'),
     'property rate, generated tools/call per s (≥ 2000)': Math.min(...rates),
     'peak RSS, MB, any row (< 200)': Math.max(...rss),
@@ -218,7 +290,10 @@ try {
   await writeFile(RESULTS, `${JSON.stringify(result, null, 2)}\n`);
 
   const pad = (s, n) => String(s).padStart(n);
-  const lines = [`medians of ${RUNS} runs, ${result.cpus} CPUs, Node ${result.node}; peak RSS: ${RSS_METHOD}`, `${'row'.padEnd(16)} ${pad('wall ms', 8)} ${pad('×floor', 7)} ${pad('×official', 9)} ${pad('RSS MB', 7)} ${pad('checks', 7)}  statuses`];
+  const lines = [
+    `medians of ${RUNS} runs, ${result.cpus} CPUs, Node ${result.node}; peak RSS: ${RSS_METHOD}`,
+    `${'row'.padEnd(16)} ${pad('wall ms', 8)} ${pad('×floor', 7)} ${pad('×official', 9)} ${pad('RSS MB', 7)} ${pad('checks', 7)}  statuses`,
+  ];
   for (const [name, row] of Object.entries(result.rows)) {
     if (row.error) {
       lines.push(`${name.padEnd(16)} could not run: ${row.error.split('\n')[0]}`);
@@ -228,9 +303,12 @@ try {
       `${name.padEnd(16)} ${pad(row.wallMs.median, 8)} ${pad(row.ratioToFloor, 7)} ${pad(row.ratioToOfficial ?? '-', 9)} ${pad(row.peakRssMB?.median ?? '-', 7)} ${pad(row.checks ?? '-', 7)}  ${row.statuses ? JSON.stringify(row.statuses) : ''}`,
     );
   }
-  for (const [id, r] of Object.entries(properties)) lines.push(`${id}: ${r.median} generated tools/call/s (median of ${r.runs.length} × ${r.calls} calls)`);
+  for (const [id, r] of Object.entries(properties))
+    lines.push(`${id}: ${r.median} generated tools/call/s (median of ${r.runs.length} × ${r.calls} calls)`);
   for (const [target, value] of Object.entries(result.targets)) lines.push(`${target}: ${value ?? '-'}`);
-  lines.push(`load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${result.load.after.map((x) => x.toFixed(2)).join(' ')}`);
+  lines.push(
+    `load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${result.load.after.map((x) => x.toFixed(2)).join(' ')}`,
+  );
   lines.push(`written to ${RESULTS}`);
   process.stdout.write(lines.join('\n') + '\n');
 } finally {

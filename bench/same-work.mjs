@@ -18,12 +18,26 @@ let stalls = 0;
 export async function record(work, seed, serverCommand, args = []) {
   const dir = await mkdtemp(join(work, 'record-'));
   const out = await mkdtemp(join(work, 'record-out-'));
-  const r = await timed([CLI, '--out', out, '--seed', String(seed), ...args, '--', process.execPath, join(ROOT, 'bench/record-server.mjs'), dir, '--', ...serverCommand]);
+  const r = await timed([
+    CLI,
+    '--out',
+    out,
+    '--seed',
+    String(seed),
+    ...args,
+    '--',
+    process.execPath,
+    join(ROOT, 'bench/record-server.mjs'),
+    dir,
+    '--',
+    ...serverCommand,
+  ]);
   const files = (await readdir(dir)).sort();
   const processes = await Promise.all(files.map(async (f) => JSON.parse(await readFile(join(dir, f), 'utf8'))));
   await rm(dir, { recursive: true, force: true });
   await rm(out, { recursive: true, force: true });
-  if (processes.length === 0) throw new Error(`the recorded run started no server (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
+  if (processes.length === 0)
+    throw new Error(`the recorded run started no server (exit ${r.code}):\n${r.stderr.slice(-2000)}`);
   processes.sort((a, b) => a.startedAt - b.startedAt);
   return { processes, lines: processes.reduce((n, p) => n + p.lines.length, 0), cliMs: r.ms };
 }
@@ -64,7 +78,8 @@ function replayOne(serverCommand, recorded) {
         const timer = setTimeout(() => {
           wake = undefined;
           stalls++;
-          if (process.env.SAME_WORK_DEBUG) process.stderr.write(`stall: ${responses} of ${n} responses before ${current.slice(0, 160)}\n`);
+          if (process.env.SAME_WORK_DEBUG)
+            process.stderr.write(`stall: ${responses} of ${n} responses before ${current.slice(0, 160)}\n`);
           res();
         }, STALL_MS);
         wake = () => {

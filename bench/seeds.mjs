@@ -16,7 +16,16 @@ const [mode = 'stdio', first = '1', count = '20'] = process.argv.slice(2, dash <
 const extra = dash < 0 ? [] : process.argv.slice(dash + 1);
 const target =
   mode === 'http'
-    ? ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto', '--', process.execPath, EVERYTHING, 'streamableHttp']
+    ? [
+        '--http-url',
+        'http://127.0.0.1:{port}/mcp',
+        '--port',
+        'auto',
+        '--',
+        process.execPath,
+        EVERYTHING,
+        'streamableHttp',
+      ]
     : ['--', process.execPath, EVERYTHING, 'stdio'];
 
 const tally = new Map();
@@ -24,13 +33,20 @@ for (let seed = Number(first); seed < Number(first) + Number(count); seed++) {
   const out = await mkdtemp(join(tmpdir(), 'mcpc-seeds-'));
   const started = Date.now();
   const exit = await new Promise((resolve) =>
-    execFile(process.execPath, [CLI, '--seed', String(seed), '--out', out, ...extra, ...target], { env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' }, maxBuffer: 64 << 20 }, (err) => resolve(err?.code ?? 0)),
+    execFile(
+      process.execPath,
+      [CLI, '--seed', String(seed), '--out', out, ...extra, ...target],
+      { env: { ...process.env, NO_COLOR: '1', GITHUB_ACTIONS: '' }, maxBuffer: 64 << 20 },
+      (err) => resolve(err?.code ?? 0),
+    ),
   );
   const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8').catch(() => '{"checks":[]}'));
   const ids = (status) => report.checks.filter((c) => c.status === status).map((c) => c.id);
   const line = ['fail', 'error', 'warn'].map((s) => `${s} [${ids(s).join(', ')}]`).join(' ');
   console.log(`seed ${seed} (exit ${exit}, ${((Date.now() - started) / 1000).toFixed(1)} s): ${line}`);
-  for (const c of report.checks) if (c.status !== 'pass' && c.status !== 'skip') tally.set(`${c.status} ${c.id}`, (tally.get(`${c.status} ${c.id}`) ?? 0) + 1);
+  for (const c of report.checks)
+    if (c.status !== 'pass' && c.status !== 'skip')
+      tally.set(`${c.status} ${c.id}`, (tally.get(`${c.status} ${c.id}`) ?? 0) + 1);
   await rm(out, { recursive: true, force: true });
 }
 console.log(`\nover ${count} seeds:`);

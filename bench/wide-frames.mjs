@@ -8,7 +8,10 @@ import { CLI, ROOT, RSS_METHOD, median, timed } from './lib.mjs';
 
 const RUNS = Number(process.argv[2] ?? 5);
 const SERVER = join(ROOT, 'bench/servers/wide-frames.mjs');
-const builds = { tool: CLI, ...(process.env.BENCH_BASELINE && { base: join(process.env.BENCH_BASELINE, 'dist/cli/main.js') }) };
+const builds = {
+  tool: CLI,
+  ...(process.env.BENCH_BASELINE && { base: join(process.env.BENCH_BASELINE, 'dist/cli/main.js') }),
+};
 const rows = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
 for (let i = 0; i < RUNS; i++) {
   for (const [name, cli] of Object.entries(builds)) {
@@ -21,5 +24,7 @@ for (let i = 0; i < RUNS; i++) {
 }
 console.log(`peak RSS: ${RSS_METHOD}; medians of ${RUNS} runs`);
 for (const [name, runs] of Object.entries(rows)) {
-  console.log(`${name.padEnd(5)} peak RSS ${median(runs.map((r) => r.rssMB))} MB (max ${Math.max(...runs.map((r) => r.rssMB))}), wall ${median(runs.map((r) => r.ms))} ms, ${[...new Set(runs.map((r) => r.verdict))].join(' | ')}`);
+  console.log(
+    `${name.padEnd(5)} peak RSS ${median(runs.map((r) => r.rssMB))} MB (max ${Math.max(...runs.map((r) => r.rssMB))}), wall ${median(runs.map((r) => r.ms))} ms, ${[...new Set(runs.map((r) => r.verdict))].join(' | ')}`,
+  );
 }

@@ -18,11 +18,16 @@ for (const z of ZOO) {
   const work = await mkdtemp(join(tmpdir(), 'zoo-bench-'));
   const rssFile = join(work, 'rss');
   const t0 = performance.now();
-  const r = await execa(process.execPath, ['--import', HOOK, CLI, '--out', work, ...z.args], { reject: false, env: { ZOO_RSS_FILE: rssFile, NO_COLOR: '1' } });
+  const r = await execa(process.execPath, ['--import', HOOK, CLI, '--out', work, ...z.args], {
+    reject: false,
+    env: { ZOO_RSS_FILE: rssFile, NO_COLOR: '1' },
+  });
   const ms = performance.now() - t0;
   const report = JSON.parse(await readFile(join(work, 'report.json'), 'utf8'));
   const check = report.checks.find((c) => c.id === z.check);
   const rssMb = Number(await readFile(rssFile, 'utf8')) / 1024;
-  console.log(`| ${z.name} | ${(ms / 1000).toFixed(1)} s | exit ${r.exitCode}${report.interrupted ? ', interrupted' : ''} | ${z.check}: ${check?.status} | ${rssMb.toFixed(0)} MB |`);
+  console.log(
+    `| ${z.name} | ${(ms / 1000).toFixed(1)} s | exit ${r.exitCode}${report.interrupted ? ', interrupted' : ''} | ${z.check}: ${check?.status} | ${rssMb.toFixed(0)} MB |`,
+  );
   await rm(work, { recursive: true, force: true });
 }

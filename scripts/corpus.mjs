@@ -18,7 +18,9 @@ const SANDBOX = join(DIR, 'sandbox');
 const OUT = join(DIR, 'out');
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
-  process.stdout.write('usage: npm run corpus [-- MATRIX-ARGS…]\n\nInstalls the servers of corpus/servers.yaml (pinned) into $MCP_CONFORMANCE_CORPUS_DIR\n(default ~/.cache/mcp-conformance-corpus), runs `mcp-conformance matrix` on them (default --seed 7 --jobs 2;\nother arguments go to the matrix) and writes corpus/results.json and the table in corpus/README.md.\n');
+  process.stdout.write(
+    'usage: npm run corpus [-- MATRIX-ARGS…]\n\nInstalls the servers of corpus/servers.yaml (pinned) into $MCP_CONFORMANCE_CORPUS_DIR\n(default ~/.cache/mcp-conformance-corpus), runs `mcp-conformance matrix` on them (default --seed 7 --jobs 2;\nother arguments go to the matrix) and writes corpus/results.json and the table in corpus/README.md.\n',
+  );
   process.exit(0);
 }
 const given = (flag) => args.includes(flag);
@@ -37,11 +39,26 @@ for (const spec of new Set(servers.map((s) => s.labels.package))) {
   const prefix = join(DIR, 'pkgs', slug(name));
   const manifest = join(prefix, 'node_modules', name, 'package.json');
   // Some packages spell their version with a leading v in their package.json.
-  if (existsSync(manifest) && String(JSON.parse(readFileSync(manifest, 'utf8')).version).replace(/^v/, '') === version) continue;
+  if (existsSync(manifest) && String(JSON.parse(readFileSync(manifest, 'utf8')).version).replace(/^v/, '') === version)
+    continue;
   process.stdout.write(`install ${spec}\n`);
   mkdirSync(prefix, { recursive: true });
   // A browser download (puppeteer's, for desktop-commander) cannot reach its host here, and no server run needs it.
-  const npm = spawnSync('npm', ['install', '--prefix', prefix, `${name}@${version}`, '--save-exact', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } });
+  const npm = spawnSync(
+    'npm',
+    [
+      'install',
+      '--prefix',
+      prefix,
+      `${name}@${version}`,
+      '--save-exact',
+      '--no-audit',
+      '--no-fund',
+      '--prefer-offline',
+      '--loglevel=error',
+    ],
+    { stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } },
+  );
   if (npm.status !== 0) {
     process.stderr.write(`corpus: installing ${spec} failed (exit ${npm.status})\n`);
     process.exit(2);
@@ -50,41 +67,67 @@ for (const spec of new Set(servers.map((s) => s.labels.package))) {
 
 // 2. The sandbox, afresh: what a server writes (a memory file, a database) must not carry over into the next run.
 rmSync(SANDBOX, { recursive: true, force: true });
-for (const dir of ['fs', 'memory', 'libsql', 'cron', 'kube', 'vault', 'vault-out', 'cortex', 'onshape', 'leanspec', 'desktop-commander']) mkdirSync(join(SANDBOX, dir), { recursive: true });
+for (const dir of [
+  'fs',
+  'memory',
+  'libsql',
+  'cron',
+  'kube',
+  'vault',
+  'vault-out',
+  'cortex',
+  'onshape',
+  'leanspec',
+  'desktop-commander',
+])
+  mkdirSync(join(SANDBOX, dir), { recursive: true });
 // Loaded with `node --import` by a server that fetches at start and crashes offline: every fetch answers {}.
-writeFileSync(join(SANDBOX, 'offline-fetch.mjs'), "globalThis.fetch = async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });\n");
+writeFileSync(
+  join(SANDBOX, 'offline-fetch.mjs'),
+  "globalThis.fetch = async () => new Response('{}', { status: 200, headers: { 'content-type': 'application/json' } });\n",
+);
 writeFileSync(join(SANDBOX, 'fs/hello.txt'), 'hi\n');
 writeFileSync(join(SANDBOX, 'vault/a.txt'), 'hello\n');
 // A cluster that is never there: a closed port on loopback.
-writeFileSync(join(SANDBOX, 'kube/config'), YAML.stringify({
-  apiVersion: 'v1', kind: 'Config',
-  clusters: [{ name: 'offline', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } }],
-  contexts: [{ name: 'offline', context: { cluster: 'offline', user: 'offline', namespace: 'default' } }],
-  'current-context': 'offline',
-  users: [{ name: 'offline', user: { token: 'offline-fake' } }],
-}));
+writeFileSync(
+  join(SANDBOX, 'kube/config'),
+  YAML.stringify({
+    apiVersion: 'v1',
+    kind: 'Config',
+    clusters: [{ name: 'offline', cluster: { server: 'https://127.0.0.1:1', 'insecure-skip-tls-verify': true } }],
+    contexts: [{ name: 'offline', context: { cluster: 'offline', user: 'offline', namespace: 'default' } }],
+    'current-context': 'offline',
+    users: [{ name: 'offline', user: { token: 'offline-fake' } }],
+  }),
+);
 
 // 3. The matrix, on the servers file with {corpus} filled in.
 const file = join(DIR, 'servers.yaml');
 writeFileSync(file, text.replaceAll('{corpus}', DIR));
 rmSync(OUT, { recursive: true, force: true });
 const t0 = Date.now();
-const run = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'matrix', file, '--out', OUT, ...matrixArgs], { stdio: 'inherit' });
+const run = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'matrix', file, '--out', OUT, ...matrixArgs], {
+  stdio: 'inherit',
+});
 const wallMs = Date.now() - t0;
 
 // 4. No process of the corpus may be left running.
-const left = readdirSync('/proc').filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid).filter((p) => {
-  try {
-    return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(DIR);
-  } catch {
-    return false;
-  }
-});
+const left = readdirSync('/proc')
+  .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
+  .filter((p) => {
+    try {
+      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(DIR);
+    } catch {
+      return false;
+    }
+  });
 if (left.length > 0) process.stderr.write(`corpus: processes left running: ${left.join(', ')}\n`);
 
 // 5. results.json and the README table; a matrix that wrote none (bad arguments: exit 2) has said why.
 if (!existsSync(join(OUT, 'matrix.json'))) {
-  process.stderr.write(`corpus: the matrix wrote no matrix.json (exit ${run.status}); results.json is left as it was\n`);
+  process.stderr.write(
+    `corpus: the matrix wrote no matrix.json (exit ${run.status}); results.json is left as it was\n`,
+  );
   process.exit(run.status || 2);
 }
 const matrix = JSON.parse(readFileSync(join(OUT, 'matrix.json'), 'utf8'));
@@ -101,7 +144,8 @@ const results = {
   processesLeft: left.length,
   servers: matrix.servers.map((s, i) => {
     const columns = matrix.columns.filter((c) => c.server === i);
-    const ids = (c, status) => matrix.rows.filter((r) => r.cells[matrix.columns.indexOf(c)]?.status === status).map((r) => r.id);
+    const ids = (c, status) =>
+      matrix.rows.filter((r) => r.cells[matrix.columns.indexOf(c)]?.status === status).map((r) => r.id);
     return {
       name: s.name,
       ...s.labels,
@@ -111,14 +155,22 @@ const results = {
       ...(processesOf(s) && { processes: processesOf(s) }),
       exitCode: s.exitCode,
       ...(s.reason && { reason: s.reason }),
-      revisions: columns.map((c) => ({ revision: c.revision, verdict: c.verdict, summary: c.summary, fail: ids(c, 'fail'), warn: ids(c, 'warn'), error: ids(c, 'error') })),
+      revisions: columns.map((c) => ({
+        revision: c.revision,
+        verdict: c.verdict,
+        summary: c.summary,
+        fail: ids(c, 'fail'),
+        warn: ids(c, 'warn'),
+        error: ids(c, 'error'),
+      })),
     };
   }),
 };
 writeFileSync(join(ROOT, 'corpus/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 const implementations = new Set(results.servers.map((s) => s.implementation));
 const reported = results.servers.filter((s) => s.verdict !== 'no-report').length;
-const row = (s) => `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${((s.durationMs ?? 0) / 1000).toFixed(1)} s | ${s.processes ? `${s.processes.started} / ${s.processes.mostAlive}` : '–'} |`;
+const row = (s) =>
+  `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${((s.durationMs ?? 0) / 1000).toFixed(1)} s | ${s.processes ? `${s.processes.started} / ${s.processes.mostAlive}` : '–'} |`;
 const table = [
   '<!-- corpus-table: written by scripts/corpus.mjs -->',
   `Seed ${seed}, ${results.servers.length} servers (${reported} with a report) across ${implementations.size} implementations, ${(wallMs / 1000).toFixed(0)} s in all; processes left: ${left.length}.`,
@@ -136,19 +188,30 @@ const table = [
 /** One line per failing check: its requirement and the runs that fail it. */
 function failures(m) {
   const byCheck = new Map();
-  m.rows.forEach((row) => row.cells.forEach((cell, i) => {
-    if (cell?.status !== 'fail') return;
-    const column = m.columns[i];
-    const entry = byCheck.get(row.id) ?? { requirement: cell.requirement, runs: [] };
-    entry.runs.push(`${m.servers[column.server].name}${column.revision === '2026-07-28' ? '@2026' : ''}`);
-    byCheck.set(row.id, entry);
-  }));
-  return [...byCheck].map(([id, { requirement: r, runs }]) => `- \`${id}\` (${r.level} [${r.id}](${r.spec})): ${r.text} — ${runs.join(', ')}`);
+  m.rows.forEach((row) =>
+    row.cells.forEach((cell, i) => {
+      if (cell?.status !== 'fail') return;
+      const column = m.columns[i];
+      const entry = byCheck.get(row.id) ?? { requirement: cell.requirement, runs: [] };
+      entry.runs.push(`${m.servers[column.server].name}${column.revision === '2026-07-28' ? '@2026' : ''}`);
+      byCheck.set(row.id, entry);
+    }),
+  );
+  return [...byCheck].map(
+    ([id, { requirement: r, runs }]) => `- \`${id}\` (${r.level} [${r.id}](${r.spec})): ${r.text} — ${runs.join(', ')}`,
+  );
 }
 
 const readme = join(ROOT, 'corpus/README.md');
 const old = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
-writeFileSync(readme, /<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/.test(old) ? old.replace(/<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/, () => table) : `${old}\n${table}\n`);
-process.stdout.write(`corpus: ${reported}/${results.servers.length} servers reported, ${implementations.size} implementations; corpus/results.json and corpus/README.md written\n`);
+writeFileSync(
+  readme,
+  /<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/.test(old)
+    ? old.replace(/<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/, () => table)
+    : `${old}\n${table}\n`,
+);
+process.stdout.write(
+  `corpus: ${reported}/${results.servers.length} servers reported, ${implementations.size} implementations; corpus/results.json and corpus/README.md written\n`,
+);
 // The servers' own verdicts are the results, not a failure of this script.
 process.exit(left.length > 0 || reported < results.servers.length ? 1 : 0);

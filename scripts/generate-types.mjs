@@ -13,6 +13,7 @@ const targets = [
   ['schema/case.schema.json', 'case.ts'],
   ['schema/matrix-servers.schema.json', 'matrix-servers.ts'],
   ['schema/matrix.schema.json', 'matrix.ts'],
+  ['schema/catalogue.schema.json', 'catalogue.ts'],
   // The MCP schema's root only holds $defs: emit every definition.
   ['schema/mcp/2025-11-25.schema.json', 'mcp-2025-11-25.ts', { unreachableDefinitions: true }],
 ];

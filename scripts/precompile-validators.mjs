@@ -2,7 +2,7 @@
 // Ajv standalone code for every definition of every schema in schema/mcp/, of schema/config.schema.json and
 // schema/case.schema.json, and of the JSON Schema meta-schemas that server tool schemas are checked against,
 // generated at build time (`npm run build`) into dist/schema/precompiled/<name>.cjs, so a run loads validators
-// instead of compiling them (compiling was a third of a run's CPU time on the reference server). Each module records
+// instead of compiling them (compiling them is a third of a run's CPU time on the reference server). Each module records
 // the SHA-256 of the schema files it was made from; src/schema/precompiled.ts hands it out only while they still
 // match, and the schemas are compiled with Ajv at run time otherwise (from src/ under vitest, or after a schema edit
 // without a build). The built-in cases are parsed here too, on the same terms (see the end).
@@ -44,23 +44,32 @@ function emit(name, ajv, mapping, texts, from) {
 
 mkdirSync(OUT, { recursive: true });
 
-// The config and case schemas, with the options of src/config/config.ts and src/cases/load.ts.
+// The config and case schemas, with the options of src/config/config.ts and src/checks/cases/load.ts.
 for (const name of ['config', 'case']) {
   const text = readFileSync(join(ROOT, `schema/${name}.schema.json`), 'utf8');
   const schema = JSON.parse(text);
   const ajv = new Ajv2020({ allErrors: true, allowUnionTypes: true, code: { source: true } });
   if (name === 'case') ajv.addKeyword('tsType');
   ajv.addSchema(schema);
-  const mapping = { d_root: schema.$id, ...Object.fromEntries(Object.keys(schema.$defs ?? {}).map((d) => [exportName(d), `${schema.$id}#/$defs/${d}`])) };
+  const mapping = {
+    d_root: schema.$id,
+    ...Object.fromEntries(Object.keys(schema.$defs ?? {}).map((d) => [exportName(d), `${schema.$id}#/$defs/${d}`])),
+  };
   emit(name, ajv, mapping, [text], `schema/${name}.schema.json`);
 }
 
-for (const file of readdirSync(SCHEMAS).filter((f) => f.endsWith('.schema.json')).sort()) {
+for (const file of readdirSync(SCHEMAS)
+  .filter((f) => f.endsWith('.schema.json'))
+  .sort()) {
   const revision = file.slice(0, -'.schema.json'.length);
   const revisions = [revision, ...(REFERENCED[revision] ? [REFERENCED[revision]] : [])];
   const texts = revisions.map((r) => readFileSync(join(SCHEMAS, `${r}.schema.json`), 'utf8'));
   // The same options as validators.ts, plus the source code Ajv needs to emit standalone modules.
-  const ajv = new Ajv2020({ allowUnionTypes: true, allErrors: true, code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = new Ajv2020({
+    allowUnionTypes: true,
+    allErrors: true,
+    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+  });
   addFormats(ajv);
   const docs = texts.map((t) => JSON.parse(t));
   for (const doc of docs) ajv.addSchema(doc);
@@ -80,17 +89,31 @@ const META = {
   'draft-06': [Ajv, 'http://json-schema.org/draft-06/schema#'],
 };
 for (const [dialect, [Class, id]] of Object.entries(META)) {
-  const ajv = new Class({ strict: false, allErrors: true, logger: false, code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` } });
+  const ajv = new Class({
+    strict: false,
+    allErrors: true,
+    logger: false,
+    code: { source: true, formats: _`require("ajv-formats/dist/formats").fullFormats` },
+  });
   if (dialect === 'draft-06') ajv.addMetaSchema(require('ajv/dist/refs/json-schema-draft-06.json'));
   addFormats(ajv);
   emit(`meta-${dialect}`, ajv, { d_root: id }, [ajvVersion], `the ${dialect} meta-schema of Ajv ${ajvVersion}`);
 }
 
-// The built-in cases, parsed once here (the YAML parser is most of loading them): src/cases/load.ts uses them while
+// The built-in cases, parsed once here (the YAML parser is most of loading them): src/checks/cases/load.ts uses them while
 // each file still has the SHA-256 recorded, and parses the files itself otherwise. Parsed by the compiled loader, after
 // the case validator above exists, and from the files (not from an earlier parse: that one goes first).
-const { BUILTIN_CASES, PARSED_BUILTIN_CASES, loadCases } = await import('../dist/cases/load.js');
-const parsedCases = join(ROOT, 'dist/cases', PARSED_BUILTIN_CASES);
+const { BUILTIN_CASES, PARSED_BUILTIN_CASES, loadCases } = await import('../dist/checks/cases/load.js');
+const parsedCases = join(ROOT, 'dist/checks/cases', PARSED_BUILTIN_CASES);
 rmSync(parsedCases, { force: true });
 const cases = await loadCases([BUILTIN_CASES]);
-writeFileSync(parsedCases, JSON.stringify(cases.map(({ file, ...c }) => ({ name: relative(BUILTIN_CASES, file), sha256: sha256(readFileSync(file, 'utf8')), case: c }))));
+writeFileSync(
+  parsedCases,
+  JSON.stringify(
+    cases.map(({ file, ...c }) => ({
+      name: relative(BUILTIN_CASES, file),
+      sha256: sha256(readFileSync(file, 'utf8')),
+      case: c,
+    })),
+  ),
+);

@@ -47,8 +47,21 @@ export function fingerprint(report, root = ROOT) {
     ...(report.interrupted && { interrupted: true }),
     summary: report.summary,
     checks: report.checks.map((c) => {
-      if (FIRST_OF_MANY.test(c.message)) return { id: c.id, status: c.status, level: c.level, message: c.message.replace(FIRST_OF_MANY, '<one finding> ($1 in <n> frame(s))') };
-      return { id: c.id, status: c.status, level: c.level, message: TIMED.test(c.id) ? '<timing>' : normalise(c.message).replaceAll(root, '<root>/'), expected: c.expected, actual: c.actual };
+      if (FIRST_OF_MANY.test(c.message))
+        return {
+          id: c.id,
+          status: c.status,
+          level: c.level,
+          message: c.message.replace(FIRST_OF_MANY, '<one finding> ($1 in <n> frame(s))'),
+        };
+      return {
+        id: c.id,
+        status: c.status,
+        level: c.level,
+        message: TIMED.test(c.id) ? '<timing>' : normalise(c.message).replaceAll(root, '<root>/'),
+        expected: c.expected,
+        actual: c.actual,
+      };
     }),
   };
 }

@@ -29,7 +29,15 @@ export async function runConformance(options: ConformanceOptions): Promise<Repor
 export type { ConformanceOptions } from './config/options.js';
 export type { Serve, ServeStreams } from './transport/in-process.js';
 export type { Config } from './schema/generated/config.js';
-export type { CheckResult, Level, Report, Requirement, Status, Summary, TranscriptEntry } from './schema/generated/report.js';
+export type {
+  CheckResult,
+  Level,
+  Report,
+  Requirement,
+  Status,
+  Summary,
+  TranscriptEntry,
+} from './schema/generated/report.js';
 export { ConfigError } from './config/yaml-file.js';
 export { TargetError } from './target/resolve.js';
 export { LaunchError } from './target/launch-error.js';

@@ -58,7 +58,8 @@ export class Transcript {
   /** The kept entries in order; when frames were dropped, an event says how many. */
   get entries(): TranscriptEntry[] {
     if (this.ring.length === 0) return this.kept;
-    if (this.marker) this.marker.text = `transcript full: ${this.dropped} frames after the first ${HEAD_ENTRIES} and before the last ${TAIL_ENTRIES} were counted, not kept`;
+    if (this.marker)
+      this.marker.text = `transcript full: ${this.dropped} frames after the first ${HEAD_ENTRIES} and before the last ${TAIL_ENTRIES} were counted, not kept`;
     return [...this.kept, ...this.ring].sort((a, b) => a.seq - b.seq);
   }
 

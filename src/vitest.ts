@@ -24,7 +24,9 @@ export interface ConformanceSuiteOptions extends ConformanceOptions {
 class ConformanceFailure extends Error {
   override readonly name = 'ConformanceFailure';
   constructor(check: CheckResult) {
-    const text = isStale(check) ? staleAdvice(check) : triadText(check, { indent: 2, maxJson: 4000, maxText: 500, last: 8 });
+    const text = isStale(check)
+      ? staleAdvice(check)
+      : triadText(check, { indent: 2, maxJson: 4000, maxText: 500, last: 8 });
     super(`${check.message.split('\n')[0]}\n${text}`);
     this.stack = `${this.name}: ${this.message}`;
   }
@@ -45,7 +47,11 @@ export function defineConformanceSuite(options: ConformanceSuiteOptions): void {
       it(`${check.id}: ${check.title}`, async ({ skip, annotate }) => {
         if (check.status === 'skip') skip(check.message);
         if (failsTheRun(check) || check.status === 'error') throw new ConformanceFailure(check);
-        if (isExpectedFailure(check)) await annotate(`expected failure (${check.baseline?.reason ?? check.baseline?.entry}): ${check.message}`, 'notice');
+        if (isExpectedFailure(check))
+          await annotate(
+            `expected failure (${check.baseline?.reason ?? check.baseline?.entry}): ${check.message}`,
+            'notice',
+          );
         else if (check.status === 'warn') await annotate(check.message, 'warning');
       });
     }

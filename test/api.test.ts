@@ -11,7 +11,11 @@ describe.concurrent('runConformance', () => {
   it('tests a server path and returns the report model, writing no files unless asked', async () => {
     // The model is what is tested: a few checks make it (the reference server passes the whole suite in
     // test/e2e/faults.test.ts and through the CLI in test/e2e/cli.test.ts).
-    const report = await runConformance({ target: REFERENCE, timeout: 5, only: ['lifecycle/**', 'ping/**', 'tools/names/**'] });
+    const report = await runConformance({
+      target: REFERENCE,
+      timeout: 5,
+      only: ['lifecycle/**', 'ping/**', 'tools/names/**'],
+    });
     expect(verdict(report)).toBe('pass');
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
     expect(report.server?.name).toBe('mcp-reference-server');
@@ -32,14 +36,20 @@ describe.concurrent('runConformance', () => {
     });
     expect(report.strict).toBe(true);
     expect(report.checks.some((c) => c.id.startsWith('lifecycle/'))).toBe(false);
-    expect(report.checks.find((c) => c.id === 'base/method-not-found')).toMatchObject({ status: 'fail', baseline: { reason: 'known' } });
+    expect(report.checks.find((c) => c.id === 'base/method-not-found')).toMatchObject({
+      status: 'fail',
+      baseline: { reason: 'known' },
+    });
     expect(report.checks.find((c) => c.id === 'tools/names/format')?.status).toBe('fail');
     expect(verdict(report)).toBe('fail');
     expect(JSON.parse(await readFile(join(out, 'report.json'), 'utf8'))).toEqual(report);
   });
 
   it('tests a dual-era server in both eras by default: one report, check ids prefixed with the revision', async () => {
-    const report = await runConformance({ target: [process.execPath, join(REFERENCE, 'server.mjs'), '--revision', 'all'], only: ['base/jsonrpc/version'] });
+    const report = await runConformance({
+      target: [process.execPath, join(REFERENCE, 'server.mjs'), '--revision', 'all'],
+      only: ['base/jsonrpc/version'],
+    });
     expect(report.server).toBeUndefined();
     expect(report.checks.map((c) => [c.id, c.status])).toEqual([
       ['2026-07-28/base/jsonrpc/version', 'pass'],
@@ -48,8 +58,12 @@ describe.concurrent('runConformance', () => {
   });
 
   it('rejects mistakes with one-line errors the caller can tell apart', async () => {
-    await expect(runConformance({ target: REFERENCE, budget: 0 })).rejects.toThrow(new ConfigError('option budget: must be > 0'));
-    await expect(runConformance({ target: REFERENCE, expectedFailures: '/no/such.yaml' })).rejects.toBeInstanceOf(ConfigError);
+    await expect(runConformance({ target: REFERENCE, budget: 0 })).rejects.toThrow(
+      new ConfigError('option budget: must be > 0'),
+    );
+    await expect(runConformance({ target: REFERENCE, expectedFailures: '/no/such.yaml' })).rejects.toBeInstanceOf(
+      ConfigError,
+    );
     await expect(runConformance({ target: join(ROOT, 'no-such-server.js') })).rejects.toBeInstanceOf(TargetError);
     await expect(runConformance({})).rejects.toBeInstanceOf(TargetError);
   });
@@ -62,7 +76,9 @@ describe.concurrent('runConformance', () => {
     const target = [process.execPath, '-e', `require('node:fs').writeFileSync(${JSON.stringify(started)}, '')`];
     const err = (await runConformance({ target, out: join(file, 'reports') }).catch((e: unknown) => e)) as Error;
     expect(err).toBeInstanceOf(OutputError);
-    expect(err.message).toBe(`option out ${join(file, 'reports')}: cannot write reports into this folder (ENOTDIR: not a directory)`);
+    expect(err.message).toBe(
+      `option out ${join(file, 'reports')}: cannot write reports into this folder (ENOTDIR: not a directory)`,
+    );
     expect(existsSync(started)).toBe(false);
   });
 });
@@ -80,17 +96,28 @@ describe('the vitest helper', () => {
     await writeFile(baseline, '- id: ping/respond\n  reason: known\n');
     const vitest = join(ROOT, 'node_modules/vitest/vitest.mjs');
     const config = join(ROOT, 'test/fixtures/vitest/vitest.config.ts');
-    const env = { CONFORMANCE_TARGET: FAULTY, CONFORMANCE_FAULTS: 'method-not-found-code,bad-tool-name,ping-error', CONFORMANCE_BASELINE: baseline };
-    const r = await execa(process.execPath, [vitest, 'run', '--config', config, '--reporter=json', `--outputFile=${results}`], { reject: false, env, timeout: 120_000 });
+    const env = {
+      CONFORMANCE_TARGET: FAULTY,
+      CONFORMANCE_FAULTS: 'method-not-found-code,bad-tool-name,ping-error',
+      CONFORMANCE_BASELINE: baseline,
+    };
+    const r = await execa(
+      process.execPath,
+      [vitest, 'run', '--config', config, '--reporter=json', `--outputFile=${results}`],
+      { reject: false, env, timeout: 120_000 },
+    );
     expect(r.exitCode, String(r.stderr)).toBe(1);
     expect(existsSync(results), String(r.stderr)).toBe(true);
-    const tests = (JSON.parse(await readFile(results, 'utf8')) as { testResults: { assertionResults: JsonTest[] }[] }).testResults[0].assertionResults;
+    const tests = (JSON.parse(await readFile(results, 'utf8')) as { testResults: { assertionResults: JsonTest[] }[] })
+      .testResults[0].assertionResults;
     const byId = new Map(tests.map((t) => [t.title.split(':')[0], t]));
     // The listed check does fail on this server, so its passing test is the baseline's doing.
     const ping = await runConformance({ target: FAULTY, env: { MCP_FAULTS: 'ping-error' }, only: ['ping/respond'] });
     expect(ping.checks.find((c) => c.id === 'ping/respond')?.status).toBe('fail');
 
-    expect(tests.filter((t) => t.status === 'failed').map((t) => t.title.split(':')[0])).toEqual(['base/method-not-found']);
+    expect(tests.filter((t) => t.status === 'failed').map((t) => t.title.split(':')[0])).toEqual([
+      'base/method-not-found',
+    ]);
     const failure = byId.get('base/method-not-found')!.failureMessages.join('\n');
     expect(failure).toContain('requirement:\n  base.method-not-found (MUST) https://modelcontextprotocol.io/');
     expect(failure).toMatch(/expected:\n[\s\S]*-32601[\s\S]*actual:\n[\s\S]*-32603/);

@@ -24,8 +24,16 @@ async function folderWith(files: Record<string, string>): Promise<string> {
 
 /** Runs the built CLI in `cwd`, as a user in that folder would. */
 async function cliIn(cwd: string, args: string[]) {
-  const r = await execa(process.execPath, [CLI, ...args], { cwd, reject: false, env: { NO_COLOR: '1', GITHUB_ACTIONS: '' }, timeout: 120_000 });
-  const report = await readFile(join(cwd, 'reports', 'report.json'), 'utf8').then((t) => JSON.parse(t) as Report, () => undefined);
+  const r = await execa(process.execPath, [CLI, ...args], {
+    cwd,
+    reject: false,
+    env: { NO_COLOR: '1', GITHUB_ACTIONS: '' },
+    timeout: 120_000,
+  });
+  const report = await readFile(join(cwd, 'reports', 'report.json'), 'utf8').then(
+    (t) => JSON.parse(t) as Report,
+    () => undefined,
+  );
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), report };
 }
 
@@ -41,8 +49,14 @@ describe('the config file', () => {
   it('accepts the complete example in the README, which sets every key (target is the alternative to command)', async () => {
     const dir = await folderWith({ [CONFIG_FILE]: await readmeBlock('## Config file') });
     const config = await loadConfig(join(dir, CONFIG_FILE));
-    const schema = JSON.parse(await readFile(join(ROOT, 'schema/config.schema.json'), 'utf8')) as { properties: Record<string, unknown> };
-    expect(Object.keys(config).sort()).toEqual(Object.keys(schema.properties).filter((k) => k !== '$schema' && k !== 'target').sort());
+    const schema = JSON.parse(await readFile(join(ROOT, 'schema/config.schema.json'), 'utf8')) as {
+      properties: Record<string, unknown>;
+    };
+    expect(Object.keys(config).sort()).toEqual(
+      Object.keys(schema.properties)
+        .filter((k) => k !== '$schema' && k !== 'target')
+        .sort(),
+    );
   });
 
   it('makes its relative paths absolute against its own folder, and leaves URLs alone', async () => {
@@ -71,9 +85,17 @@ describe('the config file', () => {
     ['a timeout of zero', 'timeout: 0\n', ':1:10: timeout: must be > 0'],
     ['a nested value', 'env:\n  A: [1]\n', ':2:6: env.A: must be string,number,boolean'],
     ['an unknown revision', 'revision: 2024-01-01\n', ':1:11: revision: must be one of 2026-07-28, 2025-11-25'],
-    ['both target and command', 'target: x\ncommand: [node, y]\n', ':2:10: command: give either target or command, not both'],
+    [
+      'both target and command',
+      'target: x\ncommand: [node, y]\n',
+      ':2:10: command: give either target or command, not both',
+    ],
     ['a syntax error', 'env: {A: 1\n', ':2:1:'],
-    ['an alias bomb', `a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 12 }, (_, i) => `l${i}: [${'*a, '.repeat(10)}*a]`).join('\n')}\n`, ':1:1: Excessive alias count'],
+    [
+      'an alias bomb',
+      `a: &a [x, x, x, x, x, x, x, x, x, x]\n${Array.from({ length: 12 }, (_, i) => `l${i}: [${'*a, '.repeat(10)}*a]`).join('\n')}\n`,
+      ':1:1: Excessive alias count',
+    ],
   ]) {
     it(`names file, line and field for ${what}`, async () => {
       const dir = await folderWith({ [CONFIG_FILE]: text });
@@ -85,33 +107,64 @@ describe('the config file', () => {
   }
 
   it('lists the revisions the project knows, and all and auto', async () => {
-    const schema = JSON.parse(await readFile(join(ROOT, 'schema/config.schema.json'), 'utf8')) as { properties: { revision: { enum: string[] } } };
+    const schema = JSON.parse(await readFile(join(ROOT, 'schema/config.schema.json'), 'utf8')) as {
+      properties: { revision: { enum: string[] } };
+    };
     expect(schema.properties.revision.enum).toEqual([...SCHEMA_REVISIONS, 'all', 'auto']);
   });
 });
 
 describe('options over the config file', () => {
   it('override it key by key, env variable by variable; a target replaces its command', async () => {
-    const dir = await folderWith({ 'c.yaml': 'command: [node, server.js]\nenv: {A: 1, B: two}\ntimeout: 5\nstrict: true\nout: r\n' });
-    const resolved = await resolveOptions({ config: join(dir, 'c.yaml'), target: 'x.js', env: { B: 'three' }, strict: false });
-    expect(resolved).toMatchObject({ target: 'x.js', command: undefined, env: { A: '1', B: 'three' }, timeoutMs: 5000, budgetMs: 300_000, strict: false, out: join(dir, 'r') });
+    const dir = await folderWith({
+      'c.yaml': 'command: [node, server.js]\nenv: {A: 1, B: two}\ntimeout: 5\nstrict: true\nout: r\n',
+    });
+    const resolved = await resolveOptions({
+      config: join(dir, 'c.yaml'),
+      target: 'x.js',
+      env: { B: 'three' },
+      strict: false,
+    });
+    expect(resolved).toMatchObject({
+      target: 'x.js',
+      command: undefined,
+      env: { A: '1', B: 'three' },
+      timeoutMs: 5000,
+      budgetMs: 300_000,
+      strict: false,
+      out: join(dir, 'r'),
+    });
   });
 
-  it('add secret names to the file\'s: a flag never shows what the file hides', async () => {
+  it("add secret names to the file's: a flag never shows what the file hides", async () => {
     const dir = await folderWith({ 'c.yaml': 'secrets: [DB_URL, SHARED]\n' });
-    expect((await resolveOptions({ config: join(dir, 'c.yaml'), target: 'x.js', secrets: ['SHARED', 'OTHER'] })).secrets).toEqual(['DB_URL', 'SHARED', 'OTHER']);
+    expect(
+      (await resolveOptions({ config: join(dir, 'c.yaml'), target: 'x.js', secrets: ['SHARED', 'OTHER'] })).secrets,
+    ).toEqual(['DB_URL', 'SHARED', 'OTHER']);
     expect(parseCli(['--secret', 'A', '--secret', 'B', 'srv']).options).toEqual({ target: 'srv', secrets: ['A', 'B'] });
   });
 
   it('from the command line: flags set only what they name', () => {
-    expect(parseCli(['--timeout', '2.5', '--env', 'A=1', '--no-strict', 'srv']).options).toEqual({ target: 'srv', timeout: 2.5, env: { A: '1' }, strict: false });
-    expect(parseCli(['--shard', '1/3', '--', 'node', 's.js']).options).toEqual({ target: ['node', 's.js'], shard: '1/3' });
+    expect(parseCli(['--timeout', '2.5', '--env', 'A=1', '--no-strict', 'srv']).options).toEqual({
+      target: 'srv',
+      timeout: 2.5,
+      env: { A: '1' },
+      strict: false,
+    });
+    expect(parseCli(['--shard', '1/3', '--', 'node', 's.js']).options).toEqual({
+      target: ['node', 's.js'],
+      shard: '1/3',
+    });
   });
 
   it('are checked like the config file, with one line naming the option', async () => {
     await expect(resolveOptions({ target: 'x', timeout: -1 })).rejects.toThrow('option timeout: must be > 0');
-    await expect(resolveOptions({ target: 'x', toolCall: 'all' } as never)).rejects.toThrow('option toolCall: unknown key');
-    await expect(resolveOptions({ target: 'x', shard: '3/2' })).rejects.toThrow('option shard: must be i/n with 1 ≤ i ≤ n, not "3/2"');
+    await expect(resolveOptions({ target: 'x', toolCall: 'all' } as never)).rejects.toThrow(
+      'option toolCall: unknown key',
+    );
+    await expect(resolveOptions({ target: 'x', shard: '3/2' })).rejects.toThrow(
+      'option shard: must be i/n with 1 ≤ i ≤ n, not "3/2"',
+    );
   });
 });
 
@@ -138,7 +191,10 @@ describe.concurrent('the CLI with a config file', () => {
   });
 
   it('exits 2 with one line naming file, line and field for a bad config', async () => {
-    const r = await cliIn(await folderWith({ [CONFIG_FILE]: `target: ${JSON.stringify(REFERENCE)}\nbudget: "300"\n` }), []);
+    const r = await cliIn(
+      await folderWith({ [CONFIG_FILE]: `target: ${JSON.stringify(REFERENCE)}\nbudget: "300"\n` }),
+      [],
+    );
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toBe(`mcp-conformance: ${CONFIG_FILE}:2:9: budget: must be number`);
   });
@@ -148,8 +204,12 @@ describe('the option table', () => {
   it('is what the README lists, option for option', async () => {
     const text = await readFile(README, 'utf8');
     const section = text.slice(text.indexOf('## Options'), text.indexOf('\n## ', text.indexOf('## Options') + 1));
-    const documented = [...section.matchAll(/^\| (.+?) \|/gm)].map((m) => m[1]).filter((cell) => cell !== 'option' && !cell.startsWith('---'));
-    const flags = documented.flatMap((cell) => [...cell.matchAll(/`(?:-\w, )?--([a-z-]+)(?: ([A-Z=/]+))?`/g)].map((m) => `--${m[1]}${m[2] ? ` ${m[2]}` : ''}`));
+    const documented = [...section.matchAll(/^\| (.+?) \|/gm)]
+      .map((m) => m[1])
+      .filter((cell) => cell !== 'option' && !cell.startsWith('---'));
+    const flags = documented.flatMap((cell) =>
+      [...cell.matchAll(/`(?:-\w, )?--([a-z-]+)(?: ([A-Z=/]+))?`/g)].map((m) => `--${m[1]}${m[2] ? ` ${m[2]}` : ''}`),
+    );
     const table = Object.entries(OPTIONS).map(([name, o]) => `--${name}${'arg' in o ? ` ${o.arg}` : ''}`);
     // `--no-X` is the negation parseArgs derives from a boolean option.
     expect(flags.filter((f) => !f.startsWith('--no-')).sort()).toEqual(table.sort());

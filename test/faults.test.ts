@@ -25,7 +25,10 @@ interface RunOf {
 const QUICK = { runs: 25, seed: 1 };
 
 /** One run of the faulty server with `faults`, in this process. */
-async function run(faults: string[], { timeoutMs = 5000, revision, server, suite, runs, seed }: RunOf = {}): Promise<Report> {
+async function run(
+  faults: string[],
+  { timeoutMs = 5000, revision, server, suite, runs, seed }: RunOf = {},
+): Promise<Report> {
   const plan = await resolveTarget({ serve: createFaultyServer(faults, server) });
   return runSuiteWith({ plan, timeoutMs, budgetMs: 60_000, protocolVersion: revision, suite, runs, seed });
 }
@@ -35,7 +38,8 @@ async function run(faults: string[], { timeoutMs = 5000, revision, server, suite
  * other checks' requests bring; a check that runs last judges the shared server after them). The whole suite would
  * bring those frames too, at many times the cost.
  */
-const quickSuite = (check: string, row: RunOf = {}): Promise<Suite> => loadSuite({ only: [check, ...(row.with ?? [])] });
+const quickSuite = (check: string, row: RunOf = {}): Promise<Suite> =>
+  loadSuite({ only: [check, ...(row.with ?? [])] });
 
 /**
  * The narrow run of a row without its fault, once per check and options: it must not trip, so that a row's verdict
@@ -44,7 +48,11 @@ const quickSuite = (check: string, row: RunOf = {}): Promise<Suite> => loadSuite
 const cleanRuns = new Map<string, Promise<Report>>();
 function cleanRun(check: string, row: RunOf): Promise<Report> {
   const key = JSON.stringify([check, row]);
-  if (!cleanRuns.has(key)) cleanRuns.set(key, quickSuite(check, row).then((suite) => run([], { ...row, ...QUICK, suite })));
+  if (!cleanRuns.has(key))
+    cleanRuns.set(
+      key,
+      quickSuite(check, row).then((suite) => run([], { ...row, ...QUICK, suite })),
+    );
   return cleanRuns.get(key)!;
 }
 
@@ -63,7 +71,11 @@ describe('every check passes on the reference server in-process', () => {
       run([], DISABLED),
       run([], NO_TASKS),
     ]);
-    const bad = reports.flatMap((r) => r.checks.filter((c) => !['pass', 'skip'].includes(c.status)).map((c) => `${r.server?.protocolVersion} ${c.id}: ${c.status} ${c.message}`));
+    const bad = reports.flatMap((r) =>
+      r.checks
+        .filter((c) => !['pass', 'skip'].includes(c.status))
+        .map((c) => `${r.server?.protocolVersion} ${c.id}: ${c.status} ${c.message}`),
+    );
     expect(bad).toEqual([]);
     const passed = new Set(reports.flatMap((r) => r.checks.filter((c) => c.status === 'pass').map((c) => c.id)));
     // The Streamable HTTP checks pass over HTTP (test/e2e/http.test.ts), the process checks over stdio (test/e2e/faults.test.ts).
@@ -94,7 +106,10 @@ describe('cancellation without progress', () => {
 
 /** A row's fault run beside the same run without the fault, which must not trip. */
 async function proves({ fault, check, expect: status, why: _why, tier: _tier, ...row }: TrippingRow): Promise<void> {
-  const [faulty, clean] = await Promise.all([run([fault], { ...row, ...QUICK, suite: await quickSuite(check, row) }), cleanRun(check, row)]);
+  const [faulty, clean] = await Promise.all([
+    run([fault], { ...row, ...QUICK, suite: await quickSuite(check, row) }),
+    cleanRun(check, row),
+  ]);
   const result = faulty.checks.find((c) => c.id === check);
   expect(result?.status, result?.message).toBe(status);
   // A passive rule may see no frame of its kind from a server without the fault: it skips.
@@ -110,7 +125,12 @@ describe.concurrent('each fault trips the check that targets it (in-process rows
     const { checks, frameRules } = await loadSuite();
     const covered = new Set([...ROWS, ...trippingRows('process')].map((row) => row.check));
     // The Streamable HTTP checks have their faults in test/http-faults.test.ts.
-    expect([...checks, ...frameRules].filter((c) => c.transport !== 'http').map((c) => c.id).filter((id) => !covered.has(id))).toEqual([]);
+    expect(
+      [...checks, ...frameRules]
+        .filter((c) => c.transport !== 'http')
+        .map((c) => c.id)
+        .filter((id) => !covered.has(id)),
+    ).toEqual([]);
   });
   for (const row of ROWS.filter((r) => r.timeoutMs === undefined)) it(title(row), () => proves(row));
 });

@@ -1,12 +1,18 @@
 // Frame rules judged on single frames, where a run cannot produce the frame at will.
 import { describe, expect, it } from 'vitest';
-import { FRAME_RULES } from '../src/suite/frame-rules.js';
+import { FRAME_RULES } from '../src/checks/index.js';
 import type { InboundEvent } from '../src/session/session.js';
 import { validate } from '../src/schema/validators.js';
 
 const rule = (id: string) => FRAME_RULES.find((r) => r.id === id)!;
 const response = (message: Record<string, unknown>): InboundEvent =>
-  ({ kind: 'response', message, line: { entry: { t: 0, dir: 'recv', text: JSON.stringify(message) } }, revision: '2025-11-25', session: 1 }) as unknown as InboundEvent;
+  ({
+    kind: 'response',
+    message,
+    line: { entry: { t: 0, dir: 'recv', text: JSON.stringify(message) } },
+    revision: '2025-11-25',
+    session: 1,
+  }) as unknown as InboundEvent;
 
 describe('an invalid request answered with its own invalid id echoed back (mcp-go does this)', () => {
   const frame = response({ jsonrpc: '2.0', id: true, error: { code: -32600, message: 'Invalid JSON-RPC version' } });
@@ -14,7 +20,11 @@ describe('an invalid request answered with its own invalid id echoed back (mcp-g
     expect(rule('base/response/unsolicited').inspect(frame, {})).toEqual([]);
   });
   it('fails schema/errors: the id of an answer to an invalid request MUST be null', () => {
-    expect(rule('schema/errors').inspect(frame, {})?.map((f) => f.severity)).toEqual(['fail']);
+    expect(
+      rule('schema/errors')
+        .inspect(frame, {})
+        ?.map((f) => f.severity),
+    ).toEqual(['fail']);
   });
   it('nor is a result echoing an invalid id (mcp-go serves `"id": []`): malformed-frames judges that', () => {
     const served = response({ jsonrpc: '2.0', id: [], result: {} });
@@ -22,17 +32,29 @@ describe('an invalid request answered with its own invalid id echoed back (mcp-g
   });
   it('a response with a valid id that answers nothing is still unsolicited', () => {
     const stray = response({ jsonrpc: '2.0', id: 987654, result: {} });
-    expect(rule('base/response/unsolicited').inspect(stray, {})?.map((f) => f.severity)).toEqual(['fail']);
+    expect(
+      rule('base/response/unsolicited')
+        .inspect(stray, {})
+        ?.map((f) => f.severity),
+    ).toEqual(['fail']);
   });
 });
 
 describe('schema findings of a content block (the official fixture embeds a prompt argument as a resource uri)', () => {
-  const embedded = (uri: unknown, extra: Record<string, unknown> = {}) => ({ messages: [{ role: 'user', content: { type: 'resource', resource: { uri, mimeType: 'text/plain', text: 'x', ...extra } } }] });
+  const embedded = (uri: unknown, extra: Record<string, unknown> = {}) => ({
+    messages: [
+      { role: 'user', content: { type: 'resource', resource: { uri, mimeType: 'text/plain', text: 'x', ...extra } } },
+    ],
+  });
   for (const revision of ['2025-11-25', '2026-07-28']) {
     const complete = revision === '2026-07-28' ? { resultType: 'complete' } : {};
     it(`a format finding alone is named with its format, not a failure of the shape (${revision})`, () => {
       const r = validate(revision, 'GetPromptResult', { ...embedded('conformance'), ...complete });
-      expect(r).toEqual({ ok: false, errors: ['/messages/0/content/resource/uri must match format "uri"'], formats: ['uri'] });
+      expect(r).toEqual({
+        ok: false,
+        errors: ['/messages/0/content/resource/uri must match format "uri"'],
+        formats: ['uri'],
+      });
     });
     it(`reports the errors of the branch whose type matched, not of every other content type (${revision})`, () => {
       const r = validate(revision, 'GetPromptResult', { ...embedded(42), ...complete });
@@ -44,16 +66,41 @@ describe('schema findings of a content block (the official fixture embeds a prom
     });
   }
   const result = (message: Record<string, unknown>): InboundEvent =>
-    ({ kind: 'response', message, exchange: { id: 1, method: 'prompts/get', params: {} }, line: { entry: { t: 0, dir: 'recv', text: '' } }, revision: '2025-11-25', session: 1 }) as unknown as InboundEvent;
+    ({
+      kind: 'response',
+      message,
+      exchange: { id: 1, method: 'prompts/get', params: {} },
+      line: { entry: { t: 0, dir: 'recv', text: '' } },
+      revision: '2025-11-25',
+      session: 1,
+    }) as unknown as InboundEvent;
   it('schema/results warns on it, naming the format', () => {
-    const found = rule('schema/results').inspect(result({ jsonrpc: '2.0', id: 1, result: embedded('docs/readme') }), {});
-    expect(found?.map((f) => [f.severity, f.message])).toEqual([['warn', 'result of prompts/get does not validate against GetPromptResult (2025-11-25) only by format "uri" (an annotation of JSON Schema 2020-12)']]);
+    const found = rule('schema/results').inspect(
+      result({ jsonrpc: '2.0', id: 1, result: embedded('docs/readme') }),
+      {},
+    );
+    expect(found?.map((f) => [f.severity, f.message])).toEqual([
+      [
+        'warn',
+        'result of prompts/get does not validate against GetPromptResult (2025-11-25) only by format "uri" (an annotation of JSON Schema 2020-12)',
+      ],
+    ]);
   });
 });
 
 describe('an HTTP error body answering a POST whose request had id null (the null-id probe)', () => {
-  const body = { jsonrpc: '2.0', id: null, error: { code: -32602, message: 'Invalid params: missing _meta protocol fields' } };
-  const tied = { kind: 'response', message: body, line: { entry: { t: 0, dir: 'recv', text: '' }, answers: null }, revision: '2026-07-28', session: 1 } as unknown as InboundEvent;
+  const body = {
+    jsonrpc: '2.0',
+    id: null,
+    error: { code: -32602, message: 'Invalid params: missing _meta protocol fields' },
+  };
+  const tied = {
+    kind: 'response',
+    message: body,
+    line: { entry: { t: 0, dir: 'recv', text: '' }, answers: null },
+    revision: '2026-07-28',
+    session: 1,
+  } as unknown as InboundEvent;
   it('answers that POST: it is not unsolicited', () => {
     expect(rule('base/response/unsolicited').inspect(tied, {})).toEqual([]);
   });
@@ -62,6 +109,10 @@ describe('an HTTP error body answering a POST whose request had id null (the nul
   });
   it('the same body that came back on no POST is unsolicited', () => {
     const stray = { ...tied, line: { entry: tied.line.entry } } as InboundEvent;
-    expect(rule('base/response/unsolicited').inspect(stray, {})?.map((f) => f.severity)).toEqual(['fail']);
+    expect(
+      rule('base/response/unsolicited')
+        .inspect(stray, {})
+        ?.map((f) => f.severity),
+    ).toEqual(['fail']);
   });
 });

@@ -1,6 +1,5 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-// @ts-expect-error plain .mjs script without type declarations
 import { generate } from '../scripts/generate-types.mjs';
 
 describe('generated types', () => {

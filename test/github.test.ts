@@ -3,13 +3,23 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { codeBlock, escapeData, escapeProperty, md, renderAnnotations, renderOutputs, renderStepSummary, withoutCommands } from '../src/report/github.js';
+import {
+  codeBlock,
+  escapeData,
+  escapeProperty,
+  md,
+  renderAnnotations,
+  renderOutputs,
+  renderStepSummary,
+  withoutCommands,
+} from '../src/report/github.js';
 import { summarize } from '../src/report/summary.js';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
 import { FAULTY, runCli } from './helpers.js';
 
 /** What a hostile server might put in its name or its answers: markup, Markdown, a table cell break, a fake command. */
-const HOSTILE = '<img src=x onerror=alert(1)></script> **bold** [link](http://evil.example) | cell\n::error::forged %0A `tick` 100%';
+const HOSTILE =
+  '<img src=x onerror=alert(1)></script> **bold** [link](http://evil.example) | cell\n::error::forged %0A `tick` 100%';
 
 function check(id: string, status: Status, over: Partial<CheckResult> = {}): CheckResult {
   return {
@@ -18,7 +28,12 @@ function check(id: string, status: Status, over: Partial<CheckResult> = {}): Che
     area: id.split('/')[0],
     status,
     level: 'MUST',
-    requirement: { id: 'base.x', level: 'MUST', spec: 'https://modelcontextprotocol.io/specification/2025-11-25/basic#x', text: 'The server does x' },
+    requirement: {
+      id: 'base.x',
+      level: 'MUST',
+      spec: 'https://modelcontextprotocol.io/specification/2025-11-25/basic#x',
+      text: 'The server does x',
+    },
     message: `${status}: ${HOSTILE}`,
     expected: { code: -32601 },
     actual: { code: -32603, message: HOSTILE },
@@ -114,7 +129,18 @@ describe('the step summary, annotations and outputs', () => {
 
   it('writes outputs any value can pass through', () => {
     const outputs = parseOutputs(renderOutputs(r, { reports: 'out dir', 'report-json': 'out dir/report.json' }));
-    expect(outputs).toEqual({ verdict: 'fail', pass: '1', fail: '2', warn: '1', skip: '1', error: '0', expected: '1', stale: '1', reports: 'out dir', 'report-json': 'out dir/report.json' });
+    expect(outputs).toEqual({
+      verdict: 'fail',
+      pass: '1',
+      fail: '2',
+      warn: '1',
+      skip: '1',
+      error: '0',
+      expected: '1',
+      stale: '1',
+      reports: 'out dir',
+      'report-json': 'out dir/report.json',
+    });
   });
 });
 
@@ -124,11 +150,22 @@ describe('the CLI in GitHub Actions', () => {
     const [summaryFile, outputFile] = [join(dir, 'summary.md'), join(dir, 'output')];
     await writeFile(summaryFile, '# earlier step\n');
     // The two checks the faults trip: one failure, one warning.
-    const r = await runCli(['--only', 'base/method-not-found', '--only', 'tools/names/format', '--env', 'MCP_FAULTS=method-not-found-code,bad-tool-name', FAULTY], {
-      GITHUB_ACTIONS: 'true',
-      GITHUB_STEP_SUMMARY: summaryFile,
-      GITHUB_OUTPUT: outputFile,
-    });
+    const r = await runCli(
+      [
+        '--only',
+        'base/method-not-found',
+        '--only',
+        'tools/names/format',
+        '--env',
+        'MCP_FAULTS=method-not-found-code,bad-tool-name',
+        FAULTY,
+      ],
+      {
+        GITHUB_ACTIONS: 'true',
+        GITHUB_STEP_SUMMARY: summaryFile,
+        GITHUB_OUTPUT: outputFile,
+      },
+    );
     expect(r.exitCode).toBe(1);
     const summary = await readFile(summaryFile, 'utf8');
     expect(summary).toMatch(/^# earlier step\n## ❌ MCP conformance: fail\n/);

@@ -25,7 +25,11 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   // A subcommand stays first; the report folder goes after it.
   const [first, ...rest] = args;
   const argv = ['list', 'report', 'badge'].includes(first) ? [first, '--out', out, ...rest] : ['--out', out, ...args];
-  const r = await execa(process.execPath, [CLI, ...argv], { reject: false, env: { GITHUB_ACTIONS: '', ...env, NO_COLOR: '1' }, timeout: 120_000 });
+  const r = await execa(process.execPath, [CLI, ...argv], {
+    reject: false,
+    env: { GITHUB_ACTIONS: '', ...env, NO_COLOR: '1' },
+    timeout: 120_000,
+  });
   let report: Report | undefined;
   try {
     report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
@@ -45,12 +49,17 @@ export async function tempFile(text: string, name: string): Promise<string> {
 }
 
 /** The checks of a report that neither passed nor skipped, as `id: status message`. */
-export const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
+export const notPassing = (r: Report | undefined) =>
+  (r?.checks ?? [])
+    .filter((c) => c.status !== 'pass' && c.status !== 'skip')
+    .map((c) => `${c.id}: ${c.status} ${c.message}`);
 
 /** Checks that apply to both runs (no transport of their own) whose verdicts differ, as `id: stdio → http`. */
 export async function differences(stdio: Report, http: Report): Promise<string[]> {
   const { checks, frameRules } = await loadSuite();
   const shared = new Set([...checks, ...frameRules].filter((c) => c.transport === undefined).map((c) => c.id));
   const overHttp = new Map(http.checks.map((c) => [c.id, c.status]));
-  return stdio.checks.filter((c) => shared.has(c.id) && overHttp.get(c.id) !== c.status).map((c) => `${c.id}: ${c.status} → ${overHttp.get(c.id)}`);
+  return stdio.checks
+    .filter((c) => shared.has(c.id) && overHttp.get(c.id) !== c.status)
+    .map((c) => `${c.id}: ${c.status} → ${overHttp.get(c.id)}`);
 }

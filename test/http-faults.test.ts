@@ -1,12 +1,13 @@
 // Each HTTP fault of the faulty fixture trips exactly the check that targets it: the faulty app is served in this
 // worker on a free port, and each run names its revision (no server to start, no polling, no probe of the eras).
+import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it, vi } from 'vitest';
-import { HTTP_CHECKS } from '../src/checks/http.js';
-import { HTTP_SESSION_CHECKS } from '../src/checks/http-sessions.js';
-import { HTTP_STREAM_CHECKS } from '../src/checks/http-streams.js';
-import { STATELESS_HTTP_CHECKS } from '../src/checks/stateless-http.js';
-import { runConformance } from '../src/index.js';
+import { HTTP_CHECKS } from '../src/checks/http/checks.js';
+import { HTTP_SESSION_CHECKS } from '../src/checks/http/sessions.js';
+import { HTTP_STREAM_CHECKS } from '../src/checks/http/streams.js';
+import { STATELESS_HTTP_CHECKS } from '../src/checks/stateless/http.js';
+import { type ConformanceOptions, runConformance } from '../src/index.js';
 import type { Report } from '../src/schema/generated/report.js';
 import { STATELESS_REVISION } from '../src/schema/validators.js';
 import { HTTP_FAULT_ROWS, STATELESS_HTTP_FAULT_ROWS } from './fault-rows.js';
@@ -20,15 +21,29 @@ vi.setConfig({ maxConcurrency: 6 });
 const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
 
 /** Every check that neither passed nor was skipped, as `id: status`. */
-const notPassing = (r: Report) => r.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status}`).sort();
+const notPassing = (r: Report) =>
+  r.checks
+    .filter((c) => c.status !== 'pass' && c.status !== 'skip')
+    .map((c) => `${c.id}: ${c.status}`)
+    .sort();
+
+type FaultyApp = Awaited<ReturnType<typeof createFaultyHttpApp>> & { http: Server };
 
 /** Runs the suite in `revision` against the faulty app with `fault` on, served here until the run ends. */
 async function run(fault: string, revision: string): Promise<Report> {
-  const app = await createFaultyHttpApp([fault], { revision: revision === STATELESS_REVISION ? revision : undefined });
+  // createHttpServer adds `http` after building the app object, which the type inferred from JavaScript does not see.
+  const app = (await createFaultyHttpApp([fault], {
+    revision: revision === STATELESS_REVISION ? revision : undefined,
+  })) as FaultyApp;
   await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = app.http.address() as AddressInfo;
-    return await runConformance({ target: `http://127.0.0.1:${port}/mcp`, revision, seed: 7, runs: 10 });
+    return await runConformance({
+      target: `http://127.0.0.1:${port}/mcp`,
+      revision: revision as ConformanceOptions['revision'],
+      seed: 7,
+      runs: 10,
+    });
   } finally {
     app.http.closeAllConnections();
     await new Promise((resolve) => app.http.close(resolve));
@@ -49,7 +64,9 @@ describe.concurrent('each HTTP fault trips exactly the check that targets it', (
 
 describe.concurrent('each stateless HTTP fault trips exactly the check that targets it', () => {
   it('covers every stateless/http check with a fault', () => {
-    expect(STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !STATELESS_HTTP_FAULT_ROWS.some((f) => f.check === id))).toEqual([]);
+    expect(
+      STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !STATELESS_HTTP_FAULT_ROWS.some((f) => f.check === id)),
+    ).toEqual([]);
   });
   // A row of tier process is run by test/e2e/http-stateless.test.ts.
   for (const { fault, check, expect: status } of STATELESS_HTTP_FAULT_ROWS.filter((row) => row.tier !== 'process')) {

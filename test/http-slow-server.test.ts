@@ -10,7 +10,14 @@ const SLOW_HTTP = join(ROOT, 'test/fixtures/servers/slow-http-server.mjs');
 
 /** A run of the checks `only` on slow-http-server.mjs in `mode`, started by the run on a free port. */
 const slowRun = (mode: string, only: string[], timeout?: number) =>
-  runConformance({ target: [process.execPath, SLOW_HTTP], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', env: { SLOW_HTTP: mode }, only, ...(timeout !== undefined && { timeout }) });
+  runConformance({
+    target: [process.execPath, SLOW_HTTP],
+    httpUrl: 'http://127.0.0.1:{port}/mcp',
+    port: 'auto',
+    env: { SLOW_HTTP: mode },
+    only,
+    ...(timeout !== undefined && { timeout }),
+  });
 
 describe('the streams of a slow HTTP server', () => {
   it('are watched long enough for its ping to be answered', async () => {
@@ -25,6 +32,9 @@ describe('a ping answered after its check gave up on it, over HTTP', () => {
   it('is a late answer (warn), not a server that stopped answering (fail)', async () => {
     const report = await slowRun('late-ping', ['base/batch/removed'], 2);
     const check = report.checks.find((c) => c.id === 'base/batch/removed');
-    expect(check).toMatchObject({ status: 'warn', message: expect.stringContaining('late answer (after the timeout): ping') });
+    expect(check).toMatchObject({
+      status: 'warn',
+      message: expect.stringContaining('late answer (after the timeout): ping'),
+    });
   });
 });

@@ -13,11 +13,16 @@ const SRC = resolve(import.meta.dirname, '../src');
 function importGraph(root: string): Map<string, string[]> {
   const files = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'));
   const graph = new Map<string, string[]>();
-  const pattern = /\b(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\bfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
+  const pattern =
+    /\b(?:import|export)\s+(?:type\s+)?(?:[^'"`;]*?\bfrom\s+)?['"](\.{1,2}\/[^'"]+)['"]|\bimport\(\s*['"](\.{1,2}\/[^'"]+)['"]\s*\)/g;
   for (const file of files) {
     // Comments may quote an import; strip them (a string holding // or /* does not occur next to a relative import).
-    const text = readFileSync(join(root, file), 'utf8').replace(/\/\*[\s\S]*?\*\//g, '').replace(/^\s*\/\/.*$/gm, '');
-    const targets = [...text.matchAll(pattern)].map((m) => relative(root, resolve(root, dirname(file), (m[1] ?? m[2]).replace(/\.js$/, '.ts'))));
+    const text = readFileSync(join(root, file), 'utf8')
+      .replace(/\/\*[\s\S]*?\*\//g, '')
+      .replace(/^\s*\/\/.*$/gm, '');
+    const targets = [...text.matchAll(pattern)].map((m) =>
+      relative(root, resolve(root, dirname(file), (m[1] ?? m[2]).replace(/\.js$/, '.ts'))),
+    );
     graph.set(file, [...new Set(targets)]);
   }
   return graph;
@@ -52,20 +57,38 @@ describe('the imports of src/', () => {
 
   it('run one way between layers', () => {
     const graph = importGraph(SRC);
-    const from = (prefix: string) => [...graph].filter(([file]) => file.startsWith(prefix)).flatMap(([file, to]) => to.map((t) => `${file} → ${t}`));
+    const from = (prefix: string) =>
+      [...graph].filter(([file]) => file.startsWith(prefix)).flatMap(([file, to]) => to.map((t) => `${file} → ${t}`));
     // Defaults: read by every layer, so they import nothing.
     expect(graph.get('config/defaults.ts')).toEqual([]);
     // Transports carry frames: no session, no schema or revision list (the generated report types are everyone's model).
-    expect(from('transport/').filter((e) => /→ (session|schema\/(?!generated\/)|checks|properties|discovery|run)\//.test(e))).toEqual([]);
-    expect(from('session/').filter((e) => /→ (checks|properties|discovery|run)\//.test(e))).toEqual([]);
+    expect(
+      from('transport/').filter((e) => /→ (session|schema\/(?!generated\/)|checks|discovery|run)\//.test(e)),
+    ).toEqual([]);
+    expect(from('session/').filter((e) => /→ (checks|discovery|run)\//.test(e))).toEqual([]);
     // Generated checks reach the wire through a session only.
-    expect(from('properties/').filter((e) => e.includes('→ transport/'))).toEqual([]);
+    const generated = [...graph.keys()].filter((f) =>
+      /^checks\/(?:[^/]+\/properties|kit\/property-runner)\.ts$/.test(f),
+    );
+    expect(generated.length).toBeGreaterThan(4);
+    expect(
+      generated.flatMap((f) =>
+        graph
+          .get(f)!
+          .filter((t) => t.startsWith('transport/'))
+          .map((t) => `${f} → ${t}`),
+      ),
+    ).toEqual([]);
     // Generators make values; they know no check. Checks are definitions: the suite assembles them, the run runs them.
-    expect(from('generate/').filter((e) => /→ (checks|properties|cases|suite|run)\//.test(e))).toEqual([]);
-    expect(from('checks/').filter((e) => /→ (properties|cases|suite|run)\//.test(e))).toEqual([]);
-    expect(from('properties/').filter((e) => /→ (cases|suite|run)\//.test(e))).toEqual([]);
-    expect(from('cases/').filter((e) => /→ (properties|suite|run)\//.test(e))).toEqual([]);
+    expect(from('generate/').filter((e) => /→ (checks|suite|run)\//.test(e))).toEqual([]);
+    expect(from('checks/').filter((e) => /→ (suite|run)\//.test(e))).toEqual([]);
+    // What checks are built from knows no check; the case engine knows only that; code checks do not run cases.
+    expect(from('checks/kit/').filter((e) => /→ checks\/(?!kit\/)/.test(e))).toEqual([]);
+    expect(from('checks/cases/').filter((e) => /→ checks\/(?!kit\/|cases\/)/.test(e))).toEqual([]);
+    expect(from('checks/').filter((e) => !e.startsWith('checks/cases/') && e.includes('→ checks/cases/'))).toEqual([]);
     expect(from('suite/').filter((e) => e.includes('→ run/'))).toEqual([]);
+    // Reports read results; they run nothing.
+    expect(from('report/').filter((e) => /→ (run|cli)\//.test(e))).toEqual([]);
   });
 
   it('the finder sees a cycle through a type import, a re-export or a dynamic import', () => {
@@ -74,7 +97,10 @@ describe('the imports of src/', () => {
       mkdirSync(join(root, 'a'));
       writeFileSync(join(root, 'a/x.ts'), "import type { Y } from '../y.js';\nexport const x = 1;\n");
       writeFileSync(join(root, 'y.ts'), "export * from './z.js';\nexport type Y = number;\n");
-      writeFileSync(join(root, 'z.ts'), "// import { x } from './a/x.js' (a comment, not an edge)\nexport const z = () => import('./a/x.js');\n");
+      writeFileSync(
+        join(root, 'z.ts'),
+        "// import { x } from './a/x.js' (a comment, not an edge)\nexport const z = () => import('./a/x.js');\n",
+      );
       writeFileSync(join(root, 'w.ts'), "import {\n  z,\n} from './z.js';\nimport './y.js';\n");
       const graph = importGraph(root);
       expect(graph.get('w.ts')).toEqual(['z.ts', 'y.ts']);

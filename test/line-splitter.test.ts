@@ -4,7 +4,9 @@ import { LineSplitter, type RawLine } from '../src/transport/line-splitter.js';
 /** A splitter (lines over 100 bytes cut to a 4-byte prefix) that records its lines. */
 function splitter() {
   const lines: string[] = [];
-  const s = new LineSplitter(100, 4, (l: RawLine) => lines.push(`${l.data.toString()}${l.overflow ? `…(${l.bytes})` : ''}${l.partial ? ' (partial)' : ''}`));
+  const s = new LineSplitter(100, 4, (l: RawLine) =>
+    lines.push(`${l.data.toString()}${l.overflow ? `…(${l.bytes})` : ''}${l.partial ? ' (partial)' : ''}`),
+  );
   return { s, lines };
 }
 const bytes = (text: string) => Buffer.from(text);
@@ -25,7 +27,10 @@ describe('splitting a stream into lines', () => {
     const chunk = Buffer.alloc(64 * 1024, 'y');
     for (let i = 0; i < 40; i++) s.push(chunk);
     s.push(bytes('z\nnext\n'));
-    expect(lines.map((l) => [l.bytes, l.data.length, l.overflow])).toEqual([[40 * 64 * 1024 + 1, 40 * 64 * 1024 + 1, false], [4, 4, false]]);
+    expect(lines.map((l) => [l.bytes, l.data.length, l.overflow])).toEqual([
+      [40 * 64 * 1024 + 1, 40 * 64 * 1024 + 1, false],
+      [4, 4, false],
+    ]);
     expect(lines[0]!.data.equals(Buffer.concat([Buffer.alloc(40 * 64 * 1024, 'y'), bytes('z')]))).toBe(true);
     expect(lines[0]!.data.buffer.byteLength).toBeGreaterThanOrEqual(32 * 1024 * 1024);
   });

@@ -6,9 +6,9 @@ import { pathToFileURL } from 'node:url';
 import _Ajv2020 from 'ajv/dist/2020.js';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
-import { buildMatrix, MatrixInputError } from '../src/matrix/build.js';
-import { renderMatrixHtml } from '../src/matrix/html.js';
-import { writeMatrix } from '../src/matrix/write.js';
+import { buildMatrix, MatrixInputError } from '../src/report/matrix/build.js';
+import { renderMatrixHtml } from '../src/report/matrix/html.js';
+import { writeMatrix } from '../src/report/matrix/write.js';
 import { writeReports } from '../src/report/write.js';
 import type { Matrix } from '../src/schema/generated/matrix.js';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
@@ -25,7 +25,12 @@ function check(id: string, status: Status, over: Partial<CheckResult> = {}): Che
     area: id.split('/')[0],
     status,
     level: status === 'warn' ? 'SHOULD' : 'MUST',
-    requirement: { id: `req.${id}`, level: status === 'warn' ? 'SHOULD' : 'MUST', spec: `https://modelcontextprotocol.io/specification/2025-11-25/${id}`, text: `What ${id} asks.` },
+    requirement: {
+      id: `req.${id}`,
+      level: status === 'warn' ? 'SHOULD' : 'MUST',
+      spec: `https://modelcontextprotocol.io/specification/2025-11-25/${id}`,
+      text: `What ${id} asks.`,
+    },
     message: `${status} as seen`,
     durationMs: 1,
     ...over,
@@ -46,17 +51,55 @@ function report(name: string, protocolVersion: string, checks: CheckResult[]): R
 
 /** Three servers: two agree, one (named with markup) fails a check the others pass, and one that never started. */
 async function folders(root: string): Promise<string[]> {
-  const base = (extra: CheckResult[] = []) => [check('lifecycle/initialize/result', 'pass'), check('tools/call/unknown-tool', 'pass'), check('tools/list/paginated', 'skip'), ...extra];
+  const base = (extra: CheckResult[] = []) => [
+    check('lifecycle/initialize/result', 'pass'),
+    check('tools/call/unknown-tool', 'pass'),
+    check('tools/list/paginated', 'skip'),
+    ...extra,
+  ];
   await writeReports(report('alpha', '2025-11-25', base([check('base/error/concise', 'warn')])), join(root, 'alpha'));
   // A dual-era server: one folder per revision, as a --revision auto run writes them.
   await writeReports(report('beta', '2025-11-25', base()), join(root, 'beta', '2025-11-25'));
-  await writeReports(report('beta', '2026-07-28', [check('stateless/discover/result', 'pass')]), join(root, 'beta', '2026-07-28'));
-  const hostile = [check('lifecycle/initialize/result', 'pass'), check('tools/call/unknown-tool', 'fail', { message: `answered ${IMG}`, requirement: { id: 'tools.call.unknown', level: 'MUST', spec: 'javascript:window.__pwned=1', text: `spec ${CLOSE_SCRIPT}` } }), check('tools/list/paginated', 'skip')];
+  await writeReports(
+    report('beta', '2026-07-28', [check('stateless/discover/result', 'pass')]),
+    join(root, 'beta', '2026-07-28'),
+  );
+  const hostile = [
+    check('lifecycle/initialize/result', 'pass'),
+    check('tools/call/unknown-tool', 'fail', {
+      message: `answered ${IMG}`,
+      requirement: {
+        id: 'tools.call.unknown',
+        level: 'MUST',
+        spec: 'javascript:window.__pwned=1',
+        text: `spec ${CLOSE_SCRIPT}`,
+      },
+    }),
+    check('tools/list/paginated', 'skip'),
+  ];
   await writeReports(report(IMG, '2025-11-25', hostile), join(root, 'gamma'));
-  await writeFile(join(root, 'gamma', 'matrix-run.json'), JSON.stringify({ name: `gamma ${IMG}`, exitCode: 1, timedOut: false, durationMs: 2000, labels: { implementation: CLOSE_SCRIPT } }));
+  await writeFile(
+    join(root, 'gamma', 'matrix-run.json'),
+    JSON.stringify({
+      name: `gamma ${IMG}`,
+      exitCode: 1,
+      timedOut: false,
+      durationMs: 2000,
+      labels: { implementation: CLOSE_SCRIPT },
+    }),
+  );
   // A server whose run could not start: only how it ended.
   await mkdir(join(root, 'gone'));
-  await writeFile(join(root, 'gone', 'matrix-run.json'), JSON.stringify({ name: 'gone', exitCode: 2, timedOut: false, durationMs: 50, reason: 'mcp-conformance: cannot start /nope: not found (ENOENT)' }));
+  await writeFile(
+    join(root, 'gone', 'matrix-run.json'),
+    JSON.stringify({
+      name: 'gone',
+      exitCode: 2,
+      timedOut: false,
+      durationMs: 50,
+      reason: 'mcp-conformance: cannot start /nope: not found (ENOENT)',
+    }),
+  );
   return ['alpha', 'beta', 'gamma', 'gone'].map((f) => join(root, f));
 }
 
@@ -70,13 +113,20 @@ describe('the matrix of report folders', () => {
   afterAll(() => rm(root, { recursive: true, force: true }));
 
   it('follows its JSON Schema', async () => {
-    const schema = JSON.parse(await readFile(new URL('../schema/matrix.schema.json', import.meta.url), 'utf8')) as object;
+    const schema = JSON.parse(
+      await readFile(new URL('../schema/matrix.schema.json', import.meta.url), 'utf8'),
+    ) as object;
     const validate = new Ajv2020({ allErrors: true }).compile(schema);
     expect(validate(matrix), JSON.stringify(validate.errors)).toBe(true);
   });
 
   it('has a column per server and revision, and a server without a report as such', () => {
-    expect(matrix.servers.map((s) => [s.name, s.verdict])).toEqual([['alpha', 'pass'], ['beta', 'pass'], [`gamma ${IMG}`, 'fail'], ['gone', 'no-report']]);
+    expect(matrix.servers.map((s) => [s.name, s.verdict])).toEqual([
+      ['alpha', 'pass'],
+      ['beta', 'pass'],
+      [`gamma ${IMG}`, 'fail'],
+      ['gone', 'no-report'],
+    ]);
     expect(matrix.columns.map((c) => [c.folder, c.revision, c.verdict])).toEqual([
       ['alpha', '2025-11-25', 'pass'],
       ['beta/2026-07-28', '2026-07-28', 'pass'],
@@ -88,7 +138,13 @@ describe('the matrix of report folders', () => {
   });
 
   it('groups rows by area and marks the cell that differs from the majority', () => {
-    expect(matrix.rows.map((r) => r.id)).toEqual(['lifecycle/initialize/result', 'tools/call/unknown-tool', 'tools/list/paginated', 'base/error/concise', 'stateless/discover/result']);
+    expect(matrix.rows.map((r) => r.id)).toEqual([
+      'lifecycle/initialize/result',
+      'tools/call/unknown-tool',
+      'tools/list/paginated',
+      'base/error/concise',
+      'stateless/discover/result',
+    ]);
     const unknownTool = matrix.rows[1];
     expect(unknownTool.majority).toBe('pass');
     expect(unknownTool.cells.map((c) => c?.status ?? null)).toEqual(['pass', null, 'pass', 'fail', null]);
@@ -97,7 +153,10 @@ describe('the matrix of report folders', () => {
     // Skips neither make a majority nor differ from one.
     expect(matrix.rows[2].majority).toBeUndefined();
     // A warn carries its requirement, to be explained.
-    expect(matrix.rows[3].cells[0]).toMatchObject({ status: 'warn', requirement: { id: 'req.base/error/concise', level: 'SHOULD' } });
+    expect(matrix.rows[3].cells[0]).toMatchObject({
+      status: 'warn',
+      requirement: { id: 'req.base/error/concise', level: 'SHOULD' },
+    });
   });
 
   it('names a folder that is no report folder, and a report.json that is not one', async () => {
@@ -118,7 +177,16 @@ describe('the matrix of report folders', () => {
 // ---- in a real browser
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('matrix.html in headless Chromium', () => {
   let browser: Browser | undefined;
@@ -167,7 +235,7 @@ describe('matrix.html in headless Chromium', () => {
     await settle();
   });
 
-  it('links each cell to its check in that run\'s own index.html', async (ctx) => {
+  it("links each cell to its check in that run's own index.html", async (ctx) => {
     const { page, settle } = await open(ctx);
     const row = page.locator('tr[data-item]').filter({ hasText: 'tools/call/unknown-tool' });
     const hrefs = await row.locator('td a').evaluateAll((as) => as.map((a) => (a as HTMLAnchorElement).href));
@@ -187,7 +255,14 @@ describe('matrix.html in headless Chromium', () => {
 
   it('filters rows by status, by "differs from the majority" and by area', async (ctx) => {
     const { page, settle } = await open(ctx);
-    const shown = () => page.locator('tr[data-item]').evaluateAll((trs) => trs.filter((t) => !(t as HTMLElement).hidden && !(t.parentElement as HTMLElement).hidden).map((t) => t.querySelector('code')!.textContent));
+    const shown = () =>
+      page
+        .locator('tr[data-item]')
+        .evaluateAll((trs) =>
+          trs
+            .filter((t) => !(t as HTMLElement).hidden && !(t.parentElement as HTMLElement).hidden)
+            .map((t) => t.querySelector('code')!.textContent),
+        );
     expect(await shown()).toHaveLength(5);
     await page.locator('button[data-filter="status"][value="fail"]').click();
     expect(await shown()).toEqual(['tools/call/unknown-tool']);

@@ -14,7 +14,10 @@ const result = (id: string, status: CheckResult['status']) => ({ id, status }) a
 /** A stream that records what is written; a terminal when `tty`. */
 function stream(tty: boolean) {
   const written: string[] = [];
-  return { written, s: { isTTY: tty, columns: 60, write: (t: string) => written.push(t) > 0 } as unknown as NodeJS.WriteStream };
+  return {
+    written,
+    s: { isTTY: tty, columns: 60, write: (t: string) => written.push(t) > 0 } as unknown as NodeJS.WriteStream,
+  };
 }
 
 describe('progress', () => {
@@ -24,12 +27,23 @@ describe('progress', () => {
     let end!: (r: CheckResult) => void;
     const slow = t.track('tools/a', new Promise((r) => (end = r)));
     await t.track('base/c', Promise.resolve(result('base/c', 'fail')));
-    expect(seen.at(-1)).toMatchObject({ done: 1, total: 3, current: 'tools/a', failures: 1, areaDone: { area: 'base', statuses: ['fail'] } });
+    expect(seen.at(-1)).toMatchObject({
+      done: 1,
+      total: 3,
+      current: 'tools/a',
+      failures: 1,
+      areaDone: { area: 'base', statuses: ['fail'] },
+    });
     await t.track('tools/b', Promise.resolve(result('tools/b', 'pass')));
     expect(seen.at(-1)?.areaDone).toBeUndefined();
     end(result('tools/a', 'warn'));
     await slow;
-    expect(seen.at(-1)).toMatchObject({ done: 3, failures: 1, current: undefined, areaDone: { area: 'tools', statuses: ['pass', 'warn'] } });
+    expect(seen.at(-1)).toMatchObject({
+      done: 3,
+      failures: 1,
+      current: undefined,
+      areaDone: { area: 'tools', statuses: ['pass', 'warn'] },
+    });
     expect(progressText(seen.at(-1)!, 4200)).toBe('3/3 checks · 4 s · 1 failed');
     expect(areaText({ area: 'tools', statuses: ['pass', 'warn'] })).toMatch(/^tools\s+2 checks: 1 pass, 1 warn\n$/);
   });
@@ -38,7 +52,12 @@ describe('progress', () => {
     const quiet = stream(false);
     expect(progressSink(quiet.s, false).onProgress).toBeUndefined();
     const verbose = stream(false);
-    progressSink(verbose.s, true).onProgress!({ done: 1, total: 2, failures: 0, areaDone: { area: 'base', statuses: ['pass'] } });
+    progressSink(verbose.s, true).onProgress!({
+      done: 1,
+      total: 2,
+      failures: 0,
+      areaDone: { area: 'base', statuses: ['pass'] },
+    });
     expect(verbose.written).toEqual([areaText({ area: 'base', statuses: ['pass'] })]);
   });
 
@@ -60,31 +79,46 @@ describe('the live line of a run', () => {
   const run = ['--seed', '1', '--only', 'lifecycle/**', REFERENCE];
   const hasScript = existsSync('/usr/bin/script');
 
-  it.skipIf(!hasScript)('shows on a terminal (a pseudo-terminal), and is erased before the report', async () => {
-    const out = await mkdtemp(join(tmpdir(), 'mcp-pty-'));
-    try {
-      const command = [process.execPath, CLI, '--out', out, ...run].map((a) => `'${a}'`).join(' ');
-      const r = await execa('script', ['-qec', command, '/dev/null'], { reject: false, stdin: 'ignore', env: { NO_COLOR: '1' }, timeout: 60_000 });
-      const text = String(r.stdout);
-      expect(r.exitCode, text).toBe(0);
-      expect(text).toMatch(/\d+\/\d+ checks · [^\r]*\d+ s · 0 failed/);
-      // The report comes after the last erase, with no live line in it.
-      const after = text.slice(text.lastIndexOf('\r\x1b[2K') + '\r\x1b[2K'.length);
-      expect(after.startsWith('mcp-conformance ')).toBe(true);
-      expect(after).not.toMatch(/ checks · /);
-    } finally {
-      await rm(out, { recursive: true, force: true });
-    }
-  }, 70_000);
+  it.skipIf(!hasScript)(
+    'shows on a terminal (a pseudo-terminal), and is erased before the report',
+    async () => {
+      const out = await mkdtemp(join(tmpdir(), 'mcp-pty-'));
+      try {
+        const command = [process.execPath, CLI, '--out', out, ...run].map((a) => `'${a}'`).join(' ');
+        const r = await execa('script', ['-qec', command, '/dev/null'], {
+          reject: false,
+          stdin: 'ignore',
+          env: { NO_COLOR: '1' },
+          timeout: 60_000,
+        });
+        const text = String(r.stdout);
+        expect(r.exitCode, text).toBe(0);
+        expect(text).toMatch(/\d+\/\d+ checks · [^\r]*\d+ s · 0 failed/);
+        // The report comes after the last erase, with no live line in it.
+        const after = text.slice(text.lastIndexOf('\r\x1b[2K') + '\r\x1b[2K'.length);
+        expect(after.startsWith('mcp-conformance ')).toBe(true);
+        expect(after).not.toMatch(/ checks · /);
+      } finally {
+        await rm(out, { recursive: true, force: true });
+      }
+    },
+    70_000,
+  );
 
   it('into a pipe prints the report alone, as before; with --verbose one line per area first', async () => {
     const out = await mkdtemp(join(tmpdir(), 'mcp-pipe-'));
     try {
-      const plain = await execa(process.execPath, [CLI, '--out', out, ...run], { reject: false, env: { NO_COLOR: '1', GITHUB_ACTIONS: '' } });
+      const plain = await execa(process.execPath, [CLI, '--out', out, ...run], {
+        reject: false,
+        env: { NO_COLOR: '1', GITHUB_ACTIONS: '' },
+      });
       expect(plain.stdout.startsWith('mcp-conformance ')).toBe(true);
       expect(plain.stdout).not.toContain('\x1b[');
       expect(plain.stdout).not.toMatch(/ checks · /);
-      const verbose = await execa(process.execPath, [CLI, '--out', out, '--verbose', ...run], { reject: false, env: { NO_COLOR: '1', GITHUB_ACTIONS: '' } });
+      const verbose = await execa(process.execPath, [CLI, '--out', out, '--verbose', ...run], {
+        reject: false,
+        env: { NO_COLOR: '1', GITHUB_ACTIONS: '' },
+      });
       expect(verbose.stdout).toMatch(/^2025-11-25\/lifecycle\s+\d+ checks: \d+ pass/);
       expect(verbose.stdout).toContain('\nmcp-conformance ');
     } finally {

@@ -10,7 +10,7 @@ const REFERENCE = fileURLToPath(new URL('../examples/reference-server/server.mjs
 const FAULTY = fileURLToPath(new URL('./fixtures/servers/faulty-server.mjs', import.meta.url));
 const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// biome-ignore lint/suspicious/noExplicitAny: the tests read deep into the server's answers, whose shapes they assert
 type Json = any;
 
 /** A tiny newline-delimited JSON-RPC client over a child process's stdio. */
@@ -100,7 +100,11 @@ class Client {
   }
 
   async initialize(protocolVersion: string = REVISIONS[0]): Promise<Json> {
-    const result = await this.result('initialize', { protocolVersion, capabilities: {}, clientInfo: { name: 'self-test', version: '0.0.0' } });
+    const result = await this.result('initialize', {
+      protocolVersion,
+      capabilities: {},
+      clientInfo: { name: 'self-test', version: '0.0.0' },
+    });
     this.notify('notifications/initialized');
     return result;
   }
@@ -187,23 +191,47 @@ describe('reference server', () => {
     c.send({ jsonrpc: '2.0', id: serverPing.id, result: {} });
 
     const tools = await c.listAll('tools/list', 'tools');
-    expect(tools.map((t) => t.name)).toEqual(['echo', 'add', 'search-docs', 'get-image', 'write-note', 'count-words', 'index-docs', 'count-slowly', 'ask-llm', 'confirm-choice', 'sign-in', 'list-roots']);
-    expect(tools.filter((t) => 'execution' in t).map((t) => [t.name, t.execution.taskSupport])).toEqual([['count-words', 'optional'], ['index-docs', 'required']]);
+    expect(tools.map((t) => t.name)).toEqual([
+      'echo',
+      'add',
+      'search-docs',
+      'get-image',
+      'write-note',
+      'count-words',
+      'index-docs',
+      'count-slowly',
+      'ask-llm',
+      'confirm-choice',
+      'sign-in',
+      'list-roots',
+    ]);
+    expect(tools.filter((t) => 'execution' in t).map((t) => [t.name, t.execution.taskSupport])).toEqual([
+      ['count-words', 'optional'],
+      ['index-docs', 'required'],
+    ]);
     for (const t of tools) {
       expect(t.name).toMatch(/^[A-Za-z0-9_.-]{1,128}$/);
       expect(t.inputSchema.type).toBe('object');
     }
     const resources = await c.listAll('resources/list', 'resources');
-    expect(resources.map((r) => r.uri)).toEqual(['ref://docs/readme', 'ref://docs/changelog', 'ref://assets/logo', 'ui://reference/sum.html']);
+    expect(resources.map((r) => r.uri)).toEqual([
+      'ref://docs/readme',
+      'ref://docs/changelog',
+      'ref://assets/logo',
+      'ui://reference/sum.html',
+    ]);
     // The MCP App of add: its tool names the ui:// resource, listed and read as text/html;profile=mcp-app with _meta.ui.
     expect(tools.find((t) => t.name === 'add')._meta.ui.resourceUri).toBe('ui://reference/sum.html');
-    expect(resources[3]).toMatchObject({ mimeType: 'text/html;profile=mcp-app', _meta: { ui: { prefersBorder: true } } });
+    expect(resources[3]).toMatchObject({
+      mimeType: 'text/html;profile=mcp-app',
+      _meta: { ui: { prefersBorder: true } },
+    });
     for (const r of resources) {
       const { contents } = await c.result('resources/read', { uri: r.uri });
       expect(contents).toHaveLength(1);
       expect(contents[0].uri).toBe(r.uri);
       expect(contents[0].mimeType).toBe(r.mimeType);
-      expect(('text' in contents[0]) !== ('blob' in contents[0])).toBe(true);
+      expect('text' in contents[0] !== 'blob' in contents[0]).toBe(true);
     }
     const templates = await c.listAll('resources/templates/list', 'resourceTemplates');
     expect(templates.map((t) => t.uriTemplate)).toEqual(['ref://notes/{id}']);
@@ -220,7 +248,11 @@ describe('reference server', () => {
     expect(bad.isError).toBe(true);
     await c.result('tools/call', { name: 'write-note', arguments: { text: 'remember' } });
     // Tasks (2025-11-25): count-words may run as a task, index-docs only as one, get-image never.
-    const { task } = await c.result('tools/call', { name: 'count-words', arguments: { text: 'a b c' }, task: { ttl: 1000 } });
+    const { task } = await c.result('tools/call', {
+      name: 'count-words',
+      arguments: { text: 'a b c' },
+      task: { ttl: 1000 },
+    });
     expect(task).toMatchObject({ status: 'working', ttl: 1000 });
     expect((await c.result('tasks/result', { taskId: task.taskId })).content[0].text).toBe('3 word(s)');
     expect((await c.result('tasks/get', { taskId: task.taskId })).status).toBe('completed');
@@ -232,14 +264,22 @@ describe('reference server', () => {
     expect(await c.result('resources/subscribe', { uri: 'ref://docs/readme' })).toEqual({});
     expect(await c.result('resources/unsubscribe', { uri: 'ref://docs/readme' })).toEqual({});
 
-    expect((await c.result('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).messages[0].content.text).toContain('Ada');
+    expect(
+      (await c.result('prompts/get', { name: 'greet', arguments: { name: 'Ada' } })).messages[0].content.text,
+    ).toContain('Ada');
     const summary = await c.result('prompts/get', { name: 'summarize', arguments: { style: 'short' } });
     expect(summary.messages[1].content.resource).toMatchObject({ uri: 'ref://docs/readme', mimeType: 'text/markdown' });
     expect((await c.result('prompts/get', { name: 'plain' })).messages).toHaveLength(1);
 
-    const names = await c.result('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: 'al' } });
+    const names = await c.result('completion/complete', {
+      ref: { type: 'ref/prompt', name: 'greet' },
+      argument: { name: 'name', value: 'al' },
+    });
     expect(names.completion.values).toEqual(['Alan', 'Alice']);
-    const ids = await c.result('completion/complete', { ref: { type: 'ref/resource', uri: 'ref://notes/{id}' }, argument: { name: 'id', value: 'note' } });
+    const ids = await c.result('completion/complete', {
+      ref: { type: 'ref/resource', uri: 'ref://notes/{id}' },
+      argument: { name: 'id', value: 'note' },
+    });
     expect(ids.completion.values).toEqual(['note-1']);
 
     for (const level of ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency']) {
@@ -254,7 +294,12 @@ describe('reference server', () => {
     expect(await c.errorCode('logging/setLevel', { level: 'verbose' })).toBe(-32602);
     expect(await c.errorCode('prompts/get', { name: 'no-such-prompt' })).toBe(-32602);
     expect(await c.errorCode('prompts/get', { name: 'greet' })).toBe(-32602);
-    expect(await c.errorCode('completion/complete', { ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } })).toBe(-32602);
+    expect(
+      await c.errorCode('completion/complete', {
+        ref: { type: 'ref/prompt', name: 'nope' },
+        argument: { name: 'x', value: '' },
+      }),
+    ).toBe(-32602);
     expect(await c.errorCode('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' } })).toBe(-32602);
     for (const method of ['tools/list', 'resources/list', 'resources/templates/list', 'prompts/list']) {
       expect(await c.errorCode(method, { cursor: '!conformance-invalid-cursor' })).toBe(-32602);
@@ -298,7 +343,9 @@ describe('reference server', () => {
   it('answers each element of a batch for 2025-03-26', async () => {
     const c = start();
     await c.initialize('2025-03-26');
-    c.raw('[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"b","method":"nope"}]\n');
+    c.raw(
+      '[{"jsonrpc":"2.0","id":"a","method":"ping"},{"jsonrpc":"2.0","method":"notifications/x"},{"jsonrpc":"2.0","id":"b","method":"nope"}]\n',
+    );
     const batch = await c.waitFor((m) => Array.isArray(m));
     expect(batch.map((r: Json) => [r.id, r.error?.code])).toEqual([
       ['a', undefined],

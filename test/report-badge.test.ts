@@ -44,7 +44,10 @@ function check(status: Status, over: Partial<CheckResult> = {}): CheckResult {
   };
 }
 
-function report(statuses: Status[], server: Report['server'] | null = { protocolVersion: '2025-11-25', capabilities: {} }): Report {
+function report(
+  statuses: Status[],
+  server: Report['server'] | null = { protocolVersion: '2025-11-25', capabilities: {} },
+): Report {
   const checks = statuses.map((s) => check(s));
   return {
     tool: { name: 'mcp-conformance', version: '0.1.0' },
@@ -63,8 +66,16 @@ afterAll(() => Promise.all(dirs.map((d) => rm(d, { recursive: true, force: true 
 describe('the badge', () => {
   const cases: [string, Report, { label: string; message: string; color: string }][] = [
     ['pass', report(['pass', 'pass', 'skip']), { label: 'MCP 2025-11-25', message: 'conformant', color: 'green' }],
-    ['pass with warnings', report(['pass', 'warn', 'warn']), { label: 'MCP 2025-11-25', message: 'conformant, 2 warnings', color: 'yellow' }],
-    ['fail', report(['pass', 'fail', 'fail', 'fail', 'warn', 'error']), { label: 'MCP 2025-11-25', message: '3 failing', color: 'red' }],
+    [
+      'pass with warnings',
+      report(['pass', 'warn', 'warn']),
+      { label: 'MCP 2025-11-25', message: 'conformant, 2 warnings', color: 'yellow' },
+    ],
+    [
+      'fail',
+      report(['pass', 'fail', 'fail', 'fail', 'warn', 'error']),
+      { label: 'MCP 2025-11-25', message: '3 failing', color: 'red' },
+    ],
     ['error', report(['pass', 'error']), { label: 'MCP 2025-11-25', message: 'error', color: 'lightgrey' }],
     ['no server', report(['fail'], null), { label: 'MCP', message: '1 failing', color: 'red' }],
   ];

@@ -40,7 +40,14 @@ const tools = [{ name: 'echo', description: IMG, inputSchema: { type: 'object' }
 const report: Report = {
   tool: { name: 'mcp-conformance', version: '0.1.0' },
   target: { description: `./server ${CLOSE_SCRIPT}` },
-  server: { name: CLOSE_SCRIPT, version: '1.0.0', title: IMG, protocolVersion: '2025-11-25', capabilities: { tools: {}, [IMG]: {} }, counts: { tools: 1 } },
+  server: {
+    name: CLOSE_SCRIPT,
+    version: '1.0.0',
+    title: IMG,
+    protocolVersion: '2025-11-25',
+    capabilities: { tools: {}, [IMG]: {} },
+    counts: { tools: 1 },
+  },
   startedAt: '2026-01-01T00:00:00.000Z',
   durationMs: 1234,
   seed: 42,
@@ -58,7 +65,14 @@ const report: Report = {
       transcript: [
         { seq: 0, dir: 'event', t: 0, bytes: 5, text: 'spawn node server.js' },
         { seq: 1, dir: 'send', t: 1.2, bytes: 60, text: '{"jsonrpc":"2.0","id":1,"method":"tools/list"}' },
-        { seq: 2, dir: 'recv', t: 3.45, bytes: 9000, text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools } }).slice(0, 90), truncated: true },
+        {
+          seq: 2,
+          dir: 'recv',
+          t: 3.45,
+          bytes: 9000,
+          text: JSON.stringify({ jsonrpc: '2.0', id: 1, result: { tools } }).slice(0, 90),
+          truncated: true,
+        },
         { seq: 3, dir: 'stderr', t: 4, bytes: 40, text: `log ${CLOSE_SCRIPT}` },
       ],
     }),
@@ -85,7 +99,8 @@ describe('the html template', () => {
 
   it('links only http(s) URLs', () => {
     expect(safeHref('https://modelcontextprotocol.io/x#y')).toBe('https://modelcontextprotocol.io/x#y');
-    for (const url of [JS_LINK, ' javascript:alert(1)', 'data:text/html,<script>', 'vbscript:x', 'not a url']) expect(safeHref(url)).toBeUndefined();
+    for (const url of [JS_LINK, ' javascript:alert(1)', 'data:text/html,<script>', 'vbscript:x', 'not a url'])
+      expect(safeHref(url)).toBeUndefined();
   });
 
   it('embeds JSON that no string can end', () => {
@@ -106,7 +121,9 @@ describe('jsonDiff', () => {
       { kind: 'changed', path: '/1/a', expected: 1, actual: 2 },
       { kind: 'extra', path: '/2', actual: 3 },
     ]);
-    expect(jsonDiff({ 'x~/y': [] }, { 'x~/y': {} }, 50)).toEqual([{ kind: 'changed', path: '/x~0~1y', expected: [], actual: {} }]);
+    expect(jsonDiff({ 'x~/y': [] }, { 'x~/y': {} }, 50)).toEqual([
+      { kind: 'changed', path: '/x~0~1y', expected: [], actual: {} },
+    ]);
     expect(jsonDiff({ a: [1, 2] }, { a: [1, 2] }, 50)).toEqual([]);
     expect(jsonDiff('x', 2, 50)).toEqual([{ kind: 'changed', path: '', expected: 'x', actual: 2 }]);
     expect(jsonDiff({}, Object.fromEntries(Array.from({ length: 80 }, (_, i) => [`k${i}`, i])), 10)).toHaveLength(10);
@@ -119,7 +136,9 @@ describe('index.html as text', () => {
   it('is one self-contained document whose only scripts are its own', () => {
     expect(page.startsWith('<!DOCTYPE html>')).toBe(true);
     expect(page.match(/<script/g)).toHaveLength(2);
-    expect(page).toMatch(/<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-[^"]+&#39;; script-src &#39;sha256-/);
+    expect(page).toMatch(
+      /<meta http-equiv="Content-Security-Policy" content="default-src &#39;none&#39;; style-src &#39;sha256-[^"]+&#39;; script-src &#39;sha256-/,
+    );
     // Nothing to fetch: no src at all, and links only within the page or to the specification.
     expect(page).not.toMatch(/\bsrc="/);
     const hrefs = [...page.matchAll(/\bhref="([^"]*)"/g)].map((m) => m[1]);
@@ -144,7 +163,16 @@ describe('index.html as text', () => {
 
 const CHROMIUM = '/usr/bin/chromium';
 const SKIP = `${CHROMIUM} is absent (apt-get install chromium); skipped locally, a failure when CI=true`;
-const ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 describe('index.html in headless Chromium', () => {
   let browser: Browser | undefined;
@@ -153,7 +181,8 @@ describe('index.html in headless Chromium', () => {
 
   beforeAll(async () => {
     if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
+      if (process.env.CI === 'true')
+        throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
       return;
     }
     dir = await mkdtemp(join(tmpdir(), 'mcp-html-'));
@@ -189,17 +218,33 @@ describe('index.html in headless Chromium', () => {
   const byId = (page: Page, id: string) => page.locator(`[id="${id}"]`);
   const isOpen = (page: Page, id: string) => byId(page, id).evaluate((d) => (d as HTMLDetailsElement).open);
   const visibleIds = (page: Page, selector: string) =>
-    page.locator(selector).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.id));
+    page
+      .locator(selector)
+      .evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.id));
 
   it('renders the facts, totals, matrix and checks, with server strings as literal text', async (ctx) => {
     const { page, settle } = await open(ctx);
     expect(await page.locator('h1').innerText()).toContain(IMG);
     expect(await page.locator('.facts').innerText()).toContain(CLOSE_SCRIPT);
-    expect(await page.locator('.facts').innerText()).toMatch(/Revision\s+2025-11-25[\s\S]*Duration\s+1\.23 s\s+Seed\s+42 \(--seed 42 replays/);
-    expect(await page.locator('.totals').innerText()).toMatch(/3\s+pass[\s\S]*1\s+fail[\s\S]*1\s+warn[\s\S]*1\s+skip[\s\S]*1\s+error/);
-    expect(await page.locator('.matrix th').allInnerTexts()).toEqual(['lifecycle', 'base', 'tools', 'resources', '"><img src=x onerror="window.__pwned=1">']);
+    expect(await page.locator('.facts').innerText()).toMatch(
+      /Revision\s+2025-11-25[\s\S]*Duration\s+1\.23 s\s+Seed\s+42 \(--seed 42 replays/,
+    );
+    expect(await page.locator('.totals').innerText()).toMatch(
+      /3\s+pass[\s\S]*1\s+fail[\s\S]*1\s+warn[\s\S]*1\s+skip[\s\S]*1\s+error/,
+    );
+    expect(await page.locator('.matrix th').allInnerTexts()).toEqual([
+      'lifecycle',
+      'base',
+      'tools',
+      'resources',
+      '"><img src=x onerror="window.__pwned=1">',
+    ]);
     expect(await page.locator('.cell').count()).toBe(7);
-    expect(await page.evaluate('[document.scripts.length, document.images.length, document.querySelectorAll("iframe,object,embed").length]')).toEqual([2, 0, 0]);
+    expect(
+      await page.evaluate(
+        '[document.scripts.length, document.images.length, document.querySelectorAll("iframe,object,embed").length]',
+      ),
+    ).toEqual([2, 0, 0]);
 
     // Failures and errors start open; the rest closed.
     expect(await isOpen(page, 'check-tools/call/unknown-tool')).toBe(true);
@@ -212,7 +257,11 @@ describe('index.html in headless Chromium', () => {
     expect(body).toContain(`second line ${CLOSE_SCRIPT}`);
     expect(body).toMatch(/EXPECTED[\s\S]*"code": -32602[\s\S]*ACTUAL[\s\S]*"description": "<img src=x/i);
     // The diff names what is missing, what is extra and what changed.
-    expect(await failure.locator('.diff tbody tr').evaluateAll((rows) => rows.map((r) => [r.className, r.querySelector('td')!.textContent]))).toEqual([
+    expect(
+      await failure
+        .locator('.diff tbody tr')
+        .evaluateAll((rows) => rows.map((r) => [r.className, r.querySelector('td')!.textContent])),
+    ).toEqual([
       ['missing', '/error'],
       ['changed', '/id'],
       ['extra', '/result'],
@@ -240,7 +289,11 @@ describe('index.html in headless Chromium', () => {
 
     await page.locator('#filters button[data-filter="status"][value=""]').click();
     await page.locator('#filters button[data-filter="area"]', { hasText: 'tools' }).click();
-    expect(await visibleIds(page, 'details.check')).toEqual(['check-tools/call/unknown-tool', 'check-tools/names/format', 'check-tools/call/skipped']);
+    expect(await visibleIds(page, 'details.check')).toEqual([
+      'check-tools/call/unknown-tool',
+      'check-tools/names/format',
+      'check-tools/call/skipped',
+    ]);
     expect(await page.locator('#checks h3:visible').allInnerTexts()).toEqual([expect.stringMatching(/^tools/)]);
 
     // Both at once: tools that warn.
@@ -274,7 +327,12 @@ describe('index.html in headless Chromium', () => {
     expect(lines[1]).toMatch(/^#1 \+1\.2 ms → \{"jsonrpc"/);
     expect(lines[2]).toMatch(/^#2 \+3\.5 ms ← .*<img src=x.* … \(9000 bytes\)$/);
     expect(lines[3]).toBe(`#3 +4 ms ! log ${CLOSE_SCRIPT}`);
-    expect(await frames.locator('li').evaluateAll((li) => li.map((l) => l.className))).toEqual(['d-event', 'd-send', 'd-recv', 'd-stderr']);
+    expect(await frames.locator('li').evaluateAll((li) => li.map((l) => l.className))).toEqual([
+      'd-event',
+      'd-send',
+      'd-recv',
+      'd-stderr',
+    ]);
     await settle();
   });
 

@@ -95,14 +95,20 @@ describe('merging shards of one run', () => {
     ]);
     expect(report.checks[2].message).toBe(`broke here (merged: one.json had pass: ${c.message})`);
     expect(report.checks[1].message).toBe(`${b.message} (merged: one.json had skip: skipped here)`);
-    expect(notes).toEqual([`${b.id}: pass in two.json, skip in one.json; kept pass`, `${c.id}: fail in two.json, pass in one.json; kept fail`]);
+    expect(notes).toEqual([
+      `${b.id}: pass in two.json, skip in one.json; kept pass`,
+      `${c.id}: fail in two.json, pass in one.json; kept fail`,
+    ]);
     expect(report.summary).toEqual({ pass: 2, fail: 1, warn: 0, skip: 0, error: 0 });
   });
 });
 
 describe('merging reports of different servers', () => {
   it('prefixes every id and area with a slug of its server, drops the single server, and validates', () => {
-    const other: Report = { ...shard(original.checks.slice(0, 2)), server: { ...original.server!, name: 'Other Server!' } };
+    const other: Report = {
+      ...shard(original.checks.slice(0, 2)),
+      server: { ...original.server!, name: 'Other Server!' },
+    };
     const same: Report = { ...shard(original.checks.slice(0, 1)), server: { ...original.server!, version: '2.0.0' } };
     const { report, notes } = mergeReports([
       { source: 'a', report: original },
@@ -134,13 +140,19 @@ describe('merging reports of different servers', () => {
     expect(validate(report)).toBe(true);
   });
 
-  it('tells one server\'s revisions apart by revision (the folders of a --revision auto run)', () => {
-    const stateless: Report = { ...shard(original.checks.slice(0, 1)), server: { ...original.server!, protocolVersion: '2026-07-28' } };
+  it("tells one server's revisions apart by revision (the folders of a --revision auto run)", () => {
+    const stateless: Report = {
+      ...shard(original.checks.slice(0, 1)),
+      server: { ...original.server!, protocolVersion: '2026-07-28' },
+    };
     const { report } = mergeReports([
       { source: 'OUT/2026-07-28/report.json', report: stateless },
       { source: 'OUT/2025-11-25/report.json', report: shard(original.checks.slice(0, 1)) },
     ]);
-    expect(report.checks.map((c) => c.id)).toEqual([`2026-07-28/${original.checks[0].id}`, `2025-11-25/${original.checks[0].id}`]);
+    expect(report.checks.map((c) => c.id)).toEqual([
+      `2026-07-28/${original.checks[0].id}`,
+      `2025-11-25/${original.checks[0].id}`,
+    ]);
     expect(report.runs?.map((r) => [r.prefix, r.revision, r.server?.protocolVersion])).toEqual([
       ['2026-07-28', '2026-07-28', '2026-07-28'],
       ['2025-11-25', '2025-11-25', '2025-11-25'],
@@ -150,7 +162,10 @@ describe('merging reports of different servers', () => {
 
   it('prefixes the cause a check names, like its id', () => {
     const [cause, follower] = original.checks;
-    const withCause: Report = { ...shard([cause, { ...follower, after: cause.id }]), server: { ...original.server!, protocolVersion: '2026-07-28' } };
+    const withCause: Report = {
+      ...shard([cause, { ...follower, after: cause.id }]),
+      server: { ...original.server!, protocolVersion: '2026-07-28' },
+    };
     const { report } = mergeReports([
       { source: 'a', report: withCause, label: '2026-07-28', revision: '2026-07-28' },
       { source: 'b', report: shard([cause]), label: '2025-11-25', revision: '2025-11-25' },
@@ -160,7 +175,13 @@ describe('merging reports of different servers', () => {
 
   it('keeps the runs of a report merged again beside another, under its prefix', () => {
     const eras = mergeReports([
-      { source: 'a', report: { ...shard(original.checks.slice(0, 1)), server: { ...original.server!, protocolVersion: '2026-07-28' } } },
+      {
+        source: 'a',
+        report: {
+          ...shard(original.checks.slice(0, 1)),
+          server: { ...original.server!, protocolVersion: '2026-07-28' },
+        },
+      },
       { source: 'b', report: shard(original.checks.slice(0, 1)) },
     ]).report;
     const { report } = mergeReports([
@@ -168,7 +189,9 @@ describe('merging reports of different servers', () => {
       { source: 'other', report: shard(original.checks.slice(0, 1)), label: 'other' },
     ]);
     expect(report.runs?.map((r) => r.prefix)).toEqual(['eras/2026-07-28', 'eras/2025-11-25', 'other']);
-    expect(report.checks.map((c) => c.id.split('/').slice(0, -original.checks[0].id.split('/').length).join('/'))).toEqual(['eras/2026-07-28', 'eras/2025-11-25', 'other']);
+    expect(
+      report.checks.map((c) => c.id.split('/').slice(0, -original.checks[0].id.split('/').length).join('/')),
+    ).toEqual(['eras/2026-07-28', 'eras/2025-11-25', 'other']);
     expect(validate(report)).toBe(true);
   });
 });
@@ -198,11 +221,15 @@ describe.concurrent('mcp-conformance report with several files', () => {
     const r = await cli(['report', good, bad, '--out', out]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
-    expect(r.stderr).toContain(`${bad}: not a report.json (/checks/0/status must be one of "pass", "fail", "warn", "skip", "error")`);
+    expect(r.stderr).toContain(
+      `${bad}: not a report.json (/checks/0/status must be one of "pass", "fail", "warn", "skip", "error")`,
+    );
     await expect(readFile(join(out, 'report.json'))).rejects.toThrow();
 
     await writeFile(bad, '{"tool": ');
     expect((await cli(['report', bad])).stderr).toMatch(new RegExp(`${bad}: not JSON \\(`));
-    expect((await cli(['badge', join(dir, 'missing.json')])).stderr).toContain(`${join(dir, 'missing.json')}: cannot read it (ENOENT)`);
+    expect((await cli(['badge', join(dir, 'missing.json')])).stderr).toContain(
+      `${join(dir, 'missing.json')}: cannot read it (ENOENT)`,
+    );
   });
 });

@@ -6,10 +6,11 @@ import { ensureDir, OutputError, writeFileSet } from '../src/report/output.js';
 
 const NAMES = ['report.json', 'junit.xml', 'index.html', 'badge.svg', 'badge.json'];
 const setOf = (id: string) => Object.fromEntries(NAMES.map((name) => [name, `${id} ${'x'.repeat(50_000)}`]));
-const idsIn = async (dir: string) => Promise.all(NAMES.map(async (name) => (await readFile(join(dir, name), 'utf8')).split(' ')[0]));
+const idsIn = async (dir: string) =>
+  Promise.all(NAMES.map(async (name) => (await readFile(join(dir, name), 'utf8')).split(' ')[0]));
 
 describe('writeFileSet', () => {
-  it('leaves one writer\'s complete set when several write the same folder at once, and no temporary file', async () => {
+  it("leaves one writer's complete set when several write the same folder at once, and no temporary file", async () => {
     const dir = join(await mkdtemp(join(tmpdir(), 'mcpc-set-')), 'reports');
     for (let round = 0; round < 10; round++) {
       await Promise.all(['a', 'b', 'c', 'd'].map((id) => writeFileSet(dir, setOf(`${id}${round}`))));
@@ -28,7 +29,9 @@ describe('writeFileSet', () => {
   });
 
   it('fails in one OutputError naming the folder, and creates parents without looping where the system refuses them', async () => {
-    await expect(writeFileSet('/proc/nope/reports', setOf('x'))).rejects.toThrow(new OutputError('/proc/nope/reports: cannot write reports into this folder (ENOENT: no such file or directory)'));
+    await expect(writeFileSet('/proc/nope/reports', setOf('x'))).rejects.toThrow(
+      new OutputError('/proc/nope/reports: cannot write reports into this folder (ENOENT: no such file or directory)'),
+    );
     await expect(ensureDir('/proc/nope/a/b')).rejects.toMatchObject({ code: 'ENOENT' });
     const deep = join(await mkdtemp(join(tmpdir(), 'mcpc-set-')), 'a', 'b', 'c');
     await ensureDir(deep);

@@ -19,7 +19,9 @@ interface Validator {
   errors?: unknown[] | null;
 }
 function sarifValidator(): Validator {
-  const Ajv = fromJestSarif('ajv') as new (options: object) => { addMetaSchema(s: object): void; compile(s: object): Validator };
+  const Ajv = fromJestSarif('ajv') as new (
+    options: object,
+  ) => { addMetaSchema(s: object): void; compile(s: object): Validator };
   const ajv = new Ajv({ allErrors: true, schemaId: 'auto', format: 'full' });
   ajv.addMetaSchema(fromJestSarif('ajv/lib/refs/json-schema-draft-04.json') as object);
   return ajv.compile(SCHEMA);
@@ -28,10 +30,27 @@ function sarifValidator(): Validator {
 interface Sarif {
   version: string;
   runs: {
-    tool: { driver: { name: string; rules: { id: string; helpUri?: string; defaultConfiguration: { level: string }; properties: { requirement: string; level: string } }[] } };
+    tool: {
+      driver: {
+        name: string;
+        rules: {
+          id: string;
+          helpUri?: string;
+          defaultConfiguration: { level: string };
+          properties: { requirement: string; level: string };
+        }[];
+      };
+    };
     invocations: { executionSuccessful: boolean }[];
     artifacts: { location: { uri: string } }[];
-    results: { ruleId: string; ruleIndex: number; level: string; message: { text: string }; suppressions?: { kind: string; justification: string }[]; locations: { physicalLocation: { artifactLocation: { uri: string; index: number } } }[] }[];
+    results: {
+      ruleId: string;
+      ruleIndex: number;
+      level: string;
+      message: { text: string };
+      suppressions?: { kind: string; justification: string }[];
+      locations: { physicalLocation: { artifactLocation: { uri: string; index: number } } }[];
+    }[];
   }[];
 }
 
@@ -40,7 +59,18 @@ let validate: Validator;
 
 beforeAll(async () => {
   validate = sarifValidator();
-  const r = await runCli(['--seed', '1', '--runs', '10', '--revision', '2025-11-25', '--strict', '--env', 'MCP_FAULTS=method-not-found-code,bad-tool-name', FAULTY]);
+  const r = await runCli([
+    '--seed',
+    '1',
+    '--runs',
+    '10',
+    '--revision',
+    '2025-11-25',
+    '--strict',
+    '--env',
+    'MCP_FAULTS=method-not-found-code,bad-tool-name',
+    FAULTY,
+  ]);
   const text = await readFile(join(r.out, 'report.sarif'), 'utf8');
   faulty = { report: r.report!, sarif: JSON.parse(text) as Sarif, text };
 });
@@ -58,7 +88,9 @@ describe('report.sarif', () => {
     expect(faulty.sarif.version).toBe('2.1.0');
     // The same file with one result's level out of SARIF's set does not.
     const [run] = faulty.sarif.runs;
-    expect(validate({ ...faulty.sarif, runs: [{ ...run, results: [{ ...run.results[0], level: 'fatal' }] }] })).toBe(false);
+    expect(validate({ ...faulty.sarif, runs: [{ ...run, results: [{ ...run.results[0], level: 'fatal' }] }] })).toBe(
+      false,
+    );
   });
 
   it('has one rule per check, with its level, requirement and spec link; one result per failing or warning check', () => {
@@ -68,7 +100,11 @@ describe('report.sarif', () => {
     expect(run.tool.driver.rules.map((r) => r.id)).toEqual(checks.map((c) => c.id));
     const rule = run.tool.driver.rules.find((r) => r.id === 'base/method-not-found')!;
     const check = checks.find((c) => c.id === 'base/method-not-found')!;
-    expect(rule).toMatchObject({ helpUri: check.requirement.spec, defaultConfiguration: { level: 'error' }, properties: { requirement: 'base.method-not-found', level: 'MUST' } });
+    expect(rule).toMatchObject({
+      helpUri: check.requirement.spec,
+      defaultConfiguration: { level: 'error' },
+      properties: { requirement: 'base.method-not-found', level: 'MUST' },
+    });
     const failing = checks.filter((c) => c.status === 'fail' || c.status === 'warn');
     expect(failing.length).toBeGreaterThanOrEqual(2);
     expect(run.results.map((r) => r.ruleId)).toEqual(failing.map((c) => c.id));
@@ -77,21 +113,40 @@ describe('report.sarif', () => {
     expect(result.level).toBe('error');
     expect(result.message.text).toContain('message: an unknown method → -32603, expected -32601');
     // The server is the artifact every result points at.
-    expect(run.artifacts).toEqual([{ location: { uri: expect.stringMatching(/^file:\/\/.*faulty-server\.mjs$/) }, description: { text: expect.stringContaining('revision 2025-11-25') } }]);
-    expect(result.locations[0].physicalLocation.artifactLocation).toEqual({ uri: run.artifacts[0].location.uri, index: 0 });
+    expect(run.artifacts).toEqual([
+      {
+        location: { uri: expect.stringMatching(/^file:\/\/.*faulty-server\.mjs$/) },
+        description: { text: expect.stringContaining('revision 2025-11-25') },
+      },
+    ]);
+    expect(result.locations[0].physicalLocation.artifactLocation).toEqual({
+      uri: run.artifacts[0].location.uri,
+      index: 0,
+    });
     expect(run.invocations[0].executionSuccessful).toBe(true);
   });
 
   it('suppresses an expected failure with its reason, and keeps a stale entry as an error', async () => {
     const path = join(await mkdtemp(join(tmpdir(), 'mcpc-sarif-')), 'b.yaml');
-    await writeFile(path, '- id: base/method-not-found\n  reason: our router\n- id: ping/respond\n  reason: fixed since\n');
+    await writeFile(
+      path,
+      '- id: base/method-not-found\n  reason: our router\n- id: ping/respond\n  reason: fixed since\n',
+    );
     const baseline = await loadBaseline(path);
-    const report = { ...faulty.report, checks: applyBaseline(faulty.report.checks, baseline, { revision: '2025-11-25', transport: 'stdio' }) };
+    const report = {
+      ...faulty.report,
+      checks: applyBaseline(faulty.report.checks, baseline, { revision: '2025-11-25', transport: 'stdio' }),
+    };
     const sarif = JSON.parse(renderSarif(report)) as Sarif;
     expect(validate(sarif), JSON.stringify(validate.errors)).toBe(true);
     const results = new Map(sarif.runs[0].results.map((r) => [r.ruleId, r]));
-    expect(results.get('base/method-not-found')?.suppressions).toEqual([{ kind: 'external', justification: 'our router' }]);
-    expect(results.get('ping/respond')).toMatchObject({ level: 'error', message: { text: expect.stringContaining('passes now, but the expected-failures entry ping/respond lists it') } });
+    expect(results.get('base/method-not-found')?.suppressions).toEqual([
+      { kind: 'external', justification: 'our router' },
+    ]);
+    expect(results.get('ping/respond')).toMatchObject({
+      level: 'error',
+      message: { text: expect.stringContaining('passes now, but the expected-failures entry ping/respond lists it') },
+    });
   });
 
   it.concurrent('of the reference server has its rules and no result, and validates', async () => {

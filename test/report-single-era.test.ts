@@ -43,7 +43,9 @@ const SINGLE_ERA: Report = {
   seed: 7,
   summary: { pass: 3, fail: 2, warn: 1, skip: 1, error: 1 },
   checks: [
-    check('lifecycle/initialize/result', 'pass', { transcript: [{ seq: 0, dir: 'send', t: 0.5, bytes: 40, text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}' }] }),
+    check('lifecycle/initialize/result', 'pass', {
+      transcript: [{ seq: 0, dir: 'send', t: 0.5, bytes: 40, text: '{"jsonrpc":"2.0","id":1,"method":"initialize"}' }],
+    }),
     check('base/ping/answers', 'pass'),
     check('tools/call/unknown-tool', 'fail', {
       expected: { error: { code: -32602 } },
@@ -66,8 +68,12 @@ describe('a single-era report', () => {
     await expect(renderHtml(SINGLE_ERA)).toMatchFileSnapshot('fixtures/single-era/index.html');
   });
   it('renders the console as recorded', async () => {
-    await expect(renderConsole(SINGLE_ERA, { color: false, paths: ['reports/report.json'] })).toMatchFileSnapshot('fixtures/single-era/console.txt');
-    await expect(renderConsole(SINGLE_ERA, { color: true, verbose: true })).toMatchFileSnapshot('fixtures/single-era/console-verbose.txt');
+    await expect(renderConsole(SINGLE_ERA, { color: false, paths: ['reports/report.json'] })).toMatchFileSnapshot(
+      'fixtures/single-era/console.txt',
+    );
+    await expect(renderConsole(SINGLE_ERA, { color: true, verbose: true })).toMatchFileSnapshot(
+      'fixtures/single-era/console-verbose.txt',
+    );
   });
   it('renders junit.xml as recorded', async () => {
     await expect(renderJunit(SINGLE_ERA)).toMatchFileSnapshot('fixtures/single-era/junit.xml');

@@ -2,8 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import Ajv2020 from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import _addFormats from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
 import { renderConsole } from '../src/report/console.js';
@@ -12,7 +12,10 @@ import { renderJunit, xmlAttr, xmlText } from '../src/report/junit.js';
 import { formatEntry, formatTranscript } from '../src/report/transcript-format.js';
 import { hasErrors, hasFailures, summarize, verdict } from '../src/report/summary.js';
 import { visible } from '../src/report/text.js';
-import { writeReports } from '../src/report/write.js';
+import { type WrittenReports, writeReports } from '../src/report/write.js';
+
+const Ajv2020 = _Ajv2020.default;
+const addFormats = _addFormats.default;
 
 /** Strings a hostile server might send: markup, CDATA end, NUL, an ANSI colour, a lone surrogate, U+FFFF, a bidi override. */
 const HOSTILE = '</failure>]]><script>alert(1)</script>\u0000\u001b[31mRED\u0007 \ud800 \uffff \u202e & "q" \'a\'';
@@ -36,7 +39,15 @@ function check(status: Status, over: Partial<CheckResult> = {}): CheckResult {
     transcript: [
       { seq: 0, dir: 'event', t: 0, bytes: 5, text: 'spawn' },
       { seq: 1, dir: 'send', t: 1.2, bytes: 60, text: '{"jsonrpc":"2.0","id":1,"method":"tools/call"}' },
-      { seq: 2, dir: 'recv', t: 3.45, bytes: 9000, text: `{"jsonrpc":"2.0","id":1,"result":"${HOSTILE}`, truncated: true, sha256: '0123456789abcdef' },
+      {
+        seq: 2,
+        dir: 'recv',
+        t: 3.45,
+        bytes: 9000,
+        text: `{"jsonrpc":"2.0","id":1,"result":"${HOSTILE}`,
+        truncated: true,
+        sha256: '0123456789abcdef',
+      },
       { seq: 3, dir: 'stderr', t: 4, bytes: 20, text: `log ${HOSTILE}\n#9 +1 ms ← forged` },
     ],
     ...over,
@@ -78,7 +89,11 @@ function decode(raw: string, where: string): string {
     if (!m.endsWith(';')) throw new Error(`unterminated & in ${where}`);
     const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
     if (ref in named) return named[ref];
-    const code = /^#x[0-9a-f]+$/i.test(ref) ? parseInt(ref.slice(2), 16) : /^#\d+$/.test(ref) ? Number(ref.slice(1)) : NaN;
+    const code = /^#x[0-9a-f]+$/i.test(ref)
+      ? parseInt(ref.slice(2), 16)
+      : /^#\d+$/.test(ref)
+        ? Number(ref.slice(1))
+        : NaN;
     const char = Number.isNaN(code) ? '' : String.fromCodePoint(code);
     if (!char || !XML_CHAR.test(char)) throw new Error(`bad reference &${ref}; in ${where}`);
     return char;
@@ -134,7 +149,7 @@ const all = (node: Node, name: string): Node[] =>
   node.children.flatMap((c) => (c.name === name ? [c, ...all(c, name)] : all(c, name)));
 
 let dir: string;
-let paths: { json: string; junit: string };
+let paths: WrittenReports;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'mcp-report-'));
@@ -201,7 +216,14 @@ describe('junit.xml', () => {
   it('has one testsuite per area and honest counts (warn is not a failure)', async () => {
     const root = parseXml(await readFile(paths.junit, 'utf8'));
     expect(root.name).toBe('testsuites');
-    expect(root.attrs).toMatchObject({ name: 'mcp-conformance', tests: '6', failures: '1', errors: '1', skipped: '1', time: '1.234' });
+    expect(root.attrs).toMatchObject({
+      name: 'mcp-conformance',
+      tests: '6',
+      failures: '1',
+      errors: '1',
+      skipped: '1',
+      time: '1.234',
+    });
     const suites = root.children;
     expect(suites.map((s) => s.name)).toEqual(['testsuite', 'testsuite']);
     expect(suites.map((s) => s.attrs.name)).toEqual(['tools', 'base']);
@@ -222,8 +244,15 @@ describe('junit.xml', () => {
     const failure = fail.children[0];
     expect(failure.attrs.type).toBe('MUST');
     // The hostile string survives as text, minus the characters XML cannot hold.
-    expect(failure.attrs.message).toBe('fail message </failure>]]><script>alert(1)</script>[31mRED   \u202e & "q" \'a\'');
-    for (const part of ['tools.fail (MUST) https://modelcontextprotocol.io/', 'unknown tool', '"code": -32602', '</failure>]]>']) {
+    expect(failure.attrs.message).toBe(
+      'fail message </failure>]]><script>alert(1)</script>[31mRED   \u202e & "q" \'a\'',
+    );
+    for (const part of [
+      'tools.fail (MUST) https://modelcontextprotocol.io/',
+      'unknown tool',
+      '"code": -32602',
+      '</failure>]]>',
+    ]) {
       expect(failure.text).toContain(part);
     }
     expect(failure.text).toMatch(/expected:[\s\S]*actual:[\s\S]*transcript:/);
@@ -263,7 +292,11 @@ describe('transcript format', () => {
 
   it('gives the size and SHA-256 of a frame cut when recorded, in the console, the HTML report and JUnit', () => {
     const shown = '… (9000 bytes, sha256 0123456789abcdef)';
-    const renderings = { console: renderConsole(report, { color: false, verbose: true }), html: renderHtml(report), junit: renderJunit(report) };
+    const renderings = {
+      console: renderConsole(report, { color: false, verbose: true }),
+      html: renderHtml(report),
+      junit: renderJunit(report),
+    };
     for (const [name, text] of Object.entries(renderings)) expect(text, name).toContain(shown);
   });
 });

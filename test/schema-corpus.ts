@@ -21,8 +21,10 @@ const R07: Revision = '2026-07-28';
 
 type Opts = { only?: Revision[]; validIn?: Revision[]; invalidIn?: Revision[] };
 const samples: Sample[] = [];
-const ok = (def: string, value: unknown, note = 'valid', o: Opts = {}) => samples.push({ def, value, note, valid: true, only: o.only, except: o.invalidIn });
-const bad = (def: string, value: unknown, note: string, o: Opts = {}) => samples.push({ def, value, note, valid: false, only: o.only, except: o.validIn });
+const ok = (def: string, value: unknown, note = 'valid', o: Opts = {}) =>
+  samples.push({ def, value, note, valid: true, only: o.only, except: o.invalidIn });
+const bad = (def: string, value: unknown, note: string, o: Opts = {}) =>
+  samples.push({ def, value, note, valid: false, only: o.only, except: o.validIn });
 
 // ---- building blocks
 const B64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==';
@@ -37,18 +39,46 @@ const resource = { uri: 'file:///notes/a.txt', name: 'a.txt', description: 'A no
 const template = { uriTemplate: 'file:///notes/{name}', name: 'note', mimeType: 'text/plain' };
 const inputSchema = { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] };
 const tool = { name: 'echo', description: 'Echoes its input', inputSchema };
-const prompt = { name: 'greet', description: 'Says hello', arguments: [{ name: 'who', description: 'Whom to greet', required: true }] };
-const task = { taskId: 't-1', status: 'working', createdAt: '2025-11-25T10:00:00Z', lastUpdatedAt: '2025-11-25T10:00:00Z', ttl: 60000, pollInterval: 1000 };
+const prompt = {
+  name: 'greet',
+  description: 'Says hello',
+  arguments: [{ name: 'who', description: 'Whom to greet', required: true }],
+};
+const task = {
+  taskId: 't-1',
+  status: 'working',
+  createdAt: '2025-11-25T10:00:00Z',
+  lastUpdatedAt: '2025-11-25T10:00:00Z',
+  ttl: 60000,
+  pollInterval: 1000,
+};
 const icon = { src: 'https://example.com/icon.png', mimeType: 'image/png', sizes: ['48x48'], theme: 'dark' };
 const impl = { name: 'example-server', version: '1.0.0' };
 const urlParams = { mode: 'url', message: 'Sign in', elicitationId: 'e-1', url: 'https://example.com/auth?x=1' };
-const formSchema = { type: 'object', properties: { name: { type: 'string', title: 'Name' }, age: { type: 'integer', minimum: 0 } }, required: ['name'] };
+const formSchema = {
+  type: 'object',
+  properties: { name: { type: 'string', title: 'Name' }, age: { type: 'integer', minimum: 0 } },
+  required: ['name'],
+};
 const formParams = { message: 'Who are you?', requestedSchema: formSchema };
 const samplingParams = { messages: [{ role: 'user', content: text }], maxTokens: 100 };
-const notif = (method: string, params?: unknown) => ({ jsonrpc: '2.0', method, ...(params === undefined ? {} : { params }) });
-const req = (id: unknown, method: string, params?: unknown) => ({ jsonrpc: '2.0', id, method, ...(params === undefined ? {} : { params }) });
+const notif = (method: string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  method,
+  ...(params === undefined ? {} : { params }),
+});
+const req = (id: unknown, method: string, params?: unknown) => ({
+  jsonrpc: '2.0',
+  id,
+  method,
+  ...(params === undefined ? {} : { params }),
+});
 const res = (result: unknown, id: unknown = 1) => ({ jsonrpc: '2.0', id, result });
-const err = (code: unknown, message: unknown, id?: unknown) => ({ jsonrpc: '2.0', ...(id === undefined ? {} : { id }), error: { code, message } });
+const err = (code: unknown, message: unknown, id?: unknown) => ({
+  jsonrpc: '2.0',
+  ...(id === undefined ? {} : { id }),
+  error: { code, message },
+});
 
 // ---- primitives
 for (const v of ['abc', 0, -5, 9007199254740991]) ok('RequestId', v, `id ${JSON.stringify(v)}`);
@@ -79,18 +109,27 @@ bad('JSONRPCRequest', req(1.5, 'ping'), 'fractional id');
 bad('JSONRPCRequest', { ...req(1, 'ping'), jsonrpc: '1.0' }, 'jsonrpc 1.0');
 bad('JSONRPCRequest', req(1, 42 as unknown as string), 'method 42');
 bad('JSONRPCRequest', req(1, 'ping', [1]), 'params array');
-bad('JSONRPCRequest', req(1, 'ping', { _meta: { progressToken: 1.5 } }), 'progressToken 1.5 (typed in 03/06 envelopes only)', { validIn: [R11] });
+bad(
+  'JSONRPCRequest',
+  req(1, 'ping', { _meta: { progressToken: 1.5 } }),
+  'progressToken 1.5 (typed in 03/06 envelopes only)',
+  { validIn: [R11] },
+);
 
 ok('JSONRPCNotification', notif('notifications/progress', { progressToken: 1, progress: 1 }));
 ok('JSONRPCNotification', notif('notifications/tools/list_changed'), 'no params');
 bad('JSONRPCNotification', { method: 'notifications/x' }, 'no jsonrpc');
 bad('JSONRPCNotification', { jsonrpc: '2.0' }, 'no method');
 bad('JSONRPCNotification', notif('notifications/x', 'text'), 'params string');
-bad('JSONRPCNotification', notif('notifications/x', { _meta: 5 }), '_meta 5 (typed in 03/06 envelopes only)', { validIn: [R11] });
+bad('JSONRPCNotification', notif('notifications/x', { _meta: 5 }), '_meta 5 (typed in 03/06 envelopes only)', {
+  validIn: [R11],
+});
 
 ok('JSONRPCResponse', res({}));
 ok('JSONRPCResponse', res({ tools: [] }, 'a'), 'string id');
-ok('JSONRPCResponse', err(-32601, 'Method not found', 1), 'an error is a JSONRPCResponse from 11 on', { invalidIn: [R03, R06] });
+ok('JSONRPCResponse', err(-32601, 'Method not found', 1), 'an error is a JSONRPCResponse from 11 on', {
+  invalidIn: [R03, R06],
+});
 bad('JSONRPCResponse', res([]), 'result array');
 bad('JSONRPCResponse', res(null), 'result null');
 bad('JSONRPCResponse', { jsonrpc: '2.0', result: {} }, 'no id');
@@ -106,7 +145,11 @@ bad('Error', { code: -32601.5, message: 'x' }, 'fractional code');
 bad('Error', { code: -32601 }, 'no message');
 
 ok('JSONRPCError', err(-32601, 'Method not found', 1));
-ok('JSONRPCError', { ...err(-32602, 'Invalid params', 's'), error: { code: -32602, message: 'Invalid params', data: 'detail' } }, 'with data');
+ok(
+  'JSONRPCError',
+  { ...err(-32602, 'Invalid params', 's'), error: { code: -32602, message: 'Invalid params', data: 'detail' } },
+  'with data',
+);
 bad('JSONRPCError', err(-32700, 'Parse error'), 'error without id (required in 03/06)');
 bad('JSONRPCError', err(-32700, 'Parse error', null), 'id null');
 bad('JSONRPCError', err('-32601', 'Method not found', 1), 'string error code');
@@ -118,11 +161,19 @@ bad('JSONRPCErrorResponse', err(-32700, 'Parse error', null), 'id null');
 bad('JSONRPCErrorResponse', err('-32601', 'Method not found', 1), 'string error code');
 bad('JSONRPCErrorResponse', { jsonrpc: '2.0', id: 1 }, 'no error');
 
-const urlError = { jsonrpc: '2.0', id: 3, error: { code: -32042, message: 'Authorization needed', data: { elicitations: [urlParams] } } };
+const urlError = {
+  jsonrpc: '2.0',
+  id: 3,
+  error: { code: -32042, message: 'Authorization needed', data: { elicitations: [urlParams] } },
+};
 ok('URLElicitationRequiredError', urlError);
 bad('URLElicitationRequiredError', { ...urlError, error: { ...urlError.error, code: -32000 } }, 'other code');
 bad('URLElicitationRequiredError', { ...urlError, error: { code: -32042, message: 'x' } }, 'no data');
-bad('URLElicitationRequiredError', { ...urlError, error: { ...urlError.error, data: { elicitations: [{ ...urlParams, elicitationId: undefined }] } } }, 'elicitation without id');
+bad(
+  'URLElicitationRequiredError',
+  { ...urlError, error: { ...urlError.error, data: { elicitations: [{ ...urlParams, elicitationId: undefined }] } } },
+  'elicitation without id',
+);
 
 ok('JSONRPCMessage', req(1, 'roots/list'), 'request');
 ok('JSONRPCMessage', notif('notifications/message', { level: 'info', data: 'x' }), 'notification');
@@ -178,14 +229,25 @@ bad('Icon', { mimeType: 'image/png' }, 'no src');
 bad('Icon', { ...icon, sizes: '48x48' }, 'sizes string');
 
 ok('Implementation', impl);
-ok('Implementation', { ...impl, title: 'Example', description: 'An example', websiteUrl: 'https://example.com', icons: [icon] }, 'every field');
+ok(
+  'Implementation',
+  { ...impl, title: 'Example', description: 'An example', websiteUrl: 'https://example.com', icons: [icon] },
+  'every field',
+);
 bad('Implementation', { name: 'x' }, 'missing serverInfo.version');
 bad('Implementation', { name: 5, version: '1' }, 'name number');
 bad('Implementation', { ...impl, title: 5 }, 'title number (06+)', { validIn: [R03] });
 bad('Implementation', { ...impl, websiteUrl: 'example dot com' }, 'websiteUrl not a URI (11)', { validIn: [R03, R06] });
 bad('Implementation', { ...impl, icons: [{ src: 'not a uri' }] }, 'non-uri icon src (11)', { validIn: [R03, R06] });
 
-const caps = { tools: { listChanged: true }, resources: { subscribe: true, listChanged: false }, prompts: {}, logging: {}, completions: {}, experimental: { 'x-feature': { on: true } } };
+const caps = {
+  tools: { listChanged: true },
+  resources: { subscribe: true, listChanged: false },
+  prompts: {},
+  logging: {},
+  completions: {},
+  experimental: { 'x-feature': { on: true } },
+};
 ok('ServerCapabilities', {}, 'empty');
 ok('ServerCapabilities', caps, 'every capability');
 ok('ServerCapabilities', { ...caps, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }, 'with tasks');
@@ -245,7 +307,11 @@ bad('EmbeddedResource', { type: 'resource', resource: { ...blobContents, blob: '
 bad('EmbeddedResource', { ...embedded, type: 'embedded' }, 'type "embedded"');
 
 ok('Resource', resource);
-ok('Resource', { ...resource, title: 'A', annotations: { audience: ['assistant'] }, icons: [icon], _meta: {} }, 'every field');
+ok(
+  'Resource',
+  { ...resource, title: 'A', annotations: { audience: ['assistant'] }, icons: [icon], _meta: {} },
+  'every field',
+);
 bad('Resource', { ...resource, size: 1.5 }, 'fractional size');
 bad('Resource', { ...resource, size: '12' }, 'size string');
 bad('Resource', { ...resource, uri: 'a.txt' }, 'relative uri');
@@ -280,7 +346,13 @@ bad('ReadResourceResult', { contents: [{ ...blobContents, blob: '***' }] }, 'bad
 bad('ReadResourceResult', {}, 'no contents');
 
 // ---- tools
-ok('ToolAnnotations', { title: 'Echo', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+ok('ToolAnnotations', {
+  title: 'Echo',
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
 ok('ToolAnnotations', {}, 'empty');
 bad('ToolAnnotations', { readOnlyHint: 'true' }, 'hint string');
 bad('ToolAnnotations', { title: 5 }, 'title number');
@@ -289,8 +361,26 @@ bad('ToolExecution', { taskSupport: 'sometimes' }, 'taskSupport "sometimes"');
 
 ok('Tool', tool);
 ok('Tool', { name: 'now', inputSchema: { type: 'object', additionalProperties: false } }, 'no parameters');
-ok('Tool', { ...tool, title: 'Echo', annotations: { readOnlyHint: true }, outputSchema: { type: 'object', properties: { echoed: { type: 'string' } } } }, 'output schema');
-ok('Tool', { ...tool, inputSchema: { ...inputSchema, $schema: 'http://json-schema.org/draft-07/schema#' }, execution: { taskSupport: 'forbidden' }, icons: [icon] }, '11 fields');
+ok(
+  'Tool',
+  {
+    ...tool,
+    title: 'Echo',
+    annotations: { readOnlyHint: true },
+    outputSchema: { type: 'object', properties: { echoed: { type: 'string' } } },
+  },
+  'output schema',
+);
+ok(
+  'Tool',
+  {
+    ...tool,
+    inputSchema: { ...inputSchema, $schema: 'http://json-schema.org/draft-07/schema#' },
+    execution: { taskSupport: 'forbidden' },
+    icons: [icon],
+  },
+  '11 fields',
+);
 bad('Tool', { ...tool, inputSchema: null }, 'inputSchema null');
 bad('Tool', { ...tool, inputSchema: { type: 'string' } }, 'inputSchema.type "string"');
 bad('Tool', { name: 'echo' }, 'no inputSchema');
@@ -313,7 +403,9 @@ ok('CallToolResult', { content: [], isError: true }, 'empty error result');
 ok('CallToolResult', { content: [image, audio, embedded] }, 'image, audio, embedded resource');
 ok('CallToolResult', { content: [text, link] }, 'resource_link (06+)', { invalidIn: [R03] });
 ok('CallToolResult', { content: [text], structuredContent: { a: 1 } }, 'structuredContent');
-bad('CallToolResult', { content: [text], structuredContent: [1, 2] }, 'structuredContent array (06+)', { validIn: [R03] });
+bad('CallToolResult', { content: [text], structuredContent: [1, 2] }, 'structuredContent array (06+)', {
+  validIn: [R03],
+});
 bad('CallToolResult', { isError: false }, 'no content');
 bad('CallToolResult', { content: [text], isError: 'yes' }, 'isError string');
 bad('CallToolResult', { content: [{ type: 'video', data: B64 }] }, 'unknown content type');
@@ -335,7 +427,11 @@ ok('PromptMessage', { role: 'user', content: embedded }, 'embedded resource');
 ok('PromptMessage', { role: 'user', content: link }, 'resource_link (06+)', { invalidIn: [R03] });
 bad('PromptMessage', { role: 'system', content: text }, 'role "system"');
 bad('PromptMessage', { role: 'user', content: [text] }, 'content array');
-bad('PromptMessage', { role: 'user', content: { type: 'tool_use', id: 'c', name: 'x', input: {} } }, 'tool_use content');
+bad(
+  'PromptMessage',
+  { role: 'user', content: { type: 'tool_use', id: 'c', name: 'x', input: {} } },
+  'tool_use content',
+);
 ok('ListPromptsResult', { prompts: [prompt] });
 bad('ListPromptsResult', {}, 'no prompts');
 bad('ListPromptsResult', { prompts: [{ description: 'x' }] }, 'prompt without name');
@@ -346,7 +442,11 @@ bad('GetPromptResult', { messages: [], description: 5 }, 'description number');
 
 // ---- completion
 ok('CompleteResult', { completion: { values: ['a', 'b'], total: 2, hasMore: false } });
-ok('CompleteResult', { completion: { values: Array.from({ length: 101 }, (_, i) => `v${i}`) } }, '101 values: the 100 limit is a custom check');
+ok(
+  'CompleteResult',
+  { completion: { values: Array.from({ length: 101 }, (_, i) => `v${i}`) } },
+  '101 values: the 100 limit is a custom check',
+);
 bad('CompleteResult', { completion: {} }, 'no values');
 bad('CompleteResult', { completion: { values: ['a'], total: 1.5 } }, 'fractional total');
 bad('CompleteResult', { completion: { values: [1] } }, 'number value');
@@ -392,8 +492,17 @@ bad('ServerResult', { _meta: 5 }, '_meta number');
 // ---- notifications
 const progress = { progressToken: 'p-1', progress: 0.5, total: 1, message: 'half way' };
 ok('ProgressNotification', notif('notifications/progress', progress));
-ok('ProgressNotification', notif('notifications/progress', { progressToken: 7, progress: 3 }), 'integer token, no total');
-ok('ProgressNotification', { method: 'notifications/progress', params: progress }, 'without jsonrpc (03/06 define {method, params})', { invalidIn: [R11] });
+ok(
+  'ProgressNotification',
+  notif('notifications/progress', { progressToken: 7, progress: 3 }),
+  'integer token, no total',
+);
+ok(
+  'ProgressNotification',
+  { method: 'notifications/progress', params: progress },
+  'without jsonrpc (03/06 define {method, params})',
+  { invalidIn: [R11] },
+);
 bad('ProgressNotification', notif('notifications/progress', { ...progress, progress: '50%' }), 'progress string');
 bad('ProgressNotification', notif('notifications/progress', { progress: 1 }), 'no progressToken');
 bad('ProgressNotification', notif('notifications/progress', { ...progress, progressToken: 1.5 }), 'fractional token');
@@ -432,7 +541,12 @@ for (const [def, method] of [
 }
 
 ok('CancelledNotification', notif('notifications/cancelled', { requestId: 5, reason: 'timeout' }));
-ok('CancelledNotification', notif('notifications/cancelled', { reason: 'task' }), 'no requestId (optional from 11 on)', { invalidIn: [R03, R06] });
+ok(
+  'CancelledNotification',
+  notif('notifications/cancelled', { reason: 'task' }),
+  'no requestId (optional from 11 on)',
+  { invalidIn: [R03, R06] },
+);
 bad('CancelledNotification', notif('notifications/cancelled', { requestId: null }), 'requestId null');
 bad('CancelledNotification', notif('notifications/cancelled', { requestId: 1, reason: 5 }), 'reason number');
 ok('CancelledNotificationParams', { requestId: 'r-1' });
@@ -446,7 +560,11 @@ bad('TaskStatusNotificationParams', {}, 'empty');
 bad('TaskStatusNotificationParams', { ...task, _meta: 5 }, '_meta number');
 ok('ElicitationCompleteNotification', notif('notifications/elicitation/complete', { elicitationId: 'e-1' }));
 bad('ElicitationCompleteNotification', notif('notifications/elicitation/complete', {}), 'no elicitationId');
-bad('ElicitationCompleteNotification', notif('notifications/elicitation/complete', { elicitationId: 5 }), 'elicitationId number');
+bad(
+  'ElicitationCompleteNotification',
+  notif('notifications/elicitation/complete', { elicitationId: 5 }),
+  'elicitationId number',
+);
 
 ok('ServerNotification', notif('notifications/progress', progress), 'progress');
 ok('ServerNotification', notif('notifications/tools/list_changed'), 'list_changed');
@@ -476,22 +594,54 @@ bad('ModelPreferences', { hints: { name: 'x' } }, 'hints object');
 ok('SamplingMessage', { role: 'user', content: text });
 ok('SamplingMessage', { role: 'assistant', content: audio }, 'audio');
 ok('SamplingMessage', { role: 'user', content: [text, image] }, 'content array (11)', { invalidIn: [R03, R06] });
-ok('SamplingMessage', { role: 'assistant', content: { type: 'tool_use', id: 'c1', name: 'echo', input: {} } }, 'tool_use (11)', { invalidIn: [R03, R06] });
+ok(
+  'SamplingMessage',
+  { role: 'assistant', content: { type: 'tool_use', id: 'c1', name: 'echo', input: {} } },
+  'tool_use (11)',
+  { invalidIn: [R03, R06] },
+);
 bad('SamplingMessage', { role: 'user', content: embedded }, 'embedded resource');
 bad('SamplingMessage', { role: 'system', content: text }, 'role "system"');
 
 const tools11 = { tools: [tool], toolChoice: { mode: 'auto' } };
 ok('CreateMessageRequest', req(1, 'sampling/createMessage', samplingParams));
-ok('CreateMessageRequest', req(2, 'sampling/createMessage', {
-  ...samplingParams, modelPreferences: { hints: [{ name: 'x' }] }, systemPrompt: 'Be brief', includeContext: 'thisServer', temperature: 0.2, stopSequences: ['\n'], metadata: { a: 1 },
-}), 'every field');
+ok(
+  'CreateMessageRequest',
+  req(2, 'sampling/createMessage', {
+    ...samplingParams,
+    modelPreferences: { hints: [{ name: 'x' }] },
+    systemPrompt: 'Be brief',
+    includeContext: 'thisServer',
+    temperature: 0.2,
+    stopSequences: ['\n'],
+    metadata: { a: 1 },
+  }),
+  'every field',
+);
 ok('CreateMessageRequest', req(3, 'sampling/createMessage', { ...samplingParams, ...tools11 }), 'with tools');
 bad('CreateMessageRequest', req(1, 'sampling/createMessage', { messages: [] }), 'no maxTokens');
-bad('CreateMessageRequest', req(1, 'sampling/createMessage', { ...samplingParams, maxTokens: 10.5 }), 'fractional maxTokens');
-bad('CreateMessageRequest', req(1, 'sampling/createMessage', { ...samplingParams, includeContext: 'everything' }), 'includeContext "everything"');
+bad(
+  'CreateMessageRequest',
+  req(1, 'sampling/createMessage', { ...samplingParams, maxTokens: 10.5 }),
+  'fractional maxTokens',
+);
+bad(
+  'CreateMessageRequest',
+  req(1, 'sampling/createMessage', { ...samplingParams, includeContext: 'everything' }),
+  'includeContext "everything"',
+);
 bad('CreateMessageRequest', req(1, 'sampling/createMessage', { maxTokens: 5 }), 'no messages');
-bad('CreateMessageRequest', req(1, 'sampling/createMessage', { ...samplingParams, temperature: 'hot' }), 'temperature string');
-bad('CreateMessageRequest', req(1, 'sampling/createMessage', { ...samplingParams, toolChoice: { mode: 'always' } }), 'toolChoice "always" (11)', { validIn: [R03, R06] });
+bad(
+  'CreateMessageRequest',
+  req(1, 'sampling/createMessage', { ...samplingParams, temperature: 'hot' }),
+  'temperature string',
+);
+bad(
+  'CreateMessageRequest',
+  req(1, 'sampling/createMessage', { ...samplingParams, toolChoice: { mode: 'always' } }),
+  'toolChoice "always" (11)',
+  { validIn: [R03, R06] },
+);
 ok('CreateMessageRequestParams', { ...samplingParams, ...tools11, task: { ttl: 1000 } });
 bad('CreateMessageRequestParams', { messages: [] }, 'no maxTokens');
 bad('CreateMessageRequestParams', { ...samplingParams, tools: [{ name: 'x' }] }, 'tool without inputSchema');
@@ -532,7 +682,13 @@ bad('BooleanSchema', { type: 'boolean', default: 'yes' }, 'default string');
 bad('BooleanSchema', { type: 'bool' }, 'type "bool"');
 
 const untitled = { type: 'string', enum: ['red', 'green'], default: 'red' };
-const titled = { type: 'string', oneOf: [{ const: 'r', title: 'Red' }, { const: 'g', title: 'Green' }] };
+const titled = {
+  type: 'string',
+  oneOf: [
+    { const: 'r', title: 'Red' },
+    { const: 'g', title: 'Green' },
+  ],
+};
 const multi = { type: 'array', items: { type: 'string', enum: ['a', 'b'] }, minItems: 1, default: ['a'] };
 const titledMulti = { type: 'array', items: { anyOf: [{ const: 'a', title: 'A' }] }, maxItems: 1 };
 const legacy = { type: 'string', enum: ['a', 'b'], enumNames: ['A', 'B'] };
@@ -559,28 +715,57 @@ bad('SingleSelectEnumSchema', multi, 'multi select');
 ok('MultiSelectEnumSchema', multi, 'untitled');
 ok('MultiSelectEnumSchema', titledMulti, 'titled');
 bad('MultiSelectEnumSchema', untitled, 'single select');
-for (const [n, s] of Object.entries({ string: { type: 'string' }, number: { type: 'number' }, boolean: { type: 'boolean' }, enum: legacy })) ok('PrimitiveSchemaDefinition', s, n);
+for (const [n, s] of Object.entries({
+  string: { type: 'string' },
+  number: { type: 'number' },
+  boolean: { type: 'boolean' },
+  enum: legacy,
+}))
+  ok('PrimitiveSchemaDefinition', s, n);
 bad('PrimitiveSchemaDefinition', { type: 'object', properties: {} }, 'nested object');
 bad('PrimitiveSchemaDefinition', { type: 'array', items: { type: 'number' } }, 'array of numbers');
 
 ok('ElicitRequest', req(4, 'elicitation/create', formParams));
 ok('ElicitRequest', req(5, 'elicitation/create', urlParams), 'url mode (11)', { invalidIn: [R06] });
-bad('ElicitRequest', req(4, 'elicitation/create', { ...formParams, requestedSchema: { type: 'object', properties: { address: { type: 'object' } } } }), 'nested object field');
-bad('ElicitRequest', req(4, 'elicitation/create', { ...formParams, requestedSchema: { type: 'array', properties: {} } }), 'requestedSchema.type "array"');
+bad(
+  'ElicitRequest',
+  req(4, 'elicitation/create', {
+    ...formParams,
+    requestedSchema: { type: 'object', properties: { address: { type: 'object' } } },
+  }),
+  'nested object field',
+);
+bad(
+  'ElicitRequest',
+  req(4, 'elicitation/create', { ...formParams, requestedSchema: { type: 'array', properties: {} } }),
+  'requestedSchema.type "array"',
+);
 bad('ElicitRequest', req(4, 'elicitation/create', { requestedSchema: formSchema }), 'no message');
 ok('ElicitRequestParams', formParams, 'form');
 ok('ElicitRequestParams', urlParams, 'url');
 bad('ElicitRequestParams', { ...urlParams, url: undefined }, 'url mode without url');
 bad('ElicitRequestParams', { ...formParams, mode: 'popup' }, 'mode "popup"');
 ok('ElicitRequestFormParams', { ...formParams, mode: 'form' });
-bad('ElicitRequestFormParams', { message: 'x', requestedSchema: { type: 'object' } }, 'requestedSchema without properties');
-bad('ElicitRequestFormParams', { ...formParams, requestedSchema: { type: 'object', properties: { x: { type: 'object' } } } }, 'object field');
+bad(
+  'ElicitRequestFormParams',
+  { message: 'x', requestedSchema: { type: 'object' } },
+  'requestedSchema without properties',
+);
+bad(
+  'ElicitRequestFormParams',
+  { ...formParams, requestedSchema: { type: 'object', properties: { x: { type: 'object' } } } },
+  'object field',
+);
 ok('ElicitRequestURLParams', urlParams);
 bad('ElicitRequestURLParams', { ...urlParams, url: 'not a url' }, 'url not a URI');
 bad('ElicitRequestURLParams', { ...urlParams, elicitationId: undefined }, 'no elicitationId');
 bad('ElicitRequestURLParams', { ...urlParams, mode: 'form' }, 'mode "form"');
 
-for (const [def, method] of [['GetTaskRequest', 'tasks/get'], ['GetTaskPayloadRequest', 'tasks/result'], ['CancelTaskRequest', 'tasks/cancel']]) {
+for (const [def, method] of [
+  ['GetTaskRequest', 'tasks/get'],
+  ['GetTaskPayloadRequest', 'tasks/result'],
+  ['CancelTaskRequest', 'tasks/cancel'],
+]) {
   ok(def, req(9, method, { taskId: 't-1' }));
   bad(def, req(9, method), 'no params');
   bad(def, req(9, method, { taskId: 5 }), 'taskId number');
@@ -610,9 +795,18 @@ ok07('Result', { ...done, anything: 1 }, 'extra fields');
 bad07('Result', {}, 'no resultType');
 ok07('EmptyResult', done);
 bad07('EmptyResult', { resultType: 'complete', _meta: 5 }, '_meta number');
-const discovered = { ...cached, supportedVersions: [R07], capabilities: { tools: {} }, _meta: { 'io.modelcontextprotocol/serverInfo': impl } };
+const discovered = {
+  ...cached,
+  supportedVersions: [R07],
+  capabilities: { tools: {} },
+  _meta: { 'io.modelcontextprotocol/serverInfo': impl },
+};
 ok07('DiscoverResult', discovered);
-ok07('DiscoverResult', { ...discovered, instructions: 'Use echo.', ttlMs: 0, cacheScope: 'private' }, 'instructions, no caching');
+ok07(
+  'DiscoverResult',
+  { ...discovered, instructions: 'Use echo.', ttlMs: 0, cacheScope: 'private' },
+  'instructions, no caching',
+);
 bad07('DiscoverResult', { ...discovered, supportedVersions: undefined }, 'no supportedVersions');
 bad07('DiscoverResult', { ...discovered, ttlMs: undefined }, 'no ttlMs');
 bad07('DiscoverResult', { ...discovered, ttlMs: -1 }, 'negative ttlMs');
@@ -620,7 +814,11 @@ bad07('DiscoverResult', { ...discovered, cacheScope: 'shared' }, 'unknown cacheS
 ok07('ListToolsResult', { ...cached, tools: [tool], nextCursor: 'n' });
 bad07('ListToolsResult', { ...done, tools: [tool] }, 'no caching fields');
 bad07('ListToolsResult', { ttlMs: 0, cacheScope: 'public', tools: [tool] }, 'no resultType');
-ok07('CallToolResult', { ...done, content: [text], structuredContent: [1, 2] }, 'structuredContent array (any JSON value in 07)');
+ok07(
+  'CallToolResult',
+  { ...done, content: [text], structuredContent: [1, 2] },
+  'structuredContent array (any JSON value in 07)',
+);
 bad07('CallToolResult', { content: [text] }, 'no resultType');
 ok07('ListResourcesResult', { ...cached, resources: [resource] });
 bad07('ListResourcesResult', { ...cached, resources: [resource], cacheScope: 'PUBLIC' }, 'cacheScope upper case');
@@ -633,22 +831,54 @@ bad07('ListPromptsResult', { ...cached, prompts: [prompt], ttlMs: '60' }, 'ttlMs
 ok07('GetPromptResult', { ...done, messages: [{ role: 'user', content: text }] });
 bad07('GetPromptResult', { messages: [{ role: 'user', content: text }] }, 'no resultType');
 ok07('CompleteResult', { ...done, completion: { values: ['a'], total: 1 } });
-bad07('CompleteResult', { ...done, completion: { values: Array.from({ length: 101 }, (_, i) => `v${i}`) } }, '101 values');
-ok07('InputRequiredResult', { resultType: 'input_required', inputRequests: { ask: req('e-1', 'elicitation/create', formParams) }, requestState: 'opaque' });
+bad07(
+  'CompleteResult',
+  { ...done, completion: { values: Array.from({ length: 101 }, (_, i) => `v${i}`) } },
+  '101 values',
+);
+ok07('InputRequiredResult', {
+  resultType: 'input_required',
+  inputRequests: { ask: req('e-1', 'elicitation/create', formParams) },
+  requestState: 'opaque',
+});
 ok07('InputRequiredResult', { resultType: 'input_required', requestState: 'opaque' }, 'requestState only');
-bad07('InputRequiredResult', { resultType: 'input_required', inputRequests: { ask: req('t', 'tools/list') } }, 'input request that is no client request');
+bad07(
+  'InputRequiredResult',
+  { resultType: 'input_required', inputRequests: { ask: req('t', 'tools/list') } },
+  'input request that is no client request',
+);
 bad07('InputRequiredResult', { inputRequests: {}, requestState: 's' }, 'no resultType');
 ok07('JSONRPCErrorResponse', err(-32602, 'Resource not found', 1));
 bad07('JSONRPCErrorResponse', err(-32602, 5, 1), 'message number');
 ok07('HeaderMismatchError', err(-32020, 'Mcp-Method does not match the body', 1));
 bad07('HeaderMismatchError', err(-32600, 'Header mismatch', 1), 'wrong code');
-const capabilityError = { jsonrpc: '2.0', id: 1, error: { code: -32021, message: 'Needs elicitation', data: { requiredCapabilities: { elicitation: {} } } } };
+const capabilityError = {
+  jsonrpc: '2.0',
+  id: 1,
+  error: { code: -32021, message: 'Needs elicitation', data: { requiredCapabilities: { elicitation: {} } } },
+};
 ok07('MissingRequiredClientCapabilityError', capabilityError);
-bad07('MissingRequiredClientCapabilityError', { ...capabilityError, error: { code: -32021, message: 'Needs elicitation' } }, 'no data');
-const versionError = { jsonrpc: '2.0', id: 1, error: { code: -32022, message: 'Unsupported protocol version', data: { requested: '1900-01-01', supported: [R07] } } };
+bad07(
+  'MissingRequiredClientCapabilityError',
+  { ...capabilityError, error: { code: -32021, message: 'Needs elicitation' } },
+  'no data',
+);
+const versionError = {
+  jsonrpc: '2.0',
+  id: 1,
+  error: { code: -32022, message: 'Unsupported protocol version', data: { requested: '1900-01-01', supported: [R07] } },
+};
 ok07('UnsupportedProtocolVersionError', versionError);
-bad07('UnsupportedProtocolVersionError', { ...versionError, error: { ...versionError.error, data: { requested: '1900-01-01' } } }, 'no supported list');
-bad07('UnsupportedProtocolVersionError', { ...versionError, error: { ...versionError.error, code: -32602 } }, 'code -32602');
+bad07(
+  'UnsupportedProtocolVersionError',
+  { ...versionError, error: { ...versionError.error, data: { requested: '1900-01-01' } } },
+  'no supported list',
+);
+bad07(
+  'UnsupportedProtocolVersionError',
+  { ...versionError, error: { ...versionError.error, code: -32602 } },
+  'code -32602',
+);
 ok07('ProgressNotification', notif('notifications/progress', { progressToken: 'p', progress: 1, total: 2 }));
 bad07('ProgressNotification', notif('notifications/progress', { progressToken: 'p' }), 'no progress');
 ok07('LoggingMessageNotification', notif('notifications/message', { level: 'info', data: 'x' }));
@@ -660,8 +890,15 @@ ok07('SubscriptionFilter', { toolsListChanged: true, resourceSubscriptions: ['fi
 bad07('SubscriptionFilter', { toolsListChanged: 'yes' }, 'toolsListChanged string');
 ok07('NotificationMetaObject', listenId);
 bad07('NotificationMetaObject', { 'io.modelcontextprotocol/subscriptionId': null }, 'null subscription id');
-ok07('SubscriptionsAcknowledgedNotification', notif('notifications/subscriptions/acknowledged', { _meta: listenId, notifications: { toolsListChanged: true } }));
-bad07('SubscriptionsAcknowledgedNotification', notif('notifications/subscriptions/acknowledged', { _meta: listenId }), 'no notifications');
+ok07(
+  'SubscriptionsAcknowledgedNotification',
+  notif('notifications/subscriptions/acknowledged', { _meta: listenId, notifications: { toolsListChanged: true } }),
+);
+bad07(
+  'SubscriptionsAcknowledgedNotification',
+  notif('notifications/subscriptions/acknowledged', { _meta: listenId }),
+  'no notifications',
+);
 ok07('SubscriptionsListenResult', { ...done, _meta: listenId });
 bad07('SubscriptionsListenResult', { ...done, _meta: {} }, 'no subscription id');
 ok07('ToolListChangedNotification', notif('notifications/tools/list_changed', { _meta: listenId }));
@@ -670,15 +907,28 @@ ok07('PromptListChangedNotification', notif('notifications/prompts/list_changed'
 bad07('PromptListChangedNotification', notif('notifications/prompts/list_changed', 5), 'params number');
 ok07('ResourceListChangedNotification', notif('notifications/resources/list_changed', { _meta: listenId }));
 bad07('ResourceListChangedNotification', { method: 'notifications/resources/list_changed' }, 'no jsonrpc');
-ok07('ResourceUpdatedNotification', notif('notifications/resources/updated', { uri: 'file:///a.txt', _meta: listenId }));
+ok07(
+  'ResourceUpdatedNotification',
+  notif('notifications/resources/updated', { uri: 'file:///a.txt', _meta: listenId }),
+);
 bad07('ResourceUpdatedNotification', notif('notifications/resources/updated', { _meta: listenId }), 'no uri');
-ok07('CancelledNotification', notif('notifications/cancelled', { requestId: 'listen-1', reason: 'subscription ended' }));
+ok07(
+  'CancelledNotification',
+  notif('notifications/cancelled', { requestId: 'listen-1', reason: 'subscription ended' }),
+);
 bad07('CancelledNotification', notif('notifications/cancelled', { requestId: null }), 'null requestId');
 ok07('InputRequest', { method: 'elicitation/create', params: formParams });
 bad07('InputRequest', { method: 'tools/list', params: {} }, 'no client request');
 
 // The Tasks extension's shapes (io.modelcontextprotocol/tasks), on 2026-07-28.
-const extTask = { taskId: 't-1', status: 'working', createdAt: '2026-07-28T10:00:00Z', lastUpdatedAt: '2026-07-28T10:00:00Z', ttlMs: 60000, pollIntervalMs: 500 };
+const extTask = {
+  taskId: 't-1',
+  status: 'working',
+  createdAt: '2026-07-28T10:00:00Z',
+  lastUpdatedAt: '2026-07-28T10:00:00Z',
+  ttlMs: 60000,
+  pollIntervalMs: 500,
+};
 const { ttlMs: _extTtl, ...extTaskWithoutTtl } = extTask;
 ok07('TaskStatus', 'input_required');
 bad07('TaskStatus', 'done', 'unknown status');
@@ -687,14 +937,42 @@ ok07('Task', { ...extTask, ttlMs: null, statusMessage: 'queued' }, 'unlimited tt
 bad07('Task', extTaskWithoutTtl, 'no ttlMs');
 ok07('CreateTaskResult', { resultType: 'task', ...extTask });
 bad07('CreateTaskResult', extTask, 'no resultType');
-ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'completed', result: { content: [] } }, 'completed with its result');
-ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'input_required', inputRequests: { ask: { method: 'elicitation/create', params: formParams } } }, 'input_required with its requests');
-ok07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'failed', error: { code: -32603, message: 'boom' } }, 'failed with its error');
+ok07(
+  'GetTaskResult',
+  { resultType: 'complete', ...extTask, status: 'completed', result: { content: [] } },
+  'completed with its result',
+);
+ok07(
+  'GetTaskResult',
+  {
+    resultType: 'complete',
+    ...extTask,
+    status: 'input_required',
+    inputRequests: { ask: { method: 'elicitation/create', params: formParams } },
+  },
+  'input_required with its requests',
+);
+ok07(
+  'GetTaskResult',
+  { resultType: 'complete', ...extTask, status: 'failed', error: { code: -32603, message: 'boom' } },
+  'failed with its error',
+);
 bad07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'completed' }, 'completed without result');
-bad07('GetTaskResult', { resultType: 'complete', ...extTask, status: 'input_required' }, 'input_required without inputRequests');
+bad07(
+  'GetTaskResult',
+  { resultType: 'complete', ...extTask, status: 'input_required' },
+  'input_required without inputRequests',
+);
 ok07('DetailedTask', { ...extTask, status: 'cancelled' }, 'cancelled');
 bad07('DetailedTask', { ...extTask, status: 'failed' }, 'failed without error');
-ok07('TaskStatusNotification', notif('notifications/tasks', { ...extTask, status: 'completed', result: { content: [] }, _meta: listenId }));
-bad07('TaskStatusNotification', notif('notifications/tasks', { ...extTask, status: 'completed' }), 'completed without result');
+ok07(
+  'TaskStatusNotification',
+  notif('notifications/tasks', { ...extTask, status: 'completed', result: { content: [] }, _meta: listenId }),
+);
+bad07(
+  'TaskStatusNotification',
+  notif('notifications/tasks', { ...extTask, status: 'completed' }),
+  'completed without result',
+);
 
 export const HAND_MADE: readonly Sample[] = samples;

@@ -57,7 +57,13 @@ function expandHandMade(): Labelled[] {
         if (s.only) throw new Error(`corpus: ${s.def} is not defined in ${revision}`);
         continue;
       }
-      out.push({ revision, def: s.def, value: s.value, note: s.note, valid: s.except?.includes(revision) ? !s.valid : s.valid });
+      out.push({
+        revision,
+        def: s.def,
+        value: s.value,
+        note: s.note,
+        valid: s.except?.includes(revision) ? !s.valid : s.valid,
+      });
     }
   }
   return out;
@@ -65,17 +71,29 @@ function expandHandMade(): Labelled[] {
 
 // ---- the oracle: official schemas, draft-07 for 03/06 and 2020-12 for 11, addressed by an $id we add
 /** The Tasks extension's definitions in our 2026-07-28 schema: their oracle is the extension's own schema. */
-const TASKS_EXTENSION_DEFS = new Set(['TaskStatus', 'Task', 'DetailedTask', 'CreateTaskResult', 'GetTaskResult', 'TaskStatusNotification']);
+const TASKS_EXTENSION_DEFS = new Set([
+  'TaskStatus',
+  'Task',
+  'DetailedTask',
+  'CreateTaskResult',
+  'GetTaskResult',
+  'TaskStatusNotification',
+]);
 const TASKS_EXTENSION_ORACLE = path.resolve(projectRoot, '../shared/spec/extensions/tasks/schema.json');
 
 const oracles = new Map<string, (def: string, value: unknown) => boolean>();
 function oracle(revision: Revision, def?: string) {
-  const file = revision === '2026-07-28' && def !== undefined && TASKS_EXTENSION_DEFS.has(def) ? TASKS_EXTENSION_ORACLE : path.join(ORACLE_DIR, `${revision}.schema.json`);
+  const file =
+    revision === '2026-07-28' && def !== undefined && TASKS_EXTENSION_DEFS.has(def)
+      ? TASKS_EXTENSION_ORACLE
+      : path.join(ORACLE_DIR, `${revision}.schema.json`);
   let check = oracles.get(file);
   if (!check) {
     const doc = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
     const draft07 = 'definitions' in doc;
-    const ajv = draft07 ? new Ajv({ allowUnionTypes: true, allErrors: true }) : new Ajv2020({ allowUnionTypes: true, allErrors: true });
+    const ajv = draft07
+      ? new Ajv({ allowUnionTypes: true, allErrors: true })
+      : new Ajv2020({ allowUnionTypes: true, allErrors: true });
     addFormats(ajv);
     const id = `https://oracle.invalid/mcp/${path.basename(file)}`;
     ajv.addSchema({ ...doc, $id: id });
@@ -99,12 +117,19 @@ interface Frame {
 }
 
 /** The reference server on the stateless wire: the one 2026-07-28 server at hand. */
-const STATELESS_REFERENCE = [process.execPath, path.join(projectRoot, 'examples/reference-server/server.mjs'), '--revision', '2026-07-28'];
+const STATELESS_REFERENCE = [
+  process.execPath,
+  path.join(projectRoot, 'examples/reference-server/server.mjs'),
+  '--revision',
+  '2026-07-28',
+];
 
 async function liveSession(
   bin: string | string[],
   revision: Revision,
-  script: (call: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>) => Promise<void>,
+  script: (
+    call: (method: string, params?: Record<string, unknown>) => Promise<Record<string, unknown>>,
+  ) => Promise<void>,
   env: Record<string, string> = {},
 ): Promise<Frame[]> {
   const [command, ...args] = typeof bin === 'string' ? [path.join(projectRoot, 'node_modules/.bin', bin)] : bin;
@@ -127,10 +152,13 @@ async function liveSession(
         frames.push({ message });
         // Answer the server's requests so that the tool calls that made them can finish.
         const result =
-          message.method === 'sampling/createMessage' ? { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'test-model' }
-          : message.method === 'roots/list' ? { roots: [{ uri: 'file:///tmp', name: 'tmp' }] }
-          : message.method === 'elicitation/create' ? { action: 'decline' }
-          : {};
+          message.method === 'sampling/createMessage'
+            ? { role: 'assistant', content: { type: 'text', text: 'ok' }, model: 'test-model' }
+            : message.method === 'roots/list'
+              ? { roots: [{ uri: 'file:///tmp', name: 'tmp' }] }
+              : message.method === 'elicitation/create'
+                ? { action: 'decline' }
+                : {};
         send({ jsonrpc: '2.0', id: message.id, result });
       } else if ('id' in message && pending.has(message.id as number)) {
         const p = pending.get(message.id as number)!;
@@ -146,7 +174,15 @@ async function liveSession(
       const timer = setTimeout(() => reject(new Error(`${bin} ${revision}: no answer to ${method}`)), 20_000);
       pending.set(id, { method, task: 'task' in params, resolve: (m) => (clearTimeout(timer), resolve(m)) });
       // The stateless wire: every request names the version and the client's capabilities.
-      const meta = stateless ? { _meta: { 'io.modelcontextprotocol/protocolVersion': revision, 'io.modelcontextprotocol/clientCapabilities': {}, ...(params._meta as object) } } : {};
+      const meta = stateless
+        ? {
+            _meta: {
+              'io.modelcontextprotocol/protocolVersion': revision,
+              'io.modelcontextprotocol/clientCapabilities': {},
+              ...(params._meta as object),
+            },
+          }
+        : {};
       send({ jsonrpc: '2.0', id, method, params: { ...params, ...meta } });
     });
   try {
@@ -159,7 +195,10 @@ async function liveSession(
       capabilities: { sampling: {}, roots: { listChanged: true }, elicitation: {} },
       clientInfo: { name: 'mcp-conformance-differential', version: '0.0.0' },
     });
-    expect((init.result as Record<string, unknown> | undefined)?.protocolVersion, `${bin} did not negotiate ${revision}`).toBe(revision);
+    expect(
+      (init.result as Record<string, unknown> | undefined)?.protocolVersion,
+      `${bin} did not negotiate ${revision}`,
+    ).toBe(revision);
     send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     await script(call);
     await new Promise((r) => setTimeout(r, 200)); // late notifications
@@ -192,7 +231,11 @@ async function everythingScript(call: Call, revision: Revision) {
   ];
   for (const [name, args] of calls) if (tools.has(name)) await call('tools/call', { name, arguments: args });
   if (tools.has('trigger-long-running-operation')) {
-    await call('tools/call', { name: 'trigger-long-running-operation', arguments: { duration: 1, steps: 2 }, _meta: { progressToken: 'p-1' } });
+    await call('tools/call', {
+      name: 'trigger-long-running-operation',
+      arguments: { duration: 1, steps: 2 },
+      _meta: { progressToken: 'p-1' },
+    });
   }
   await call('tools/call', { name: 'echo', arguments: {} }); // input validation error
   await call('tools/call', { name: 'conformance-no-such-tool', arguments: {} });
@@ -204,19 +247,33 @@ async function everythingScript(call: Call, revision: Revision) {
   for (const t of templates) await call('resources/read', { uri: String(t.uriTemplate).replace(/\{[^}]*\}/g, '1') });
   await call('resources/read', { uri: 'demo://conformance/no-such-resource' });
   for (const p of prompts) {
-    const args = Object.fromEntries(((p.arguments as { name: string }[] | undefined) ?? []).map((a) => [a.name, a.name === 'resourceType' ? 'Text' : '1']));
+    const args = Object.fromEntries(
+      ((p.arguments as { name: string }[] | undefined) ?? []).map((a) => [
+        a.name,
+        a.name === 'resourceType' ? 'Text' : '1',
+      ]),
+    );
     await call('prompts/get', { name: p.name, arguments: args });
   }
   const withArgs = prompts.find((p) => Array.isArray(p.arguments) && p.arguments.length > 0);
   if (withArgs) {
-    await call('completion/complete', { ref: { type: 'ref/prompt', name: withArgs.name }, argument: { name: (withArgs.arguments as { name: string }[])[0].name, value: '' } });
+    await call('completion/complete', {
+      ref: { type: 'ref/prompt', name: withArgs.name },
+      argument: { name: (withArgs.arguments as { name: string }[])[0].name, value: '' },
+    });
   }
   await call('logging/setLevel', { level: 'debug' });
   await call('ping');
   await call('conformance/does-not-exist');
   if (revision >= '2025-11-25' && tools.has('simulate-research-query')) {
-    const created = await call('tools/call', { name: 'simulate-research-query', arguments: { topic: 'x' }, task: { ttl: 60_000 } });
-    const taskId = ((created.result as Record<string, unknown> | undefined)?.task as Record<string, unknown> | undefined)?.taskId;
+    const created = await call('tools/call', {
+      name: 'simulate-research-query',
+      arguments: { topic: 'x' },
+      task: { ttl: 60_000 },
+    });
+    const taskId = (
+      (created.result as Record<string, unknown> | undefined)?.task as Record<string, unknown> | undefined
+    )?.taskId;
     if (typeof taskId === 'string') {
       await call('tasks/get', { taskId });
       await call('tasks/list');
@@ -238,7 +295,10 @@ async function statelessScript(call: Call) {
   await call('resources/templates/list');
   const prompts = listed(await call('prompts/list'), 'prompts');
   for (const p of prompts) await call('prompts/get', { name: p.name, arguments: {} });
-  await call('completion/complete', { ref: { type: 'ref/prompt', name: 'greet' }, argument: { name: 'name', value: '' } });
+  await call('completion/complete', {
+    ref: { type: 'ref/prompt', name: 'greet' },
+    argument: { name: 'name', value: '' },
+  });
   await call('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
   await call('ping');
 }
@@ -254,7 +314,15 @@ async function memoryScript(call: Call) {
   await call('ping');
 }
 
-const CONTENT: Record<string, string> = { text: 'TextContent', image: 'ImageContent', audio: 'AudioContent', resource_link: 'ResourceLink', resource: 'EmbeddedResource', tool_use: 'ToolUseContent', tool_result: 'ToolResultContent' };
+const CONTENT: Record<string, string> = {
+  text: 'TextContent',
+  image: 'ImageContent',
+  audio: 'AudioContent',
+  resource_link: 'ResourceLink',
+  resource: 'EmbeddedResource',
+  tool_use: 'ToolUseContent',
+  tool_result: 'ToolResultContent',
+};
 const NOTIFICATION_PARAMS: Record<string, string> = {
   'notifications/progress': 'ProgressNotificationParams',
   'notifications/message': 'LoggingMessageNotificationParams',
@@ -267,7 +335,8 @@ const NOTIFICATION_PARAMS: Record<string, string> = {
 function labelFrame(revision: Revision, server: string, frame: Frame): Labelled[] {
   const out: Labelled[] = [];
   const add = (def: string | undefined, value: unknown, what: string) => {
-    if (def && hasDefinition(revision, def) && value !== undefined) out.push({ revision, def, value, note: `${server}: ${what}` });
+    if (def && hasDefinition(revision, def) && value !== undefined)
+      out.push({ revision, def, value, note: `${server}: ${what}` });
   };
   const m = frame.message;
   const list = (v: unknown) => (Array.isArray(v) ? (v as Record<string, unknown>[]) : []);
@@ -278,7 +347,12 @@ function labelFrame(revision: Revision, server: string, frame: Frame): Labelled[
       add(CONTENT[String(block.type)], block, `${what} ${String(block.type)} block`);
       if (block.type !== 'tool_use' && block.type !== 'tool_result') add('ContentBlock', block, `${what} block`);
       add('Annotations', block.annotations, `${what} annotations`);
-      if (block.type === 'resource') add('blob' in (block.resource as object) ? 'BlobResourceContents' : 'TextResourceContents', block.resource, `${what} embedded resource`);
+      if (block.type === 'resource')
+        add(
+          'blob' in (block.resource as object) ? 'BlobResourceContents' : 'TextResourceContents',
+          block.resource,
+          `${what} embedded resource`,
+        );
     }
   };
   add('JSONRPCMessage', m, 'frame');
@@ -336,8 +410,12 @@ function labelFrame(revision: Revision, server: string, frame: Frame): Labelled[
     if (method === 'elicitation/create') {
       add('ElicitRequestParams', params, 'elicitation params');
       add(params.mode === 'url' ? 'ElicitRequestURLParams' : 'ElicitRequestFormParams', params, 'elicitation params');
-      const fields = ((params.requestedSchema as Record<string, unknown> | undefined)?.properties ?? {}) as Record<string, unknown>;
-      for (const [name, field] of Object.entries(fields)) add('PrimitiveSchemaDefinition', field, `elicitation field ${name}`);
+      const fields = ((params.requestedSchema as Record<string, unknown> | undefined)?.properties ?? {}) as Record<
+        string,
+        unknown
+      >;
+      for (const [name, field] of Object.entries(fields))
+        add('PrimitiveSchemaDefinition', field, `elicitation field ${name}`);
     }
   } else {
     const method = String(m.method);
@@ -360,7 +438,12 @@ interface Verdicts {
 function judge(samples: Labelled[], withOracle: boolean): Verdicts[] {
   return samples.map((sample) => {
     const r = validate(sample.revision, sample.def, sample.value);
-    return { sample, ours: r.ok, official: withOracle ? oracle(sample.revision, sample.def)(sample.def, sample.value) : undefined, errors: r.ok ? [] : r.errors };
+    return {
+      sample,
+      ours: r.ok,
+      official: withOracle ? oracle(sample.revision, sample.def)(sample.def, sample.value) : undefined,
+      errors: r.ok ? [] : r.errors,
+    };
   });
 }
 
@@ -374,7 +457,8 @@ describe('project MCP schemas', () => {
     // Runs first, so nothing is compiled yet; Ajv reports strict-mode findings through console.warn.
     const warn = vi.spyOn(console, 'warn');
     try {
-      for (const revision of SCHEMA_REVISIONS) for (const def of definitionNames(revision)) expect(() => validator(revision, def)).not.toThrow();
+      for (const revision of SCHEMA_REVISIONS)
+        for (const def of definitionNames(revision)) expect(() => validator(revision, def)).not.toThrow();
       expect(warn).not.toHaveBeenCalled();
     } finally {
       warn.mockRestore();
@@ -384,7 +468,10 @@ describe('project MCP schemas', () => {
   it('give every hand-made message its labelled verdict', () => {
     const wrong = judge(handMade, false)
       .filter((v) => v.ours !== v.sample.valid)
-      .map((v) => `${key(v.sample)} — expected ${v.sample.valid ? 'valid' : 'invalid'}${v.errors.length ? ` (${v.errors.join('; ')})` : ''}`);
+      .map(
+        (v) =>
+          `${key(v.sample)} — expected ${v.sample.valid ? 'valid' : 'invalid'}${v.errors.length ? ` (${v.errors.join('; ')})` : ''}`,
+      );
     expect(wrong).toEqual([]);
   });
 
@@ -398,7 +485,9 @@ describe('project MCP schemas', () => {
         if (!mine.some((s) => s.def === def && !s.valid)) missing.push(`${revision} ${def}: no invalid message`);
       }
       const valid = mine.filter((s) => s.valid).length;
-      console.log(`${revision}: ${defs.length} definitions covered by ${mine.length} hand-made messages (${valid} valid, ${mine.length - valid} invalid)`);
+      console.log(
+        `${revision}: ${defs.length} definitions covered by ${mine.length} hand-made messages (${valid} valid, ${mine.length - valid} invalid)`,
+      );
     }
     expect(missing).toEqual([]);
   });
@@ -412,58 +501,80 @@ if (oracleMissing && process.env.CI === 'true') {
   });
 }
 
-describe.skipIf(oracleMissing)(`schema differential against the official schemas${oracleMissing ? ` (skipped: not found in ${ORACLE_DIR})` : ''}`, () => {
-  const live: Labelled[] = [];
-  let memoryDir = '';
+describe.skipIf(oracleMissing)(
+  `schema differential against the official schemas${oracleMissing ? ` (skipped: not found in ${ORACLE_DIR})` : ''}`,
+  () => {
+    const live: Labelled[] = [];
+    let memoryDir = '';
 
-  beforeAll(async () => {
-    memoryDir = mkdtempSync(path.join(tmpdir(), 'mcp-memory-'));
-    const sessions = [
-      liveSession(STATELESS_REFERENCE, '2026-07-28', statelessScript).then((frames) => ({ revision: '2026-07-28' as const, server: 'reference', frames })),
-      ...REVISIONS.flatMap((revision) => [
-      liveSession('mcp-server-everything', revision, (call) => everythingScript(call, revision)).then((frames) => ({ revision, server: 'everything', frames })),
-      liveSession('mcp-server-memory', revision, memoryScript, { MEMORY_FILE_PATH: path.join(memoryDir, `${revision}.jsonl`) }).then((frames) => ({ revision, server: 'memory', frames })),
-      ]),
-    ];
-    for (const { revision, server, frames } of await Promise.all(sessions)) {
-      for (const frame of frames) live.push(...labelFrame(revision, server, frame));
-    }
-  }, 60_000);
-  afterAll(() => {
-    if (memoryDir) rmSync(memoryDir, { recursive: true, force: true });
-  });
+    beforeAll(async () => {
+      memoryDir = mkdtempSync(path.join(tmpdir(), 'mcp-memory-'));
+      const sessions = [
+        liveSession(STATELESS_REFERENCE, '2026-07-28', statelessScript).then((frames) => ({
+          revision: '2026-07-28' as const,
+          server: 'reference',
+          frames,
+        })),
+        ...REVISIONS.flatMap((revision) => [
+          liveSession('mcp-server-everything', revision, (call) => everythingScript(call, revision)).then((frames) => ({
+            revision,
+            server: 'everything',
+            frames,
+          })),
+          liveSession('mcp-server-memory', revision, memoryScript, {
+            MEMORY_FILE_PATH: path.join(memoryDir, `${revision}.jsonl`),
+          }).then((frames) => ({ revision, server: 'memory', frames })),
+        ]),
+      ];
+      for (const { revision, server, frames } of await Promise.all(sessions)) {
+        for (const frame of frames) live.push(...labelFrame(revision, server, frame));
+      }
+    }, 60_000);
+    afterAll(() => {
+      if (memoryDir) rmSync(memoryDir, { recursive: true, force: true });
+    });
 
-  it('every definition of ours exists in the official schema', () => {
-    for (const revision of SCHEMA_REVISIONS) {
-      for (const def of definitionNames(revision)) expect(() => oracle(revision, def)(def, {}), `${revision} ${def}`).not.toThrow();
-    }
-  });
+    it('every definition of ours exists in the official schema', () => {
+      for (const revision of SCHEMA_REVISIONS) {
+        for (const def of definitionNames(revision))
+          expect(() => oracle(revision, def)(def, {}), `${revision} ${def}`).not.toThrow();
+      }
+    });
 
-  it('agrees on every hand-made message', () => {
-    const verdicts = judge(handMade, true);
-    const disagreements = verdicts.filter((v) => v.ours !== v.official && !(key(v.sample) in ORACLE_QUIRKS)).map(describeDisagreement);
-    for (const revision of SCHEMA_REVISIONS) {
-      const mine = verdicts.filter((v) => v.sample.revision === revision);
-      console.log(`${revision}: ${mine.length} hand-made messages, ${mine.filter((v) => v.ours === v.official).length} with the same verdict`);
-    }
-    expect(disagreements).toEqual([]);
-  });
+    it('agrees on every hand-made message', () => {
+      const verdicts = judge(handMade, true);
+      const disagreements = verdicts
+        .filter((v) => v.ours !== v.official && !(key(v.sample) in ORACLE_QUIRKS))
+        .map(describeDisagreement);
+      for (const revision of SCHEMA_REVISIONS) {
+        const mine = verdicts.filter((v) => v.sample.revision === revision);
+        console.log(
+          `${revision}: ${mine.length} hand-made messages, ${mine.filter((v) => v.ours === v.official).length} with the same verdict`,
+        );
+      }
+      expect(disagreements).toEqual([]);
+    });
 
-  it('agrees on every frame from live servers', () => {
-    expect(live.length).toBeGreaterThan(100);
-    const verdicts = judge(live, true);
-    const disagreements = verdicts.filter((v) => v.ours !== v.official && !(key(v.sample) in ORACLE_QUIRKS)).map(describeDisagreement);
-    for (const revision of SCHEMA_REVISIONS) {
-      const mine = verdicts.filter((v) => v.sample.revision === revision);
-      const defs = new Set(mine.map((v) => v.sample.def));
-      const invalid = mine.filter((v) => !v.ours).map((v) => `${v.sample.def} (${v.sample.note})`);
-      console.log(`${revision}: ${mine.length} live labels over ${defs.size} definitions; invalid under both: ${invalid.length ? [...new Set(invalid)].join(', ') : 'none'}`);
-    }
-    expect(disagreements).toEqual([]);
-  });
+    it('agrees on every frame from live servers', () => {
+      expect(live.length).toBeGreaterThan(100);
+      const verdicts = judge(live, true);
+      const disagreements = verdicts
+        .filter((v) => v.ours !== v.official && !(key(v.sample) in ORACLE_QUIRKS))
+        .map(describeDisagreement);
+      for (const revision of SCHEMA_REVISIONS) {
+        const mine = verdicts.filter((v) => v.sample.revision === revision);
+        const defs = new Set(mine.map((v) => v.sample.def));
+        const invalid = mine.filter((v) => !v.ours).map((v) => `${v.sample.def} (${v.sample.note})`);
+        console.log(
+          `${revision}: ${mine.length} live labels over ${defs.size} definitions; invalid under both: ${invalid.length ? [...new Set(invalid)].join(', ') : 'none'}`,
+        );
+      }
+      expect(disagreements).toEqual([]);
+    });
 
-  it('lists only allow-listed quirks that still occur', () => {
-    const seen = new Set([...handMade, ...live].map(key));
-    expect(Object.keys(ORACLE_QUIRKS).filter((k) => !seen.has(k))).toEqual([]);
-  });
-});
+    it('lists only allow-listed quirks that still occur', () => {
+      const seen = new Set([...handMade, ...live].map(key));
+      expect(Object.keys(ORACLE_QUIRKS).filter((k) => !seen.has(k))).toEqual([]);
+    });
+  },
+);

@@ -44,7 +44,10 @@ export async function serve(handler: Handler): Promise<{ url: URL; seen: Seen[] 
 }
 
 /** A Streamable HTTP session to `url` (2 s per request). */
-export function session(url: URL, headers: Record<string, string> = {}): { s: Session; t: StreamableHttpTransport; transcript: Transcript } {
+export function session(
+  url: URL,
+  headers: Record<string, string> = {},
+): { s: Session; t: StreamableHttpTransport; transcript: Transcript } {
   const transcript = new Transcript();
   const t = new StreamableHttpTransport({ url, headers }, transcript);
   const s = new Session(t, transcript, 2000);

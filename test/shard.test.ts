@@ -4,7 +4,6 @@ import { runConformance, verdict, type Report, type Serve } from '../src/index.j
 import { mergeReports } from '../src/report/merge.js';
 import { parseShard, shardSuite } from '../src/suite/shard.js';
 import { REFERENCE, runCli } from './helpers.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 
 describe('shards', () => {
@@ -20,7 +19,11 @@ describe('shards', () => {
     expect(shards.flatMap((s) => s.checks.map((c) => c.id)).sort()).toEqual(suite.checks.map((c) => c.id).sort());
     for (const s of shards) expect(s.frameRules).toEqual(suite.frameRules);
     for (const [i, s] of shards.entries()) {
-      expect(shardSuite(reversed, { index: i + 1, count: 3 }).checks.map((c) => c.id).sort()).toEqual(s.checks.map((c) => c.id).sort());
+      expect(
+        shardSuite(reversed, { index: i + 1, count: 3 })
+          .checks.map((c) => c.id)
+          .sort(),
+      ).toEqual(s.checks.map((c) => c.id).sort());
       // Round robin keeps shards within one check of each other.
       expect(Math.abs(s.checks.length - suite.checks.length / 3)).toBeLessThan(1);
     }
@@ -31,7 +34,9 @@ describe('sharded runs of the reference server', () => {
   it('merged, equal the unsharded run: the same checks with the same statuses and verdict', async () => {
     // One seed for the three runs, so the generated checks draw the same values; the server runs in this process.
     const serve: Serve = (streams) => serveStreams(createServer(), streams);
-    const [whole, one, two] = await Promise.all([undefined, '1/2', '2/2'].map((shard) => runConformance({ serve, timeout: 5, seed: 42, shard })));
+    const [whole, one, two] = await Promise.all(
+      [undefined, '1/2', '2/2'].map((shard) => runConformance({ serve, timeout: 5, seed: 42, shard })),
+    );
     const merged = mergeReports([
       { source: 'shard 1/2', report: one },
       { source: 'shard 2/2', report: two },

@@ -21,7 +21,13 @@ const spawned: number[] = [];
 const crashAfter = (n: number) => async () => {
   spawned.push(performance.now());
   const transcript = new Transcript();
-  const plan = { description: 'crash-after', command: process.execPath, args: [ZOO_SERVER], cwd: ROOT, env: { ZOO_MODE: 'crash-after', ZOO_N: String(n) } };
+  const plan = {
+    description: 'crash-after',
+    command: process.execPath,
+    args: [ZOO_SERVER],
+    cwd: ROOT,
+    env: { ZOO_MODE: 'crash-after', ZOO_N: String(n) },
+  };
   const session = new Session(await startStdio(plan, transcript), transcript, 600_000);
   sessions.push(session);
   return session;
@@ -36,10 +42,25 @@ describe('the shared server of a run', () => {
     expect((await shared.request('ping')).message.result).toEqual({});
     const err = (await shared.request('ping').catch((e: unknown) => e)) as SessionClosed;
     expect(err).toBeInstanceOf(SessionClosed);
-    expect(err.message).toBe('server closed the connection before answering ping: process exited (code 139, signal null)');
+    expect(err.message).toBe(
+      'server closed the connection before answering ping: process exited (code 139, signal null)',
+    );
     expect(err.stderr).toMatch(/segfault after 2 requests$/);
-    expect(shared.losses).toEqual([{ why: 'process exited (code 139, signal null)', pending: ['ping (id 3)'], stderr: err.stderr, transcript: expect.any(Array) }]);
-    expect(shared.losses[0].transcript.map((e) => e.text)).toEqual([expect.stringMatching(/^spawn /), expect.stringMatching(/^zoo-server: mode crash-after/), expect.stringContaining('"id":3'), expect.stringMatching(/segfault/), 'exit code 139 signal none']);
+    expect(shared.losses).toEqual([
+      {
+        why: 'process exited (code 139, signal null)',
+        pending: ['ping (id 3)'],
+        stderr: err.stderr,
+        transcript: expect.any(Array),
+      },
+    ]);
+    expect(shared.losses[0].transcript.map((e) => e.text)).toEqual([
+      expect.stringMatching(/^spawn /),
+      expect.stringMatching(/^zoo-server: mode crash-after/),
+      expect.stringContaining('"id":3'),
+      expect.stringMatching(/segfault/),
+      'exit code 139 signal none',
+    ]);
 
     // The restarted server was initialized (its initialize is its first request) and answers.
     expect((await shared.request('ping')).message.result).toEqual({});
@@ -57,10 +78,19 @@ describe('the shared server of a run', () => {
     const errors: string[] = [];
     const failed: number[] = [];
     for (let i = 0; i < MAX_RESTARTS + 3; i++) {
-      errors.push(await shared.request('ping').then(() => 'answered', (e: Error) => e.message));
+      errors.push(
+        await shared.request('ping').then(
+          () => 'answered',
+          (e: Error) => e.message,
+        ),
+      );
       failed.push(performance.now());
     }
-    expect(errors).toEqual(Array(MAX_RESTARTS + 3).fill('server closed the connection before answering ping: process exited (code 139, signal null)'));
+    expect(errors).toEqual(
+      Array(MAX_RESTARTS + 3).fill(
+        'server closed the connection before answering ping: process exited (code 139, signal null)',
+      ),
+    );
     expect(shared.losses).toHaveLength(1 + MAX_RESTARTS);
     expect(sessions).toHaveLength(1 + MAX_RESTARTS);
     // From a loss to the next start: the first restart comes at once; the second after RESTART_BACKOFF_MS, the third after twice that.
@@ -72,6 +102,8 @@ describe('the shared server of a run', () => {
     const { exit } = await shared.close();
     expect(exit.how).toBe('crashed');
     expect(shared.losses).toHaveLength(1 + MAX_RESTARTS);
-    expect(sessions.map((s) => isAlive((s.transport as { pid?: number }).pid!))).toEqual(Array(1 + MAX_RESTARTS).fill(false));
+    expect(sessions.map((s) => isAlive((s.transport as { pid?: number }).pid!))).toEqual(
+      Array(1 + MAX_RESTARTS).fill(false),
+    );
   });
 });

@@ -3,9 +3,9 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP_CHECKS } from '../src/checks/http.js';
-import { HTTP_SESSION_CHECKS } from '../src/checks/http-sessions.js';
-import { HTTP_STREAM_CHECKS } from '../src/checks/http-streams.js';
+import { HTTP_CHECKS } from '../src/checks/http/checks.js';
+import { HTTP_SESSION_CHECKS } from '../src/checks/http/sessions.js';
+import { HTTP_STREAM_CHECKS } from '../src/checks/http/streams.js';
 import { runConformance } from '../src/index.js';
 import { loadSuite } from '../src/suite/suite.js';
 import { differences, FAULTY, notPassing, REFERENCE, ROOT, runCli, statusOf } from './helpers.js';
@@ -17,8 +17,6 @@ const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
 const SEED = ['--seed', '7', '--runs', '10'];
 const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
 
-
-
 describe.concurrent('the CLI', () => {
   it('exits 1 with transport/stdio/stdout-only-messages failing on a server with fault banner', async () => {
     const check = 'transport/stdio/stdout-only-messages';
@@ -29,7 +27,19 @@ describe.concurrent('the CLI', () => {
   });
 
   it('tests a dual-era server in both eras by default, with one verdict each', async () => {
-    const r = await runCli(['--seed', '1', '--only', 'lifecycle/**', '--only', 'base/**', '--', process.execPath, join(REFERENCE, 'server.mjs'), '--revision', 'all']);
+    const r = await runCli([
+      '--seed',
+      '1',
+      '--only',
+      'lifecycle/**',
+      '--only',
+      'base/**',
+      '--',
+      process.execPath,
+      join(REFERENCE, 'server.mjs'),
+      '--revision',
+      'all',
+    ]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('revisions   2026-07-28: pass · 2025-11-25: pass');
     expect(new Set(r.report?.checks.map((c) => c.id.split('/')[0]))).toEqual(new Set(['2026-07-28', '2025-11-25']));
@@ -38,7 +48,10 @@ describe.concurrent('the CLI', () => {
 
 describe('the reference server over stdio and over HTTP', () => {
   it('passes everything over stdio (exit 0, both reports written) and over HTTP when the CLI starts it, and the two agree', async () => {
-    const [http, stdio] = await Promise.all([runCli([...STARTED, ...SEED, '--', 'node', HTTP_REFERENCE]), runCli([...SEED, REFERENCE])]);
+    const [http, stdio] = await Promise.all([
+      runCli([...STARTED, ...SEED, '--', 'node', HTTP_REFERENCE]),
+      runCli([...SEED, REFERENCE]),
+    ]);
     expect(stdio.exitCode, stdio.stdout + stdio.stderr).toBe(0);
     expect(stdio.report?.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
     expect(stdio.report?.server?.protocolVersion).toBe('2025-11-25');
@@ -46,20 +59,37 @@ describe('the reference server over stdio and over HTTP', () => {
     expect(stdio.stdout).toContain('lifecycle');
     expect(http.exitCode, http.stdout).toBe(0);
     expect(notPassing(http.report)).toEqual([]);
-    expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(TRANSPORT_CHECKS.length);
+    expect(http.report!.checks.filter((c) => c.id.startsWith('transport/http/') && c.status === 'pass')).toHaveLength(
+      TRANSPORT_CHECKS.length,
+    );
     const { checks, frameRules } = await loadSuite();
     const stdioOnly = [...checks, ...frameRules].filter((c) => c.transport === 'stdio').map((c) => c.id);
-    const elsewhere = http.report!.checks.filter((c) => c.status === 'skip' && c.message.endsWith('transport only; this run uses Streamable HTTP')).map((c) => c.id);
+    const elsewhere = http
+      .report!.checks.filter(
+        (c) => c.status === 'skip' && c.message.endsWith('transport only; this run uses Streamable HTTP'),
+      )
+      .map((c) => c.id);
     expect(elsewhere.sort()).toEqual(stdioOnly.sort());
     // Over HTTP the reference answers count-slowly at once (it defers answers over stdio only): nothing to cancel. Its
     // tools that ask the client (client/*) exist over stdio only: over HTTP those checks skip.
-    expect((await differences(stdio.report!, http.report!)).filter((d) => !/^client\/[^:]+: pass → skip$/.test(d))).toEqual(['cancellation/request/no-response: pass → skip']);
+    expect(
+      (await differences(stdio.report!, http.report!)).filter((d) => !/^client\/[^:]+: pass → skip$/.test(d)),
+    ).toEqual(['cancellation/request/no-response: pass → skip']);
   });
 });
 
 describe('a server that trusts the --auth-server', () => {
   it('passes every authorization check, the issued tokens included', async () => {
-    const report = await runConformance({ httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', seed: 7, runs: 5, target: [process.execPath, HTTP_REFERENCE, '--auth'], revision: '2025-11-25', only: ['auth/**'], authServer: true });
+    const report = await runConformance({
+      httpUrl: 'http://127.0.0.1:{port}/mcp',
+      port: 'auto',
+      seed: 7,
+      runs: 5,
+      target: [process.execPath, HTTP_REFERENCE, '--auth'],
+      revision: '2025-11-25',
+      only: ['auth/**'],
+      authServer: true,
+    });
     expect(notPassing(report)).toEqual([]);
     const auth = report.checks.filter((c) => c.id.startsWith('auth/'));
     expect(auth.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual(['auth/metadata/no-offline-access']);

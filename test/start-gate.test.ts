@@ -76,7 +76,8 @@ function startingTransport(): { transport: Transport; start: () => void; answer:
     stderrTail: () => '',
     close: async () => ({ code: 0, signal: null, how: 'stdin-eof' }),
   };
-  const answer = (json: object) => listeners.forEach((l) => l({ entry: transcript.add('recv', JSON.stringify(json)), json }));
+  const answer = (json: object) =>
+    listeners.forEach((l) => l({ entry: transcript.add('recv', JSON.stringify(json)), json }));
   return { transport, start, answer };
 }
 
@@ -87,7 +88,10 @@ describe("a request's clock runs from its server's start", () => {
       const { transport, start } = startingTransport();
       const session = new Session(transport, new Transcript(), 1000);
       let settled: unknown;
-      session.request('ping').then((r) => (settled = r), (e: unknown) => (settled = e));
+      session.request('ping').then(
+        (r) => (settled = r),
+        (e: unknown) => (settled = e),
+      );
       await vi.advanceTimersByTimeAsync(5000); // queued behind other starts: five timeouts' worth
       expect(settled).toBeUndefined();
       start();

@@ -2,8 +2,8 @@
 // fields in every request's _meta, and the reference server in each of its modes (in this process, but for HTTP).
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { wrongRevision } from '../src/checks/check.js';
-import { inputProbe } from '../src/checks/stateless.js';
+import { wrongRevision } from '../src/checks/kit/check.js';
+import { inputProbe } from '../src/checks/stateless/mrtr.js';
 import { ConfigError } from '../src/config/yaml-file.js';
 import { conform, conformEach } from '../src/run/conform.js';
 import { resolveOptions } from '../src/config/options.js';
@@ -17,7 +17,6 @@ import { Session } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { connect } from '../src/transport/connect.js';
 import type { Serve } from '../src/index.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
 import { REFERENCE } from './helpers.js';
@@ -28,7 +27,10 @@ afterEach(async () => {
 });
 
 /** The reference server in this process, on the wire of `revision` (2026-07-28, or all for both; none: the initialize wire). */
-const referenceServe = (revision?: string): Serve => (streams) => serveStreams(createServer({ revision }), streams);
+const referenceServe =
+  (revision?: string): Serve =>
+  (streams) =>
+    serveStreams(createServer({ revision }), streams);
 
 /** A session on the reference server of `revision`'s wire, in this process. */
 async function reference(revision?: string): Promise<Session> {
@@ -40,27 +42,42 @@ async function reference(revision?: string): Promise<Session> {
   return session;
 }
 
-const sentFrames = (s: Session) => s.transcript.entries.filter((e) => e.dir === 'send').map((e) => JSON.parse(e.text) as { method: string; params?: { _meta?: Record<string, unknown> } });
+const sentFrames = (s: Session) =>
+  s.transcript.entries
+    .filter((e) => e.dir === 'send')
+    .map((e) => JSON.parse(e.text) as { method: string; params?: { _meta?: Record<string, unknown> } });
 
 describe('the stateless wire', () => {
   it('discovers through server/discover and sends the protocol fields with every request', async () => {
     const session = await reference(STATELESS_REVISION);
     const profile = await discover(session, STATELESS_REVISION);
-    expect(profile).toMatchObject({ revision: STATELESS_REVISION, protocolVersion: STATELESS_REVISION, serverInfo: { name: 'mcp-reference-server' } });
+    expect(profile).toMatchObject({
+      revision: STATELESS_REVISION,
+      protocolVersion: STATELESS_REVISION,
+      serverInfo: { name: 'mcp-reference-server' },
+    });
     expect(profile.tools.length).toBeGreaterThan(1);
     const sent = sentFrames(session);
     expect(sent[0].method).toBe('server/discover');
     expect(sent.map((f) => f.method)).not.toContain('initialize');
     for (const f of sent) {
-      expect(f.params?._meta).toMatchObject({ 'io.modelcontextprotocol/protocolVersion': STATELESS_REVISION, 'io.modelcontextprotocol/clientCapabilities': {} });
+      expect(f.params?._meta).toMatchObject({
+        'io.modelcontextprotocol/protocolVersion': STATELESS_REVISION,
+        'io.modelcontextprotocol/clientCapabilities': {},
+      });
     }
   });
 
   it("lets a request's own _meta override the protocol fields", async () => {
     const session = await reference(STATELESS_REVISION);
     await discover(session, STATELESS_REVISION);
-    const reply = await session.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
-    expect(reply.message.error).toMatchObject({ code: -32022, data: { requested: '1900-01-01', supported: [STATELESS_REVISION] } });
+    const reply = await session.request('tools/list', {
+      _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' },
+    });
+    expect(reply.message.error).toMatchObject({
+      code: -32022,
+      data: { requested: '1900-01-01', supported: [STATELESS_REVISION] },
+    });
   });
 
   it('reaches a dual-era server in both eras', async () => {
@@ -83,15 +100,29 @@ describe('the stateless wire', () => {
 
   it('runs a check on the stateless wire only when the check names 2026-07-28', () => {
     expect(wrongRevision(undefined, '2025-06-18')).toBeUndefined();
-    expect(wrongRevision(undefined, STATELESS_REVISION)).toMatch(/^applies to 2025-11-25, 2025-06-18, 2025-03-26; this run tests 2026-07-28$/);
+    expect(wrongRevision(undefined, STATELESS_REVISION)).toMatch(
+      /^applies to 2025-11-25, 2025-06-18, 2025-03-26; this run tests 2026-07-28$/,
+    );
     expect(wrongRevision([STATELESS_REVISION], STATELESS_REVISION)).toBeUndefined();
   });
 
   it('runs the checks whose rule holds on both wires under every revision, cases with `revisions: all` included', async () => {
     const { checks } = await loadSuite();
     const revisionsOf = (id: string) => checks.find((c) => c.id === id)?.revisions;
-    for (const id of ['base/method-not-found', 'tools/call/invalid-arguments', 'base/request/null-id', 'prompts/get/listed']) expect(revisionsOf(id), id).toEqual(SCHEMA_REVISIONS);
-    for (const id of ['ping/respond', 'lifecycle/initialize/result', 'logging/set-level/each-level', 'resources/subscribe/listed']) expect(revisionsOf(id), id).toBeUndefined();
+    for (const id of [
+      'base/method-not-found',
+      'tools/call/invalid-arguments',
+      'base/request/null-id',
+      'prompts/get/listed',
+    ])
+      expect(revisionsOf(id), id).toEqual(SCHEMA_REVISIONS);
+    for (const id of [
+      'ping/respond',
+      'lifecycle/initialize/result',
+      'logging/set-level/each-level',
+      'resources/subscribe/listed',
+    ])
+      expect(revisionsOf(id), id).toBeUndefined();
   });
 
   it('judges an outputSchema by the revision: any schema in 2026-07-28, an object schema before', async () => {
@@ -109,7 +140,13 @@ describe('the stateless wire', () => {
     const judged = async (faults: string) => {
       const plan = await resolveTarget({ serve: createFaultyServer([faults], { revision: STATELESS_REVISION }) });
       const suite = await loadSuite({ only: ['prompts/get/listed'] });
-      const report = await runSuiteWith({ plan, suite, timeoutMs: 5000, budgetMs: 60_000, protocolVersion: STATELESS_REVISION });
+      const report = await runSuiteWith({
+        plan,
+        suite,
+        timeoutMs: 5000,
+        budgetMs: 60_000,
+        protocolVersion: STATELESS_REVISION,
+      });
       const check = report.checks.find((c) => c.id === 'prompts/get/listed');
       return [check?.status, check?.transcript?.some((e) => e.dir === 'recv' && e.text.includes('"code":-32021'))];
     };
@@ -117,7 +154,9 @@ describe('the stateless wire', () => {
   });
 
   it('refuses 2026-07-28 over legacy HTTP+SSE, which has no stateless wire', async () => {
-    const run = conform(await resolveOptions({ target: 'http://127.0.0.1:9/sse', transport: 'sse', revision: STATELESS_REVISION }));
+    const run = conform(
+      await resolveOptions({ target: 'http://127.0.0.1:9/sse', transport: 'sse', revision: STATELESS_REVISION }),
+    );
     await expect(run).rejects.toThrow(ConfigError);
     await expect(run).rejects.toThrow(/no legacy HTTP\+SSE transport/);
   });
@@ -127,14 +166,22 @@ const verdictOf = (run: { report: Parameters<typeof verdict>[0] }) => verdict(ru
 
 describe('--revision auto', () => {
   const judged = async (serve: Serve) =>
-    (await conformEach(await resolveOptions({ serve, revision: 'auto', seed: 1, runs: 5 }))).map((r) => [r.report.server?.protocolVersion, verdict(r.report)]);
+    (await conformEach(await resolveOptions({ serve, revision: 'auto', seed: 1, runs: 5 }))).map((r) => [
+      r.report.server?.protocolVersion,
+      verdict(r.report),
+    ]);
 
   it('tests a dual-era server in both eras, with one verdict each', async () => {
-    expect(await judged(referenceServe('all'))).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
+    expect(await judged(referenceServe('all'))).toEqual([
+      [STATELESS_REVISION, 'pass'],
+      ['2025-11-25', 'pass'],
+    ]);
   });
 
   it("runs a dual-era server's two eras side by side, each on servers of its own", async () => {
-    const runs = await conformEach(await resolveOptions({ serve: referenceServe('all'), revision: 'auto', seed: 1, runs: 5 }));
+    const runs = await conformEach(
+      await resolveOptions({ serve: referenceServe('all'), revision: 'auto', seed: 1, runs: 5 }),
+    );
     const [first, second] = runs.map((r) => r.report);
     expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
     expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
@@ -142,7 +189,14 @@ describe('--revision auto', () => {
 
   it('runs the eras of an HTTP server it starts side by side, each on a port of its own', async () => {
     const runs = await conformEach(
-      await resolveOptions({ target: [process.execPath, join(REFERENCE, 'http.mjs'), '--port', '{port}', '--revision', 'all'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: 'auto', seed: 1, runs: 5 }),
+      await resolveOptions({
+        target: [process.execPath, join(REFERENCE, 'http.mjs'), '--port', '{port}', '--revision', 'all'],
+        httpUrl: 'http://127.0.0.1:{port}/mcp',
+        port: 'auto',
+        revision: 'auto',
+        seed: 1,
+        runs: 5,
+      }),
     );
     const [first, second] = runs.map((r) => r.report);
     expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
@@ -156,7 +210,9 @@ describe('--revision auto', () => {
   });
 
   it('stands for several runs, which conformEach makes: conform runs one revision', async () => {
-    await expect(conform(await resolveOptions({ serve: referenceServe(), revision: 'auto' }))).rejects.toThrow(/one run per revision/);
+    await expect(conform(await resolveOptions({ serve: referenceServe(), revision: 'auto' }))).rejects.toThrow(
+      /one run per revision/,
+    );
   });
 });
 
@@ -171,8 +227,9 @@ describe('the input probe of the MRTR checks', () => {
       seed: 1,
       toolCalls: { mode: 'safe', allow: [] },
       profile: { capabilities: { tools: {} }, tools: ['a', 'b', 'c'].map(tool) },
-      memo: (key: string, fn: () => Promise<unknown>) => (memo.has(key) ? memo.get(key) : (memo.set(key, fn()), memo.get(key))),
-      async request(method: string, params: { name: string }) {
+      memo: (key: string, fn: () => Promise<unknown>) =>
+        memo.has(key) ? memo.get(key) : (memo.set(key, fn()), memo.get(key)),
+      async request(_method: string, params: { name: string }) {
         most = Math.max(most, ++pending);
         await new Promise((r) => setTimeout(r, params.name === slower ? 60 : 20));
         pending--;
@@ -193,6 +250,8 @@ describe('the input probe of the MRTR checks', () => {
 
   it('says so when no tool asks for input', async () => {
     const { ctx } = probeContext({}, 'a');
-    expect(await inputProbe(ctx)).toBe('no tool the run may call (a, b, c) needs a client capability or asks for input');
+    expect(await inputProbe(ctx)).toBe(
+      'no tool the run may call (a, b, c) needs a client capability or asks for input',
+    );
   });
 });

@@ -73,7 +73,9 @@ describe('resolveTarget', () => {
   it('a directory with main, then the index/server fallbacks', async () => {
     write('with-main/package.json', JSON.stringify({ name: 'm', main: 'lib/server' }));
     write('with-main/lib/server.js', '');
-    expect((await resolveTarget({ target: path.join(dir, 'with-main') })).args).toEqual([path.join(dir, 'with-main/lib/server.js')]);
+    expect((await resolveTarget({ target: path.join(dir, 'with-main') })).args).toEqual([
+      path.join(dir, 'with-main/lib/server.js'),
+    ]);
 
     write('no-pkg/server.js', '');
     expect((await resolveTarget({ target: 'no-pkg', cwd: dir })).args).toEqual([path.join(dir, 'no-pkg/server.js')]);
@@ -83,7 +85,9 @@ describe('resolveTarget', () => {
     expect(err.message).toMatch(/^empty-dir is a directory without a package.json bin or main/);
 
     write('broken-bin/package.json', JSON.stringify({ bin: 'dist/cli.js' }));
-    expect((await rejection(resolveTarget({ target: 'broken-bin', cwd: dir }))).message).toMatch(/dist\/cli\.js, which does not exist/);
+    expect((await rejection(resolveTarget({ target: 'broken-bin', cwd: dir }))).message).toMatch(
+      /dist\/cli\.js, which does not exist/,
+    );
   });
 
   it('a .mjs file runs with this node, and works', async () => {
@@ -143,10 +147,15 @@ describe('resolveTarget', () => {
     expect((await roundTrip(plan)).json).toEqual({ sh: 1 });
 
     const nodeScript = write('node-script', '#!/usr/bin/env node\n', 0o644);
-    expect(await resolveTarget({ target: 'node-script', cwd: dir })).toMatchObject({ command: process.execPath, args: [nodeScript] });
+    expect(await resolveTarget({ target: 'node-script', cwd: dir })).toMatchObject({
+      command: process.execPath,
+      args: [nodeScript],
+    });
 
     write('data.txt', 'hello', 0o644);
-    expect((await rejection(resolveTarget({ target: 'data.txt', cwd: dir }))).message).toMatch(/^do not know how to run data\.txt/);
+    expect((await rejection(resolveTarget({ target: 'data.txt', cwd: dir }))).message).toMatch(
+      /^do not know how to run data\.txt/,
+    );
   });
 
   it('a missing path is "target not found" with the absolute path', async () => {
@@ -157,7 +166,9 @@ describe('resolveTarget', () => {
   });
 
   it('the command form is taken as is', async () => {
-    expect(await resolveTarget({ command: ['npx', '-y', 'some server', '--stdio'], cwd: dir, env: { K: 'v' } })).toEqual({
+    expect(
+      await resolveTarget({ command: ['npx', '-y', 'some server', '--stdio'], cwd: dir, env: { K: 'v' } }),
+    ).toEqual({
       description: 'npx -y "some server" --stdio',
       cliTarget: `--cwd ${dir} --env K=v -- npx -y "some server" --stdio`,
       command: 'npx',
@@ -169,12 +180,25 @@ describe('resolveTarget', () => {
   });
 
   it('names the target again as the command line would, {port} unfilled, for the replay line', async () => {
-    const started = await resolveTarget({ command: ['node', 'server.js', '--port={port}'], httpUrl: 'http://127.0.0.1:{port}/mcp?a=1', port: 'auto' });
-    expect(started.cliTarget).toBe('--http-url "http://127.0.0.1:{port}/mcp?a=1" --port auto -- node server.js "--port={port}"');
+    const started = await resolveTarget({
+      command: ['node', 'server.js', '--port={port}'],
+      httpUrl: 'http://127.0.0.1:{port}/mcp?a=1',
+      port: 'auto',
+    });
+    expect(started.cliTarget).toBe(
+      '--http-url "http://127.0.0.1:{port}/mcp?a=1" --port auto -- node server.js "--port={port}"',
+    );
     expect((await resolveTarget({ target: 'http://127.0.0.1:1/mcp' })).cliTarget).toBe('http://127.0.0.1:1/mcp');
     // With what starts or reaches the server as this run did (a header's value is a secret, which reports show as ***).
-    const reached = await resolveTarget({ target: 'http://127.0.0.1:1/sse', transport: 'sse', headers: { Authorization: 'Bearer x' }, env: { A: 'b c' } });
-    expect(reached.cliTarget).toBe('--env "A=b c" --transport sse --header "Authorization: Bearer x" http://127.0.0.1:1/sse');
+    const reached = await resolveTarget({
+      target: 'http://127.0.0.1:1/sse',
+      transport: 'sse',
+      headers: { Authorization: 'Bearer x' },
+      env: { A: 'b c' },
+    });
+    expect(reached.cliTarget).toBe(
+      '--env "A=b c" --transport sse --header "Authorization: Bearer x" http://127.0.0.1:1/sse',
+    );
   });
 });
 

@@ -9,7 +9,7 @@ import { execa } from 'execa';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { loadBaseline } from '../src/baseline/baseline.js';
-import { parseCase } from '../src/cases/load.js';
+import { parseCase } from '../src/checks/cases/load.js';
 import { usageOrHarness } from '../src/cli/exit-codes.js';
 import { flagOf, parseCli, UsageError } from '../src/cli/options.js';
 import { loadConfig } from '../src/config/config.js';
@@ -24,7 +24,9 @@ const HANG_MS = 5_000;
 const tally = { generated: 0, clean: 0, valid: 0, stackTraces: 0, hangs: 0 };
 
 afterAll(() => {
-  console.log(`tool inputs (seed ${SEED}, TOOL_INPUTS_SEED=${SEED} replays): ${tally.generated} generated, ${tally.clean} clean errors, ${tally.valid} still valid, ${tally.stackTraces} stack traces, ${tally.hangs} hangs`);
+  console.log(
+    `tool inputs (seed ${SEED}, TOOL_INPUTS_SEED=${SEED} replays): ${tally.generated} generated, ${tally.clean} clean errors, ${tally.valid} still valid, ${tally.stackTraces} stack traces, ${tally.hangs} hangs`,
+  );
 });
 
 const CONFIG = `# a config
@@ -51,10 +53,48 @@ const BASELINE = `- id: tools/call/unknown-tool
 `;
 
 /** Edits that break YAML and schemas in the ways people do: cut, doubled or dropped lines, stray syntax, wrong types. */
-const JUNK = ['', ':', ': :', '-', '- ', '[', ']', '{', '}', '"', "'", '&a', '*a', '!!binary', '\t', '#', '|', '>', '? ', '~', 'null', '5', '-1e999', '0x', 'true', '\u0000', '\ufeff', '\ud800', '  ', 'id: x', 'steps: 5', '<<: *a'];
+const JUNK = [
+  '',
+  ':',
+  ': :',
+  '-',
+  '- ',
+  '[',
+  ']',
+  '{',
+  '}',
+  '"',
+  "'",
+  '&a',
+  '*a',
+  '!!binary',
+  '\t',
+  '#',
+  '|',
+  '>',
+  '? ',
+  '~',
+  'null',
+  '5',
+  '-1e999',
+  '0x',
+  'true',
+  '\u0000',
+  '\ufeff',
+  '\ud800',
+  '  ',
+  'id: x',
+  'steps: 5',
+  '<<: *a',
+];
 const mutation = fc.oneof(
   fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.constantFrom(...JUNK) }),
-  fc.record({ kind: fc.constant('replace' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 12 }), text: fc.constantFrom(...JUNK) }),
+  fc.record({
+    kind: fc.constant('replace' as const),
+    at: fc.nat(),
+    length: fc.integer({ min: 1, max: 12 }),
+    text: fc.constantFrom(...JUNK),
+  }),
   fc.record({ kind: fc.constant('truncate' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('drop-line' as const), at: fc.nat() }),
   fc.record({ kind: fc.constant('double-line' as const), at: fc.nat() }),
@@ -102,17 +142,25 @@ async function judge(load: () => unknown, names: string): Promise<string> {
 }
 
 const dir = await mkdtemp(join(tmpdir(), 'mcpc-inputs-'));
-const CASES = await Promise.all(['cases/tools/call-malformed.yaml', 'cases/base/batch-removed.yaml'].map(async (f) => readFile(join(ROOT, f), 'utf8').catch(() => undefined)));
+const CASES = await Promise.all(
+  ['cases/tools/call-malformed.yaml', 'cases/base/batch-removed.yaml'].map(async (f) =>
+    readFile(join(ROOT, f), 'utf8').catch(() => undefined),
+  ),
+);
 
 describe('generated inputs of the tool', () => {
   it('mutated case files: still valid, or one line naming file:line:column', async () => {
     const seeds = CASES.filter((c): c is string => c !== undefined);
     expect(seeds.length).toBeGreaterThan(0);
     await fc.assert(
-      fc.asyncProperty(fc.constantFrom(...seeds), fc.array(mutation, { minLength: 1, maxLength: 3 }), async (seed, edits) => {
-        const message = await judge(() => parseCase('/cases/mine.yaml', mutate(seed, edits)), '/cases/mine.yaml');
-        if (message !== 'valid') expect(message).toMatch(/^\/cases\/mine\.yaml(:\d+:\d+)?: /);
-      }),
+      fc.asyncProperty(
+        fc.constantFrom(...seeds),
+        fc.array(mutation, { minLength: 1, maxLength: 3 }),
+        async (seed, edits) => {
+          const message = await judge(() => parseCase('/cases/mine.yaml', mutate(seed, edits)), '/cases/mine.yaml');
+          if (message !== 'valid') expect(message).toMatch(/^\/cases\/mine\.yaml(:\d+:\d+)?: /);
+        },
+      ),
       { seed: SEED, numRuns: RUNS },
     );
   });
@@ -144,14 +192,46 @@ describe('generated inputs of the tool', () => {
   });
 
   // Each generated command line is broken in a known way, so it must be refused, naming the flag (or the targets).
-  const numeric = { timeout: ['0', '-1', 'abc', 'NaN', '1e999'], budget: ['0', '-5', 'x'], seed: ['-1', '1.5', 'x', '1e400'], runs: ['0', '2.5', 'many'], port: ['0', '65536', '1.5', 'x'] };
+  const numeric = {
+    timeout: ['0', '-1', 'abc', 'NaN', '1e999'],
+    budget: ['0', '-5', 'x'],
+    seed: ['-1', '1.5', 'x', '1e400'],
+    runs: ['0', '2.5', 'many'],
+    port: ['0', '65536', '1.5', 'x'],
+  };
   const broken = fc.oneof(
-    fc.record({ why: fc.constant('unknown flag'), flag: fc.constantFrom('--nope', '--outt', '--time-out', '-x', '--strict-mode'), value: fc.constant(undefined) }),
-    fc.record({ why: fc.constant('missing value'), flag: fc.constantFrom('--out', '--timeout', '--config', '--env', '--seed', '--shard', '--cases'), value: fc.constant(undefined) }),
-    fc.constantFrom(...Object.entries(numeric).flatMap(([flag, values]) => values.map((value) => ({ why: 'bad number', flag: `--${flag}`, value })))),
-    fc.record({ why: fc.constant('bad value'), flag: fc.constantFrom('--env', '--shard', '--transport', '--tool-calls', '--revision', '--header'), value: fc.constantFrom('=x', '0/0', '3/2', 'carrier-pigeon', ':', '') }),
+    fc.record({
+      why: fc.constant('unknown flag'),
+      flag: fc.constantFrom('--nope', '--outt', '--time-out', '-x', '--strict-mode'),
+      value: fc.constant(undefined),
+    }),
+    fc.record({
+      why: fc.constant('missing value'),
+      flag: fc.constantFrom('--out', '--timeout', '--config', '--env', '--seed', '--shard', '--cases'),
+      value: fc.constant(undefined),
+    }),
+    fc.constantFrom(
+      ...Object.entries(numeric).flatMap(([flag, values]) =>
+        values.map((value) => ({ why: 'bad number', flag: `--${flag}`, value })),
+      ),
+    ),
+    fc.record({
+      why: fc.constant('bad value'),
+      flag: fc.constantFrom('--env', '--shard', '--transport', '--tool-calls', '--revision', '--header'),
+      value: fc.constantFrom('=x', '0/0', '3/2', 'carrier-pigeon', ':', ''),
+    }),
   );
-  const fine = fc.array(fc.constantFrom(['--strict'], ['--verbose'], ['--timeout', '3'], ['--only', 'tools/**'], ['--runs', '5'], ['--env', 'A=b']), { maxLength: 3 });
+  const fine = fc.array(
+    fc.constantFrom(
+      ['--strict'],
+      ['--verbose'],
+      ['--timeout', '3'],
+      ['--only', 'tools/**'],
+      ['--runs', '5'],
+      ['--env', 'A=b'],
+    ),
+    { maxLength: 3 },
+  );
 
   it('command lines with unknown flags, missing values and bad values: one line naming the flag', async () => {
     await fc.assert(
@@ -160,8 +240,20 @@ describe('generated inputs of the tool', () => {
         const before = given.filter(([flag]) => flag !== bad.flag);
         const after = also.filter(([flag]) => flag !== bad.flag);
         // A flag missing its value comes last, or the next token would be taken as its value.
-        const argv = bad.why === 'missing value' ? [...before.flat(), ...after.flat(), 'server.js', bad.flag] : [...before.flat(), bad.flag, ...(bad.value === undefined ? [] : [bad.value]), ...after.flat(), 'server.js'];
-        const message = await judge(async () => resolveOptions(parseCli(argv).options, flagOf), bad.flag.replace(/^--/, ''));
+        const argv =
+          bad.why === 'missing value'
+            ? [...before.flat(), ...after.flat(), 'server.js', bad.flag]
+            : [
+                ...before.flat(),
+                bad.flag,
+                ...(bad.value === undefined ? [] : [bad.value]),
+                ...after.flat(),
+                'server.js',
+              ];
+        const message = await judge(
+          async () => resolveOptions(parseCli(argv).options, flagOf),
+          bad.flag.replace(/^--/, ''),
+        );
         expect(message, argv.join(' ')).not.toBe('valid');
       }),
       { seed: SEED, numRuns: RUNS },
@@ -170,10 +262,17 @@ describe('generated inputs of the tool', () => {
 
   it('command lines with conflicting targets: one line saying so', async () => {
     await fc.assert(
-      fc.asyncProperty(fine, fc.constantFrom(['a.js', 'b.js'], ['a.js', '--', 'node', 'b.js'], ['--'], ['a.js', 'b.js', 'c.js']), async (flags, tail) => {
-        const message = await judge(async () => parseCli([...flags.flat(), ...tail]), tail.includes('--') ? '--' : 'target');
-        expect(message).not.toBe('valid');
-      }),
+      fc.asyncProperty(
+        fine,
+        fc.constantFrom(['a.js', 'b.js'], ['a.js', '--', 'node', 'b.js'], ['--'], ['a.js', 'b.js', 'c.js']),
+        async (flags, tail) => {
+          const message = await judge(
+            async () => parseCli([...flags.flat(), ...tail]),
+            (tail as readonly string[]).includes('--') ? '--' : 'target',
+          );
+          expect(message).not.toBe('valid');
+        },
+      ),
       { seed: SEED, numRuns: 20 },
     );
   });
@@ -195,11 +294,20 @@ describe('generated inputs of the tool', () => {
     ];
     for (const [args, names] of lines) {
       tally.generated++;
-      const r = await execa(process.execPath, [CLI, ...args], { reject: false, timeout: 30_000, env: { GITHUB_ACTIONS: '', NO_COLOR: '1' }, cwd: dir });
+      const r = await execa(process.execPath, [CLI, ...args], {
+        reject: false,
+        timeout: 30_000,
+        env: { GITHUB_ACTIONS: '', NO_COLOR: '1' },
+        cwd: dir,
+      });
       if (r.timedOut) tally.hangs++;
       const stderr = String(r.stderr);
       if (/^\s+at /m.test(stderr) || stderr.includes('internal error')) tally.stackTraces++;
-      expect([r.exitCode, stderr.split('\n').length, stderr.includes(names)], `${args.join(' ')}\n${stderr}`).toEqual([2, 1, true]);
+      expect([r.exitCode, stderr.split('\n').length, stderr.includes(names)], `${args.join(' ')}\n${stderr}`).toEqual([
+        2,
+        1,
+        true,
+      ]);
       tally.clean++;
     }
   });

@@ -11,7 +11,10 @@ describe('compileToolSchema', () => {
   it('compiles a schema without $schema as 2020-12 and validates with it', () => {
     const c = compiled({
       type: 'object',
-      properties: { when: { type: 'string', format: 'date-time' }, tags: { type: 'array', prefixItems: [{ const: 'a' }] } },
+      properties: {
+        when: { type: 'string', format: 'date-time' },
+        tags: { type: 'array', prefixItems: [{ const: 'a' }] },
+      },
       required: ['when'],
       additionalProperties: false,
     });
@@ -23,8 +26,17 @@ describe('compileToolSchema', () => {
   });
 
   it('honours an explicit draft-07 $schema, with or without "#" and in https form', () => {
-    for (const $schema of ['http://json-schema.org/draft-07/schema#', 'http://json-schema.org/draft-07/schema', 'https://json-schema.org/draft-07/schema']) {
-      const c = compiled({ $schema, type: 'object', properties: { n: { type: 'integer', exclusiveMinimum: 0 } }, definitions: {} });
+    for (const $schema of [
+      'http://json-schema.org/draft-07/schema#',
+      'http://json-schema.org/draft-07/schema',
+      'https://json-schema.org/draft-07/schema',
+    ]) {
+      const c = compiled({
+        $schema,
+        type: 'object',
+        properties: { n: { type: 'integer', exclusiveMinimum: 0 } },
+        definitions: {},
+      });
       expect(c.dialect).toBe('draft-07');
       expect(c.validate({ n: 1 })).toEqual([]);
       expect(c.validate({ n: 0 })).toEqual(['/n must be > 0']);
@@ -32,9 +44,13 @@ describe('compileToolSchema', () => {
   });
 
   it('supports 2019-09 and draft-06', () => {
-    expect(compiled({ $schema: 'https://json-schema.org/draft/2019-09/schema', type: 'object', dependentRequired: { a: ['b'] } }).validate({ a: 1 })).toEqual([
-      '/ must have property b when property a is present',
-    ]);
+    expect(
+      compiled({
+        $schema: 'https://json-schema.org/draft/2019-09/schema',
+        type: 'object',
+        dependentRequired: { a: ['b'] },
+      }).validate({ a: 1 }),
+    ).toEqual(['/ must have property b when property a is present']);
     expect(compiled({ $schema: 'http://json-schema.org/draft-06/schema#', type: 'object' }).dialect).toBe('draft-06');
   });
 
@@ -44,18 +60,31 @@ describe('compileToolSchema', () => {
     if (c.ok) return;
     expect(c.reason).toBe('invalid-schema');
     expect(c.error).toMatch(/^not a valid 2020-12 schema: /);
-    expect(c.error).toContain('/properties/a/type must be one of "array", "boolean", "integer", "null", "number", "object", "string"');
+    expect(c.error).toContain(
+      '/properties/a/type must be one of "array", "boolean", "integer", "null", "number", "object", "string"',
+    );
   });
 
   it('reports an unknown dialect instead of guessing', () => {
     const c = compileToolSchema({ $schema: 'http://json-schema.org/draft-04/schema#', type: 'object' });
-    expect(c).toEqual({ ok: false, reason: 'unsupported-dialect', error: expect.stringContaining('"http://json-schema.org/draft-04/schema#"') });
-    expect(compileToolSchema({ $schema: 42, type: 'object' })).toMatchObject({ ok: false, reason: 'unsupported-dialect' });
+    expect(c).toEqual({
+      ok: false,
+      reason: 'unsupported-dialect',
+      error: expect.stringContaining('"http://json-schema.org/draft-04/schema#"'),
+    });
+    expect(compileToolSchema({ $schema: 42, type: 'object' })).toMatchObject({
+      ok: false,
+      reason: 'unsupported-dialect',
+    });
   });
 
   it('never fetches a remote $ref: it is an error', () => {
     const c = compileToolSchema({ type: 'object', properties: { a: { $ref: 'https://example.invalid/schema.json' } } });
-    expect(c).toMatchObject({ ok: false, reason: 'invalid-schema', error: expect.stringContaining("can't resolve reference https://example.invalid/schema.json") });
+    expect(c).toMatchObject({
+      ok: false,
+      reason: 'invalid-schema',
+      error: expect.stringContaining("can't resolve reference https://example.invalid/schema.json"),
+    });
   });
 
   it('rejects null and non-objects, accepts boolean schemas', () => {

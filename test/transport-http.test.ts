@@ -1,7 +1,7 @@
-import http from 'node:http';
+import type http from 'node:http';
 import net from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { expectCode } from '../src/checks/check.js';
+import { expectCode } from '../src/checks/kit/check.js';
 import { RequestTimeout, Session, SessionClosed, type InboundEvent } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { LaunchError } from '../src/target/launch-error.js';
@@ -78,11 +78,19 @@ describe('Streamable HTTP transport', () => {
       if (req.method === 'GET') return res.writeHead(405).end();
       if (req.method === 'DELETE') return res.writeHead(200).end();
       const m = rpc(body);
-      if (m.method === 'initialize') return json(res, 200, { jsonrpc: '2.0', id: m.id, result: { ...INIT, serverInfo: { name: 's', version: '1' } } }, { 'Mcp-Session-Id': 'sid-1' });
+      if (m.method === 'initialize')
+        return json(
+          res,
+          200,
+          { jsonrpc: '2.0', id: m.id, result: { ...INIT, serverInfo: { name: 's', version: '1' } } },
+          { 'Mcp-Session-Id': 'sid-1' },
+        );
       if (m.id === undefined) return res.writeHead(202).end();
       // An SSE answer: a notification first, then the response spread over two data lines.
       res.writeHead(200, { 'Content-Type': 'text/event-stream' });
-      res.end(`id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\nid: e2\ndata: {"jsonrpc":"2.0",\ndata: "id":${m.id},"result":{}}\n\n`);
+      res.end(
+        `id: e1\ndata: {"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"hi"}}\n\nid: e2\ndata: {"jsonrpc":"2.0",\ndata: "id":${m.id},"result":{}}\n\n`,
+      );
     });
     const { s, t, transcript } = session(url, { Authorization: 'Bearer tok-123456' });
     const inbound: InboundEvent[] = [];
@@ -96,9 +104,17 @@ describe('Streamable HTTP transport', () => {
     await s.close();
 
     const posts = seen.filter((r) => r.method === 'POST');
-    expect(posts.map((r) => rpc(r.body).method ?? 'response')).toEqual(['initialize', 'notifications/initialized', 'ping']);
+    expect(posts.map((r) => rpc(r.body).method ?? 'response')).toEqual([
+      'initialize',
+      'notifications/initialized',
+      'ping',
+    ]);
     for (const r of seen) expect(r.headers.authorization).toBe('Bearer tok-123456');
-    for (const r of posts) expect([r.headers.accept, r.headers['content-type']]).toEqual(['application/json, text/event-stream', 'application/json']);
+    for (const r of posts)
+      expect([r.headers.accept, r.headers['content-type']]).toEqual([
+        'application/json, text/event-stream',
+        'application/json',
+      ]);
     expect(posts.map((r) => [r.headers['mcp-session-id'], r.headers['mcp-protocol-version']])).toEqual([
       [undefined, undefined],
       ['sid-1', '2025-06-18'],
@@ -120,7 +136,8 @@ describe('Streamable HTTP transport', () => {
   it('an HTTP error answers the request: with its JSON-RPC body, or else with a made-up error no frame check sees', async () => {
     const { url } = await serve((_req, res, body) => {
       const m = rpc(body);
-      if (m.method === 'with-body') return json(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no' }, id: null });
+      if (m.method === 'with-body')
+        return json(res, 400, { jsonrpc: '2.0', error: { code: -32000, message: 'Bad Request: no' }, id: null });
       if (m.method === 'no-body') return res.writeHead(500).end();
       if (m.method === 'accepted') return res.writeHead(202).end();
       // A refused notification: its error body answers nothing.
@@ -135,19 +152,26 @@ describe('Streamable HTTP transport', () => {
     const noBody = await s.request('no-body');
     expect(noBody.message.error).toEqual({ code: TRANSPORT_ERROR, message: 'HTTP 500 without a JSON-RPC response' });
     const accepted = await s.request('accepted');
-    expect((accepted.message.error as { message: string }).message).toBe('HTTP 202 without a content type ended without the response to this request');
+    expect((accepted.message.error as { message: string }).message).toBe(
+      'HTTP 202 without a content type ended without the response to this request',
+    );
     // Only the server's own frame is judged, and it answers its request (id null is lenient, requirements §4.5).
     expect(inbound).toHaveLength(1);
     expect(inbound[0]).toMatchObject({ kind: 'response', exchange: { method: 'with-body' }, line: { answers: 1 } });
   });
 
   it('a check names what came when the error was made up: the status, not a code the server never sent', async () => {
-    const { url } = await serve((_req, res) => res.writeHead(400, { 'content-type': 'text/plain' }).end('JSON RPC not handled'));
+    const { url } = await serve((_req, res) =>
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('JSON RPC not handled'),
+    );
     const { s } = session(url);
     const reply = await s.request('conformance/does-not-exist');
     expect(reply.synthetic).toBe(true);
     const outcome = expectCode(reply, -32601, 'an unknown method', 'fail');
-    expect(outcome).toMatchObject({ status: 'fail', message: 'an unknown method → HTTP 400 without a JSON-RPC response, expected -32601' });
+    expect(outcome).toMatchObject({
+      status: 'fail',
+      message: 'an unknown method → HTTP 400 without a JSON-RPC response, expected -32601',
+    });
   });
 
   it('sends a request only after the notification before it was accepted', async () => {
@@ -207,20 +231,33 @@ async function legacyServer(endAfter = Infinity): Promise<{ url: URL; seen: Seen
 describe('legacy HTTP+SSE transport and transport detection', () => {
   it('detects a legacy server, POSTs to its endpoint and reads the answers from the stream', async () => {
     const { url, seen } = await legacyServer();
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
+    const connection = connect(
+      { description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' },
+      { timeoutMs: 2000, probeVersion: REVISIONS[0] },
+    );
     const transcript = new Transcript();
     const t = await connection.open(transcript);
     expect(t.kind).toBe('sse');
     const s = new Session(t, transcript, 2000);
     sessions.push(s);
     expect((await s.request('ping')).message).toEqual({ jsonrpc: '2.0', id: 1, result: {} });
-    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual(['POST /sse', 'GET /sse', 'GET /sse', 'POST /messages?session=abc']);
-    expect(transcript.entries.map((e) => e.text)).toContain('transport detection: POST initialize → 404, GET → 200, first event endpoint: legacy HTTP+SSE');
+    expect(seen.map((r) => `${r.method} ${r.url}`)).toEqual([
+      'POST /sse',
+      'GET /sse',
+      'GET /sse',
+      'POST /messages?session=abc',
+    ]);
+    expect(transcript.entries.map((e) => e.text)).toContain(
+      'transport detection: POST initialize → 404, GET → 200, first event endpoint: legacy HTTP+SSE',
+    );
   });
 
   it('ends the session when the server ends the stream: pending requests fail at once', async () => {
     const { url } = await legacyServer(1);
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'sse' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
+    const connection = connect(
+      { description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'sse' },
+      { timeoutMs: 2000, probeVersion: REVISIONS[0] },
+    );
     const transcript = new Transcript();
     const s = new Session(await connection.open(transcript), transcript, 5000);
     sessions.push(s);
@@ -234,7 +271,10 @@ describe('legacy HTTP+SSE transport and transport detection', () => {
       if (req.method === 'DELETE') return res.writeHead(200).end();
       json(res, 200, { jsonrpc: '2.0', id: 'mcp-conformance-detect', result: {} }, { 'Mcp-Session-Id': 'probe' });
     });
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
+    const connection = connect(
+      { description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' },
+      { timeoutMs: 2000, probeVersion: REVISIONS[0] },
+    );
     const t = await connection.open(new Transcript());
     expect(t.kind).toBe('http');
     await t.close();
@@ -244,7 +284,10 @@ describe('legacy HTTP+SSE transport and transport detection', () => {
   it('says in one line when nothing answers at a URL', async () => {
     const { url } = await serve(() => {});
     for (const s of servers.splice(0)) s.close();
-    const connection = connect({ description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' }, { timeoutMs: 2000, probeVersion: REVISIONS[0] });
+    const connection = connect(
+      { description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' },
+      { timeoutMs: 2000, probeVersion: REVISIONS[0] },
+    );
     const err = await connection.open(new Transcript()).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LaunchError);
     expect((err as LaunchError).message).toBe(`nothing answered at ${url}: ECONNREFUSED`);
@@ -252,11 +295,22 @@ describe('legacy HTTP+SSE transport and transport detection', () => {
 });
 
 describe('starting an HTTP server', () => {
-  const plan = (code: string) => ({ description: 'x', command: process.execPath, args: ['-e', code], cwd: '.', env: {}, url: 'http://127.0.0.1:9/mcp', transport: 'http' as const });
+  const plan = (code: string) => ({
+    description: 'x',
+    command: process.execPath,
+    args: ['-e', code],
+    cwd: '.',
+    env: {},
+    url: 'http://127.0.0.1:9/mcp',
+    transport: 'http' as const,
+  });
   const pidOf = (t: Transcript) => Number(/\(pid (\d+)\)/.exec(t.entries[0]!.text)![1]);
 
   it('a server that exits before answering: one line naming the command, then its output', async () => {
-    const connection = connect(plan(`console.error('boom: no config file'); process.exit(3)`), { timeoutMs: 1000, probeVersion: REVISIONS[0] });
+    const connection = connect(plan(`console.error('boom: no config file'); process.exit(3)`), {
+      timeoutMs: 1000,
+      probeVersion: REVISIONS[0],
+    });
     const err = (await connection.open(new Transcript()).catch((e: unknown) => e)) as LaunchError;
     expect(err).toBeInstanceOf(LaunchError);
     const [first, ...rest] = err.message.split('\n');
@@ -266,8 +320,14 @@ describe('starting an HTTP server', () => {
 
   it('a server that never answers: a bounded wait, then it is stopped', async () => {
     const transcript = new Transcript();
-    const connection = connect(plan('setInterval(() => {}, 1000)'), { timeoutMs: 1000, readyMs: 600, probeVersion: REVISIONS[0] });
-    await expect(connection.open(transcript)).rejects.toThrow(/did not answer at http:\/\/127\.0\.0\.1:9\/mcp within 1 s \(the server wrote nothing\)/);
+    const connection = connect(plan('setInterval(() => {}, 1000)'), {
+      timeoutMs: 1000,
+      readyMs: 600,
+      probeVersion: REVISIONS[0],
+    });
+    await expect(connection.open(transcript)).rejects.toThrow(
+      /did not answer at http:\/\/127\.0\.0\.1:9\/mcp within 1 s \(the server wrote nothing\)/,
+    );
     expect(isAlive(pidOf(transcript))).toBe(false);
   });
 
@@ -281,7 +341,10 @@ describe('starting an HTTP server', () => {
     const { port } = dropper.address() as net.AddressInfo;
     try {
       const started = performance.now();
-      const connection = connect({ ...plan('setInterval(() => {}, 1000)'), url: `http://127.0.0.1:${port}/mcp` }, { timeoutMs: 1000, readyMs: 2000, probeVersion: REVISIONS[0] });
+      const connection = connect(
+        { ...plan('setInterval(() => {}, 1000)'), url: `http://127.0.0.1:${port}/mcp` },
+        { timeoutMs: 1000, readyMs: 2000, probeVersion: REVISIONS[0] },
+      );
       await expect(connection.open(new Transcript())).rejects.toThrow(/did not answer at .* within 2 s/);
       expect(performance.now() - started).toBeGreaterThanOrEqual(2000);
       // Every 20 ms, 2 s would be about 100 polls; doubling from 20 ms up to 250 ms makes them about 12.
@@ -303,10 +366,20 @@ describe('resolving HTTP targets', () => {
       transport: 'http',
       headers: { A: 'b' },
     });
-    const p = await resolveTarget({ command: ['node', 'server.js', '--port={port}'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', transport: 'sse' });
+    const p = await resolveTarget({
+      command: ['node', 'server.js', '--port={port}'],
+      httpUrl: 'http://127.0.0.1:{port}/mcp',
+      port: 'auto',
+      transport: 'sse',
+    });
     const port = Number(p.env.PORT);
     expect(port).toBeGreaterThan(0);
-    expect(p).toMatchObject({ command: 'node', args: ['server.js', `--port=${port}`], url: `http://127.0.0.1:${port}/mcp`, transport: 'sse' });
+    expect(p).toMatchObject({
+      command: 'node',
+      args: ['server.js', `--port=${port}`],
+      url: `http://127.0.0.1:${port}/mcp`,
+      transport: 'sse',
+    });
   });
 
   it('refuses combinations that cannot work, in one line', async () => {

@@ -34,7 +34,10 @@ function server(name: string, code: string, env: Record<string, string> = {}): L
   return { description: `${name}.cjs`, command: process.execPath, args: [file], cwd: dir, env };
 }
 
-async function start(plan: LaunchPlan, opts?: StdioOptions): Promise<{ t: StdioTransport; lines: InboundLine[]; transcript: Transcript }> {
+async function start(
+  plan: LaunchPlan,
+  opts?: StdioOptions,
+): Promise<{ t: StdioTransport; lines: InboundLine[]; transcript: Transcript }> {
   const transcript = new Transcript();
   const t = await startStdio(plan, transcript, opts);
   started.push(t);
@@ -111,7 +114,9 @@ describe('stdout framing', () => {
   });
 
   it('emits a partial last line and reports the exit as a crash', async () => {
-    const { t, lines } = await start(server('partial', `process.stdout.write('{"p":1}'); setTimeout(() => process.exit(3), 30);`));
+    const { t, lines } = await start(
+      server('partial', `process.stdout.write('{"p":1}'); setTimeout(() => process.exit(3), 30);`),
+    );
     const exit = await new Promise((resolve) => t.onExit(resolve));
     expect(exit).toEqual({ code: 3, signal: null, how: 'crashed' });
     expect(lines).toHaveLength(1);
@@ -141,14 +146,21 @@ describe('stdout framing', () => {
 
   it('several sessions receiving large lines at once get them whole, in turn, and the shared budget ends empty', async () => {
     const size = 13 * 1024 * 1024; // two at once pass the 16 MiB budget
-    const big = server('big', `process.stdout.write(JSON.stringify({ big: 'x'.repeat(${size}) }) + '\\n{"after":1}\\n'); process.stdin.resume();`);
+    const big = server(
+      'big',
+      `process.stdout.write(JSON.stringify({ big: 'x'.repeat(${size}) }) + '\\n{"after":1}\\n'); process.stdin.resume();`,
+    );
     const runs = await Promise.all([1, 2, 3].map(() => start(big)));
     for (const { lines } of runs) await waitFor(() => lines.length >= 2, 60_000);
     const frame = Buffer.from(JSON.stringify({ big: 'x'.repeat(size) }));
     for (const { lines } of runs) {
       expect(lines[0]!.problem).toBeUndefined();
       expect((lines[0]!.json as { big: string }).big.length).toBe(size);
-      expect(lines[0]!.entry).toMatchObject({ bytes: frame.length, truncated: true, sha256: createHash('sha256').update(frame).digest('hex').slice(0, 16) });
+      expect(lines[0]!.entry).toMatchObject({
+        bytes: frame.length,
+        truncated: true,
+        sha256: createHash('sha256').update(frame).digest('hex').slice(0, 16),
+      });
       expect(lines[1]!.json).toEqual({ after: 1 });
     }
     expect(ASSEMBLING.total).toBe(0);
@@ -156,7 +168,10 @@ describe('stdout framing', () => {
 
   it('delivers lines written before the first listener was attached', async () => {
     const transcript = new Transcript();
-    const t = await startStdio(server('early', `process.stdout.write('{"early":1}\\n'); process.stdin.resume();`), transcript);
+    const t = await startStdio(
+      server('early', `process.stdout.write('{"early":1}\\n'); process.stdin.resume();`),
+      transcript,
+    );
     started.push(t);
     await waitFor(() => transcript.entries.some((e) => e.dir === 'recv'));
     const lines: InboundLine[] = [];
@@ -190,7 +205,9 @@ describe('stdin and stderr', () => {
     expect(stderrBytes).toBeLessThan(1.1 * 1024 * 1024);
     const exit = await t.close();
     expect(exit.how).toBe('stdin-eof');
-    expect(transcript.entries.some((e) => e.dir === 'event' && /more stderr lines not recorded/.test(e.text))).toBe(true);
+    expect(transcript.entries.some((e) => e.dir === 'event' && /more stderr lines not recorded/.test(e.text))).toBe(
+      true,
+    );
   });
 
   it('passes env on top of the inherited environment, and sendRaw writes bytes as given', async () => {
@@ -207,7 +224,10 @@ describe('stdin and stderr', () => {
 
   it('ignores writes after the server died, and survives EPIPE', async () => {
     const { t, transcript } = await start(
-      server('closes-stdin', `require('fs').closeSync(0); process.stdout.write('{"ready":1}\\n'); setTimeout(() => process.exit(0), 300);`),
+      server(
+        'closes-stdin',
+        `require('fs').closeSync(0); process.stdout.write('{"ready":1}\\n'); setTimeout(() => process.exit(0), 300);`,
+      ),
     );
     await waitFor(() => transcript.entries.some((e) => e.dir === 'recv'));
     for (let i = 0; i < 20; i++) t.send(JSON.stringify({ n: i, pad: 'y'.repeat(10000) }));
@@ -238,24 +258,33 @@ describe('a server that goes away', () => {
     const lost: string[][] = [];
     session.onLost((why, pending) => lost.push([why, ...pending.map((e) => e.method)]));
     const pending = session.request('first');
-    await expect(pending).rejects.toThrow('server closed the connection before answering first: server closed its stdout (the process is still running)');
+    await expect(pending).rejects.toThrow(
+      'server closed the connection before answering first: server closed its stdout (the process is still running)',
+    );
     await expect(session.request('later')).rejects.toThrow(/before answering later: server closed its stdout/);
     expect(session.alive).toBe(false);
     expect(lost).toEqual([['server closed its stdout (the process is still running)', 'first']]);
-    const pid = t.pid;
+    const pid = t.pid!;
     expect(isAlive(pid)).toBe(true);
     expect((await t.close()).how).toBe('sigterm');
     expect(isAlive(pid)).toBe(false);
   });
 
   it('exiting: pending requests fail with the exit and the stderr tail, not as a closed stdout', async () => {
-    const { t, transcript } = await start(server('dies', `process.stdin.once('data', () => { process.stderr.write('fatal: out of cheese\\n'); process.exit(7); });`));
+    const { t, transcript } = await start(
+      server(
+        'dies',
+        `process.stdin.once('data', () => { process.stderr.write('fatal: out of cheese\\n'); process.exit(7); });`,
+      ),
+    );
     const session = new Session(t, transcript, 600_000);
     const lost: string[] = [];
     session.onLost((why) => lost.push(why));
     const err = (await session.request('ping').catch((e: unknown) => e)) as SessionClosed;
     expect(err).toBeInstanceOf(SessionClosed);
-    expect(err.message).toBe('server closed the connection before answering ping: process exited (code 7, signal null)');
+    expect(err.message).toBe(
+      'server closed the connection before answering ping: process exited (code 7, signal null)',
+    );
     expect(err.stderr).toBe('fatal: out of cheese');
     expect(lost).toEqual(['process exited (code 7, signal null)']);
   });
@@ -308,7 +337,10 @@ describe('the transcript of a flood', () => {
     transcript.add('event', 'exit');
     const kept = transcript.entries;
     const frames = kept.filter((e) => e.dir === 'recv').map((e) => e.text);
-    expect(frames).toEqual([...Array.from({ length: HEAD_ENTRIES }, (_, i) => `frame ${i}`), ...Array.from({ length: TAIL_ENTRIES }, (_, i) => `frame ${5000 - TAIL_ENTRIES + i}`)]);
+    expect(frames).toEqual([
+      ...Array.from({ length: HEAD_ENTRIES }, (_, i) => `frame ${i}`),
+      ...Array.from({ length: TAIL_ENTRIES }, (_, i) => `frame ${5000 - TAIL_ENTRIES + i}`),
+    ]);
     expect(kept.filter((e) => e.dir === 'event').map((e) => e.text)).toEqual([
       'spawn',
       `transcript full: ${5000 - HEAD_ENTRIES - TAIL_ENTRIES} frames after the first ${HEAD_ENTRIES} and before the last ${TAIL_ENTRIES} were counted, not kept`,
@@ -328,7 +360,9 @@ describe('shutdown', () => {
   });
 
   it('SIGTERM when the server ignores stdin closing', async () => {
-    const { t } = await start(server('ignores-eof', `process.stdin.resume(); setInterval(() => {}, 1000);`), { graceMs: 150 });
+    const { t } = await start(server('ignores-eof', `process.stdin.resume(); setInterval(() => {}, 1000);`), {
+      graceMs: 150,
+    });
     expect(await t.close()).toEqual({ code: null, signal: 'SIGTERM', how: 'sigterm' });
   });
 
@@ -415,9 +449,10 @@ describe('launch errors', () => {
     const file = path.join(dir, 'not-executable');
     writeFileSync(file, '#!/bin/sh\necho hi\n');
     chmodSync(file, 0o644);
-    const err = await startStdio({ description: file, command: file, args: [], cwd: dir, env: {} }, new Transcript()).catch(
-      (e: unknown) => e,
-    );
+    const err = await startStdio(
+      { description: file, command: file, args: [], cwd: dir, env: {} },
+      new Transcript(),
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LaunchError);
     expect((err as LaunchError).code).toBe('EACCES');
     expect((err as LaunchError).message).toContain(file);
@@ -436,9 +471,10 @@ describe('launch errors', () => {
 describe('an answer on its way', () => {
   // Answers "whole" at once; any other request with a line whose first part comes at once and whose end comes `END_MS`
   // later (never when 0).
-  const slowLine = () => server(
-    'slow-line',
-    `let buf = '';
+  const slowLine = () =>
+    server(
+      'slow-line',
+      `let buf = '';
 process.stdin.on('data', (d) => {
   buf += d;
   for (let nl; (nl = buf.indexOf('\\n')) >= 0; buf = buf.slice(nl + 1)) {
@@ -453,7 +489,7 @@ process.stdin.on('data', (d) => {
 });
 process.stdin.on('end', () => process.exit(0));
 `,
-  );
+    );
 
   it('waits one more --timeout for a line whose first bytes came before the timeout', async () => {
     const { t, transcript } = await start({ ...slowLine(), env: { END_MS: '1500' } });

@@ -1,7 +1,6 @@
 // The suite inside this project's own vitest run, as a server project would use it: one test per check. The reference
 // server runs in this process (`serve`); test/api.test.ts runs the helper on a server process.
 import { defineConformanceSuite } from '../src/vitest.js';
-// @ts-expect-error: the reference server is plain JavaScript
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 
 defineConformanceSuite({

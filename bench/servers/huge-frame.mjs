@@ -4,5 +4,12 @@
 import { createServer, runStdio } from '../../examples/reference-server/mcp.mjs';
 
 const server = createServer();
-server.resources.push({ uri: 'ref://bench/huge', name: 'huge', title: 'Huge', description: 'A 50 MiB text.', mimeType: 'text/plain', text: 'x'.repeat(50 * 1024 * 1024) });
+server.resources.push({
+  uri: 'ref://bench/huge',
+  name: 'huge',
+  title: 'Huge',
+  description: 'A 50 MiB text.',
+  mimeType: 'text/plain',
+  text: 'x'.repeat(50 * 1024 * 1024),
+});
 runStdio(server);

@@ -11,7 +11,11 @@ export const METADATA_PATH = '/.well-known/oauth-protected-resource';
 const NO_ISSUER = 'https://issuer.invalid';
 
 /** `name="value"` params of a challenge; values never hold a quote. */
-const challenge = (params) => `Bearer ${Object.entries(params).filter(([, v]) => v !== undefined).map(([k, v]) => `${k}="${v}"`).join(', ')}`;
+const challenge = (params) =>
+  `Bearer ${Object.entries(params)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}="${v}"`)
+    .join(', ')}`;
 
 /**
  * Adds authorization to an app of createHttpServer(): `app.auth` holds its parts (test fixtures may replace them), and
@@ -32,7 +36,12 @@ export function protect(app, { issuer, jwksUrl }) {
       auth.metadataUrl = `${url.origin}${METADATA_PATH}${url.pathname}`;
     },
 
-    metadata: () => ({ resource: auth.resource, authorization_servers: [issuer ?? NO_ISSUER], scopes_supported: [SCOPE], bearer_methods_supported: ['header'] }),
+    metadata: () => ({
+      resource: auth.resource,
+      authorization_servers: [issuer ?? NO_ISSUER],
+      scopes_supported: [SCOPE],
+      bearer_methods_supported: ['header'],
+    }),
 
     /** The WWW-Authenticate value; `error` only when the client sent credentials (RFC 6750 §3). */
     challenge: (error) => challenge({ error, resource_metadata: auth.metadataUrl, scope: auth.scope }),
@@ -45,7 +54,13 @@ export function protect(app, { issuer, jwksUrl }) {
     /** The token's claims when it is valid for this resource; throws otherwise. `loosen` is for test fixtures. */
     async verify(token, loosen = {}) {
       if (!jwks) throw new Error('no issuer is trusted');
-      const { payload } = await jwtVerify(token, jwks, { issuer, audience: auth.resource, algorithms: ['RS256', 'ES256'], requiredClaims: ['exp'], ...loosen });
+      const { payload } = await jwtVerify(token, jwks, {
+        issuer,
+        audience: auth.resource,
+        algorithms: ['RS256', 'ES256'],
+        requiredClaims: ['exp'],
+        ...loosen,
+      });
       return payload;
     },
 
@@ -64,7 +79,8 @@ export function protect(app, { issuer, jwksUrl }) {
         return auth.refuse(res, 401, 'invalid_token', 'the token is invalid, expired, or not for this resource');
       }
       const scopes = typeof claims.scope === 'string' ? claims.scope.split(' ') : [];
-      if (!scopes.includes(auth.scope)) return auth.refuse(res, 403, 'insufficient_scope', `the token lacks the scope ${auth.scope}`);
+      if (!scopes.includes(auth.scope))
+        return auth.refuse(res, 403, 'insufficient_scope', `the token lacks the scope ${auth.scope}`);
       return true;
     },
   };

@@ -5,7 +5,10 @@ import { randomUUID } from 'node:crypto';
 
 const text = (t) => ({ type: 'text', text: t });
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-const refused = (what) => ({ content: [text(`This client does not support ${what}, so the tool cannot ask for it.`)], isError: true });
+const refused = (what) => ({
+  content: [text(`This client does not support ${what}, so the tool cannot ask for it.`)],
+  isError: true,
+});
 
 /** The form the confirm-choice tool asks for: flat, primitive properties only (client/elicitation#requested-schema). */
 export const CHOICE_SCHEMA = {
@@ -36,8 +39,12 @@ export function answerFromClient(server, msg) {
   return true;
 }
 
-const clientCapability = (server, name) => (isObject(server.state.clientCapabilities?.[name]) ? server.state.clientCapabilities[name] : undefined);
-const failed = (what, reply) => ({ content: [text(`The client could not ${what}: ${JSON.stringify(reply.error)}`)], isError: true });
+const clientCapability = (server, name) =>
+  isObject(server.state.clientCapabilities?.[name]) ? server.state.clientCapabilities[name] : undefined;
+const failed = (what, reply) => ({
+  content: [text(`The client could not ${what}: ${JSON.stringify(reply.error)}`)],
+  isError: true,
+});
 
 /** The tools; `clientRequests: true` keeps them to the initialize wire over stdio (mcp.mjs, visibleTools). */
 export function clientRequestTools() {
@@ -72,7 +79,10 @@ export function clientRequestTools() {
       clientRequests: true,
       run: async (_args, server, rev) => {
         if (rev < '2025-06-18' || !clientCapability(server, 'elicitation')) return refused('elicitation');
-        const reply = await ask(server, 'elicitation/create', { message: 'Which colour do you prefer?', requestedSchema: CHOICE_SCHEMA });
+        const reply = await ask(server, 'elicitation/create', {
+          message: 'Which colour do you prefer?',
+          requestedSchema: CHOICE_SCHEMA,
+        });
         if (!isObject(reply.result)) return failed('ask the user', reply);
         const { action, content } = reply.result;
         if (action !== 'accept') return { content: [text(`The user chose not to answer (${action}).`)] };
@@ -99,7 +109,11 @@ export function clientRequestTools() {
           elicitationId,
         });
         if (!isObject(reply.result)) return failed('open the sign-in page', reply);
-        return { content: [text(`Sign-in ${reply.result.action === 'accept' ? 'started' : `not started (${reply.result.action})`}.`)] };
+        return {
+          content: [
+            text(`Sign-in ${reply.result.action === 'accept' ? 'started' : `not started (${reply.result.action})`}.`),
+          ],
+        };
       },
     },
     {

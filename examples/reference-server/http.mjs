@@ -7,7 +7,19 @@ import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createServer, errorResponse, ErrorCode, isObject, META, readableId, requestProblem, SERVER_NAME, SERVER_VERSION, STATELESS_VERSION, SUPPORTED_VERSIONS } from './mcp.mjs';
+import {
+  createServer,
+  errorResponse,
+  ErrorCode,
+  isObject,
+  META,
+  readableId,
+  requestProblem,
+  SERVER_NAME,
+  SERVER_VERSION,
+  STATELESS_VERSION,
+  SUPPORTED_VERSIONS,
+} from './mcp.mjs';
 
 export const ENDPOINT = '/mcp';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
@@ -75,7 +87,14 @@ export function createHttpServer({ revision } = {}) {
 
     /** A session object, not yet registered; what its server sends goes to the request being answered, else to the GET stream. */
     newSession() {
-      const session = { id: this.newSessionId(), server: createServer({ revision }), events: 0, stream: null, queue: [], sink: null };
+      const session = {
+        id: this.newSessionId(),
+        server: createServer({ revision }),
+        events: 0,
+        stream: null,
+        queue: [],
+        sink: null,
+      };
       session.server.send = (message) => (session.sink ? session.sink.push(message) : this.push(session, message));
       return session;
     },
@@ -109,7 +128,8 @@ export function createHttpServer({ revision } = {}) {
 
     /** From 2025-11-25 a request's stream opens with an event id and empty data: a point the client could resume from. */
     prime(res, session) {
-      if (session.server.state.protocolVersion >= '2025-11-25') res.write(`id: ${this.nextEventId(session)}\ndata: \n\n`);
+      if (session.server.state.protocolVersion >= '2025-11-25')
+        res.write(`id: ${this.nextEventId(session)}\ndata: \n\n`);
     },
 
     writeEvent(res, session, message) {
@@ -134,7 +154,8 @@ export function createHttpServer({ revision } = {}) {
     },
 
     async handle(req, res) {
-      if (new URL(req.url, 'http://localhost').pathname !== ENDPOINT) return refuse(res, 404, `Not Found: the MCP endpoint is ${ENDPOINT}`);
+      if (new URL(req.url, 'http://localhost').pathname !== ENDPOINT)
+        return refuse(res, 404, `Not Found: the MCP endpoint is ${ENDPOINT}`);
       if (!this.originAllowed(req.headers.origin)) return refuse(res, 403, 'Forbidden: Origin not allowed');
       if (req.method === 'POST') return this.post(req, res, await readBody(req));
       if ((req.method === 'GET' || req.method === 'DELETE') && this.isStateless(req)) return this.retired(req, res);
@@ -154,8 +175,11 @@ export function createHttpServer({ revision } = {}) {
     isStateless(req, msg) {
       if (!stateless) return false;
       if (!legacy) return true;
-      const modernHeaders = req.headers['mcp-method'] !== undefined || req.headers['mcp-protocol-version'] === STATELESS_VERSION;
-      return modernHeaders || META.protocolVersion in metaOf(msg) || (isObject(msg) && msg.method === 'server/discover');
+      const modernHeaders =
+        req.headers['mcp-method'] !== undefined || req.headers['mcp-protocol-version'] === STATELESS_VERSION;
+      return (
+        modernHeaders || META.protocolVersion in metaOf(msg) || (isObject(msg) && msg.method === 'server/discover')
+      );
     },
 
     /** GET and DELETE (the stream and the session of earlier revisions) do not exist on the stateless wire. */
@@ -167,19 +191,26 @@ export function createHttpServer({ revision } = {}) {
     headerProblem(req, msg) {
       const method = req.headers['mcp-method'];
       if (method === undefined) return 'the Mcp-Method header is missing';
-      if (decodeHeader(method) !== msg.method) return `Mcp-Method header value ${JSON.stringify(method)} does not match body value ${JSON.stringify(msg.method)}`;
+      if (decodeHeader(method) !== msg.method)
+        return `Mcp-Method header value ${JSON.stringify(method)} does not match body value ${JSON.stringify(msg.method)}`;
       const version = req.headers['mcp-protocol-version'];
       const requested = metaOf(msg)[META.protocolVersion];
       if (version === undefined) return 'the MCP-Protocol-Version header is missing';
       // A body without a version is refused by the core (-32602), not here.
-      if (typeof requested === 'string' && version !== requested) return `MCP-Protocol-Version header value ${JSON.stringify(version)} does not match body value ${JSON.stringify(requested)}`;
+      if (typeof requested === 'string' && version !== requested)
+        return `MCP-Protocol-Version header value ${JSON.stringify(version)} does not match body value ${JSON.stringify(requested)}`;
       const params = isObject(msg.params) ? msg.params : {};
       // The Tasks extension's requests name their task (tasks#streamable-http-routing-headers).
-      const target = NAMED.has(msg.method) ? (params.name ?? params.uri) : TASK_NAMED.has(msg.method) ? params.taskId : undefined;
+      const target = NAMED.has(msg.method)
+        ? (params.name ?? params.uri)
+        : TASK_NAMED.has(msg.method)
+          ? params.taskId
+          : undefined;
       if (typeof target !== 'string') return null;
       const name = req.headers['mcp-name'];
       if (name === undefined) return 'the Mcp-Name header is missing';
-      if (decodeHeader(name) !== target) return `Mcp-Name header value ${JSON.stringify(name)} does not match body value ${JSON.stringify(target)}`;
+      if (decodeHeader(name) !== target)
+        return `Mcp-Name header value ${JSON.stringify(name)} does not match body value ${JSON.stringify(target)}`;
       return msg.method === 'tools/call' ? this.paramHeaderProblem(req, target, msg.params.arguments) : null;
     },
 
@@ -194,7 +225,8 @@ export function createHttpServer({ revision } = {}) {
         const value = values[arg];
         if (value === undefined || value === null) continue;
         if (sent === undefined) return `the Mcp-Param-${header} header is missing`;
-        if (decodeHeader(sent) !== String(value)) return `Mcp-Param-${header} header value ${JSON.stringify(sent)} does not match argument ${arg} ${JSON.stringify(value)}`;
+        if (decodeHeader(sent) !== String(value))
+          return `Mcp-Param-${header} header value ${JSON.stringify(sent)} does not match argument ${arg} ${JSON.stringify(value)}`;
       }
       return null;
     },
@@ -205,7 +237,9 @@ export function createHttpServer({ revision } = {}) {
       if (code === ErrorCode.METHOD_NOT_FOUND) return 404;
       const meta = metaOf(msg);
       const fields = typeof meta[META.protocolVersion] === 'string' && isObject(meta[META.clientCapabilities]);
-      const refused = [ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY].includes(code);
+      const refused = [ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY].includes(
+        code,
+      );
       return refused || !fields ? 400 : 200;
     },
 
@@ -214,7 +248,11 @@ export function createHttpServer({ revision } = {}) {
 
     /** An SSE stream that proxies must not buffer, with these messages (no event ids: it is not resumable). */
     openStream07(res, messages) {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache', 'X-Accel-Buffering': 'no' });
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream',
+        'Cache-Control': 'no-cache',
+        'X-Accel-Buffering': 'no',
+      });
       for (const message of messages) res.write(`data: ${JSON.stringify(message)}\n\n`);
     },
 
@@ -262,7 +300,16 @@ export function createHttpServer({ revision } = {}) {
     /** A stateless POST: one request or notification, its headers checked, served without a session (Mcp-Session-Id is ignored). */
     statelessPost(req, res, msg) {
       const problem = requestProblem(msg);
-      if (problem) return json(res, 400, errorResponse(isObject(msg) ? readableId(msg.id) : null, ErrorCode.INVALID_REQUEST, `Invalid request: ${problem}`));
+      if (problem)
+        return json(
+          res,
+          400,
+          errorResponse(
+            isObject(msg) ? readableId(msg.id) : null,
+            ErrorCode.INVALID_REQUEST,
+            `Invalid request: ${problem}`,
+          ),
+        );
       if (isNotification(msg)) {
         this.core.handleMessage(msg);
         return this.accepted(res);
@@ -276,14 +323,19 @@ export function createHttpServer({ revision } = {}) {
       this.coreSink = null;
       // No response yet: a subscriptions/listen request, answered only with notifications for as long as it lasts, or
       // slow work, answered on its stream when done.
-      if (response === null) return msg.method === 'subscriptions/listen' ? this.listen(res, msg.id, messages) : this.working07(res, msg, messages);
+      if (response === null)
+        return msg.method === 'subscriptions/listen'
+          ? this.listen(res, msg.id, messages)
+          : this.working07(res, msg, messages);
       this.answer(res, this.statusOf(msg, response), messages);
     },
 
     post(req, res, text) {
       const accept = req.headers.accept ?? '';
-      if (!accept.includes('application/json') || !accept.includes('text/event-stream')) return refuse(res, 406, 'Not Acceptable: accept both application/json and text/event-stream');
-      if (!(req.headers['content-type'] ?? '').startsWith('application/json')) return refuse(res, 415, 'Unsupported Media Type: send application/json');
+      if (!accept.includes('application/json') || !accept.includes('text/event-stream'))
+        return refuse(res, 406, 'Not Acceptable: accept both application/json and text/event-stream');
+      if (!(req.headers['content-type'] ?? '').startsWith('application/json'))
+        return refuse(res, 415, 'Unsupported Media Type: send application/json');
       let msg;
       try {
         msg = JSON.parse(text);
@@ -293,11 +345,13 @@ export function createHttpServer({ revision } = {}) {
       if (this.isStateless(req, msg)) return this.statelessPost(req, res, msg);
       if (isObject(msg) && msg.method === 'initialize' && 'id' in msg) return this.initialize(req, res, msg);
       // Pings are exempt from the initialization order, so one needs no session either.
-      if (isObject(msg) && msg.method === 'ping' && req.headers['mcp-session-id'] === undefined && !requestProblem(msg)) return json(res, 200, createServer().handleMessage(msg));
+      if (isObject(msg) && msg.method === 'ping' && req.headers['mcp-session-id'] === undefined && !requestProblem(msg))
+        return json(res, 200, createServer().handleMessage(msg));
       const session = this.sessionFor(req, res);
       if (!session) return;
       const version = req.headers['mcp-protocol-version'];
-      if (!this.versionAllowed(version)) return refuse(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
+      if (!this.versionAllowed(version))
+        return refuse(res, 400, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(version)}`);
       if (Array.isArray(msg)) {
         // Batches are a 2025-03-26 feature; handleLine answers the others with an error.
         const out = session.server.handleLine(text);
@@ -318,7 +372,16 @@ export function createHttpServer({ revision } = {}) {
 
     /** initialize opens a session, answered with JSON and the new Mcp-Session-Id. */
     initialize(req, res, msg) {
-      if (req.headers['mcp-session-id'] !== undefined) return json(res, 400, errorResponse(msg.id ?? null, ErrorCode.INVALID_REQUEST, 'Invalid request: initialize starts a new session; send it without Mcp-Session-Id'));
+      if (req.headers['mcp-session-id'] !== undefined)
+        return json(
+          res,
+          400,
+          errorResponse(
+            msg.id ?? null,
+            ErrorCode.INVALID_REQUEST,
+            'Invalid request: initialize starts a new session; send it without Mcp-Session-Id',
+          ),
+        );
       const session = this.newSession();
       const response = session.server.handleMessage(msg);
       if (response.error) return json(res, 200, response);
@@ -327,10 +390,12 @@ export function createHttpServer({ revision } = {}) {
     },
 
     get(req, res) {
-      if (!(req.headers.accept ?? '').includes('text/event-stream')) return refuse(res, 406, 'Not Acceptable: accept text/event-stream');
+      if (!(req.headers.accept ?? '').includes('text/event-stream'))
+        return refuse(res, 406, 'Not Acceptable: accept text/event-stream');
       const session = this.sessionFor(req, res);
       if (!session) return;
-      if (!this.versionAllowed(req.headers['mcp-protocol-version'])) return refuse(res, 400, 'Bad Request: unsupported MCP-Protocol-Version');
+      if (!this.versionAllowed(req.headers['mcp-protocol-version']))
+        return refuse(res, 400, 'Bad Request: unsupported MCP-Protocol-Version');
       if (session.stream) return refuse(res, 409, 'Conflict: this session already has a GET stream');
       this.openStream(req, res, session);
     },
@@ -369,7 +434,9 @@ export function createHttpServer({ revision } = {}) {
 export function serve(app, port) {
   app.http.listen(port, '127.0.0.1', () => {
     app.auth?.at(`http://127.0.0.1:${app.http.address().port}${ENDPOINT}`);
-    process.stderr.write(`${SERVER_NAME} ${SERVER_VERSION}: serving MCP at http://127.0.0.1:${app.http.address().port}${ENDPOINT} (pid ${process.pid})\n`);
+    process.stderr.write(
+      `${SERVER_NAME} ${SERVER_VERSION}: serving MCP at http://127.0.0.1:${app.http.address().port}${ENDPOINT} (pid ${process.pid})\n`,
+    );
   });
   for (const signal of ['SIGTERM', 'SIGINT']) process.on(signal, () => process.exit(0));
 }
@@ -379,10 +446,18 @@ export function serve(app, port) {
  * else MCP_CONFORMANCE_ISSUER and MCP_CONFORMANCE_JWKS_URL: see auth.mjs), as the command line gives them.
  */
 export function commandLine() {
-  const options = { port: { type: 'string' }, revision: { type: 'string' }, auth: { type: 'boolean' }, issuer: { type: 'string' }, 'jwks-url': { type: 'string' } };
+  const options = {
+    port: { type: 'string' },
+    revision: { type: 'string' },
+    auth: { type: 'boolean' },
+    issuer: { type: 'string' },
+    'jwks-url': { type: 'string' },
+  };
   const { values } = parseArgs({ options });
   const issuer = values.issuer ?? process.env.MCP_CONFORMANCE_ISSUER;
-  const auth = values.auth ? { issuer, jwksUrl: values['jwks-url'] ?? process.env.MCP_CONFORMANCE_JWKS_URL } : undefined;
+  const auth = values.auth
+    ? { issuer, jwksUrl: values['jwks-url'] ?? process.env.MCP_CONFORMANCE_JWKS_URL }
+    : undefined;
   return { port: Number(values.port ?? process.env.PORT ?? 3000), revision: values.revision, auth };
 }
 

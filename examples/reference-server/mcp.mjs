@@ -24,7 +24,14 @@ const STATELESS_ONLY = new Set(['server/discover', 'subscriptions/listen']);
 /** A handler's answer when the response comes later: a subscriptions/listen stream stays open. */
 const PENDING = Symbol('pending');
 /** Results that carry caching hints in 2026-07-28 (server/utilities/caching). */
-const CACHEABLE = new Set(['server/discover', 'tools/list', 'prompts/list', 'resources/list', 'resources/templates/list', 'resources/read']);
+const CACHEABLE = new Set([
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+]);
 /** Methods 2026-07-28 removed (requirements §2.4); initialize gets -32022 instead. */
 const REMOVED_IN_STATELESS = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
 export const PAGE_SIZE = 2;
@@ -84,9 +91,11 @@ function checkParams(params, spec, method) {
       continue;
     }
     const ok = type === 'object' ? isObject(value) : typeof value === type;
-    if (!ok) throw invalidParams(`Invalid params for ${method}: "${key}" must be ${type === 'object' ? 'an' : 'a'} ${type}`);
+    if (!ok)
+      throw invalidParams(`Invalid params for ${method}: "${key}" must be ${type === 'object' ? 'an' : 'a'} ${type}`);
   }
-  if (params._meta !== undefined && !isObject(params._meta)) throw invalidParams(`Invalid params for ${method}: "_meta" must be an object`);
+  if (params._meta !== undefined && !isObject(params._meta))
+    throw invalidParams(`Invalid params for ${method}: "_meta" must be an object`);
 }
 
 const sameJson = (a, b) => JSON.stringify(a) === JSON.stringify(b);
@@ -110,14 +119,22 @@ const FORMAT_CHECKS = {
  */
 export function schemaProblem(schema, value, path = 'arguments', root = schema) {
   if (typeof schema.$ref === 'string') {
-    const target = schema.$ref.slice(2).split('/').reduce((s, key) => s?.[key], root);
+    const target = schema.$ref
+      .slice(2)
+      .split('/')
+      .reduce((s, key) => s?.[key], root);
     return schemaProblem(target, value, path, root);
   }
-  if (schema.anyOf) return schema.anyOf.some((s) => schemaProblem(s, value, path, root) === null) ? null : `${path} matches none of its allowed forms`;
+  if (schema.anyOf)
+    return schema.anyOf.some((s) => schemaProblem(s, value, path, root) === null)
+      ? null
+      : `${path} matches none of its allowed forms`;
   if ('const' in schema && !sameJson(value, schema.const)) return `${path} must be ${JSON.stringify(schema.const)}`;
-  if (schema.enum && !schema.enum.some((e) => sameJson(e, value))) return `${path} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
+  if (schema.enum && !schema.enum.some((e) => sameJson(e, value)))
+    return `${path} must be one of ${schema.enum.map((e) => JSON.stringify(e)).join(', ')}`;
   const types = schema.type === undefined ? [] : [schema.type].flat();
-  if (types.length > 0 && !types.some((t) => TYPE_CHECKS[t](value))) return `${path} must be of type ${types.join(' or ')}`;
+  if (types.length > 0 && !types.some((t) => TYPE_CHECKS[t](value)))
+    return `${path} must be of type ${types.join(' or ')}`;
   if (typeof value === 'number') {
     if (value < schema.minimum || value <= schema.exclusiveMinimum) return `${path} is too small`;
     if (value > schema.maximum || value >= schema.exclusiveMaximum) return `${path} is too large`;
@@ -125,12 +142,16 @@ export function schemaProblem(schema, value, path = 'arguments', root = schema) 
   if (typeof value === 'string') {
     const length = [...value].length; // code points, as JSON Schema counts them
     if (length < schema.minLength || length > schema.maxLength) return `${path} has the wrong length`;
-    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value)) return `${path} does not match ${schema.pattern}`;
-    if (schema.format in FORMAT_CHECKS && !FORMAT_CHECKS[schema.format](value)) return `${path} is not a ${schema.format}`;
+    if (schema.pattern !== undefined && !new RegExp(schema.pattern, 'u').test(value))
+      return `${path} does not match ${schema.pattern}`;
+    if (schema.format in FORMAT_CHECKS && !FORMAT_CHECKS[schema.format](value))
+      return `${path} is not a ${schema.format}`;
   }
   if (Array.isArray(value)) {
-    if (value.length < schema.minItems || value.length > schema.maxItems) return `${path} has the wrong number of items`;
-    if (schema.uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size < value.length) return `${path} has duplicate items`;
+    if (value.length < schema.minItems || value.length > schema.maxItems)
+      return `${path} has the wrong number of items`;
+    if (schema.uniqueItems && new Set(value.map((v) => JSON.stringify(v))).size < value.length)
+      return `${path} has duplicate items`;
     for (const [i, item] of value.entries()) {
       const problem = schema.items ? schemaProblem(schema.items, item, `${path}[${i}]`, root) : null;
       if (problem) return problem;
@@ -155,7 +176,10 @@ export function paginate(items, params, tag, key) {
   let offset = 0;
   if (params.cursor !== undefined) {
     const c = params.cursor;
-    const decoded = typeof c === 'string' && Buffer.from(c, 'base64').toString('base64') === c ? Buffer.from(c, 'base64').toString() : '';
+    const decoded =
+      typeof c === 'string' && Buffer.from(c, 'base64').toString('base64') === c
+        ? Buffer.from(c, 'base64').toString()
+        : '';
     const m = /^([a-z]+):(\d+)$/.exec(decoded);
     if (!m || m[1] !== tag || Number(m[2]) >= items.length) throw invalidParams('Invalid cursor');
     offset = Number(m[2]);
@@ -173,7 +197,11 @@ function defaultTools() {
       name: 'echo',
       title: 'Echo',
       description: 'Returns the message it is given.',
-      inputSchema: { type: 'object', properties: { message: { type: 'string', description: 'Text to echo back' } }, required: ['message'] },
+      inputSchema: {
+        type: 'object',
+        properties: { message: { type: 'string', description: 'Text to echo back' } },
+        required: ['message'],
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
       _meta: { 'dev.reference-server/category': 'demo' },
       run: (args) => ({ content: [text(String(args.message ?? ''))] }),
@@ -182,7 +210,11 @@ function defaultTools() {
       name: 'add',
       title: 'Add Numbers',
       description: 'Adds two numbers.',
-      inputSchema: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] },
+      inputSchema: {
+        type: 'object',
+        properties: { a: { type: 'number' }, b: { type: 'number' } },
+        required: ['a', 'b'],
+      },
       outputSchema: { type: 'object', properties: { sum: { type: 'number' } }, required: ['sum'] },
       annotations: { readOnlyHint: true, openWorldHint: false },
       // MCP Apps (io.modelcontextprotocol/ui): a host that renders apps shows the sum in SUM_VIEW.
@@ -190,7 +222,8 @@ function defaultTools() {
       run: (args, _server, rev) => {
         const structured = { sum: args.a + args.b };
         // Two finite numbers can add up to more than a double holds, and JSON has no Infinity.
-        if (!Number.isFinite(structured.sum)) return { content: [text(`${args.a} + ${args.b} is too large to represent`)], isError: true };
+        if (!Number.isFinite(structured.sum))
+          return { content: [text(`${args.a} + ${args.b} is too large to represent`)], isError: true };
         if (!atLeast(rev, '2025-06-18')) return { content: [text(JSON.stringify(structured))] };
         return { content: [text(JSON.stringify(structured))], structuredContent: structured };
       },
@@ -216,15 +249,28 @@ function defaultTools() {
         required: ['query'],
         additionalProperties: false,
         $defs: {
-          range: { type: 'object', properties: { from: { type: 'integer', minimum: 1 }, to: { type: 'integer', minimum: 1 } }, required: ['from'], additionalProperties: false },
+          range: {
+            type: 'object',
+            properties: { from: { type: 'integer', minimum: 1 }, to: { type: 'integer', minimum: 1 } },
+            required: ['from'],
+            additionalProperties: false,
+          },
         },
       },
-      outputSchema: { type: 'object', properties: { matches: { type: 'array', items: { type: 'string' } } }, required: ['matches'] },
+      outputSchema: {
+        type: 'object',
+        properties: { matches: { type: 'array', items: { type: 'string' } } },
+        required: ['matches'],
+      },
       annotations: { readOnlyHint: true, openWorldHint: false },
       run: (args, server, rev) => {
         const fold = (s) => (args.caseSensitive ? s : s.toLowerCase());
-        const found = (doc) => (args.match === 'prefix' ? fold(doc).startsWith(fold(args.query)) : fold(doc).includes(fold(args.query)));
-        const matches = server.resources.filter((r) => r.text !== undefined && found(r.text)).map((r) => r.uri).slice(0, args.limit ?? 20);
+        const found = (doc) =>
+          args.match === 'prefix' ? fold(doc).startsWith(fold(args.query)) : fold(doc).includes(fold(args.query));
+        const matches = server.resources
+          .filter((r) => r.text !== undefined && found(r.text))
+          .map((r) => r.uri)
+          .slice(0, args.limit ?? 20);
         const structured = { matches };
         if (!atLeast(rev, '2025-06-18')) return { content: [text(JSON.stringify(structured))] };
         return { content: [text(JSON.stringify(structured))], structuredContent: structured };
@@ -274,7 +320,9 @@ function defaultTools() {
       // As a task of the Tasks extension (2026-07-28) it fails: its index store cannot be written.
       extTask: { kind: 'fail', error: { code: -32603, message: 'The index store is read-only' } },
       run: (_args, server) => {
-        const words = new Set(server.resources.flatMap((r) => (r.text ?? '').toLowerCase().split(/\W+/).filter(Boolean)));
+        const words = new Set(
+          server.resources.flatMap((r) => (r.text ?? '').toLowerCase().split(/\W+/).filter(Boolean)),
+        );
         return { content: [text(`${words.size} distinct word(s)`)] };
       },
     },
@@ -288,7 +336,12 @@ function defaultTools() {
       // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
       stateless: true,
       // As a task of the Tasks extension, it asks through the task's inputRequests instead.
-      extTask: { kind: 'input', key: 'name', ask: { method: 'elicitation/create', params: NAME_FORM }, finish: (answer) => greeting(undefined, answer) },
+      extTask: {
+        kind: 'input',
+        key: 'name',
+        ask: { method: 'elicitation/create', params: NAME_FORM },
+        finish: (answer) => greeting(undefined, answer),
+      },
       run: (args, _server, _rev, params) => askName(args, params),
     },
     {
@@ -307,21 +360,61 @@ const CHANGELOG = '1.0.0\n- First release.\n';
 /** The MCP App of `add`: a ui:// resource holding an HTML document, served as text/html;profile=mcp-app. */
 const SUM_VIEW = 'ui://reference/sum.html';
 export const APP_MIME_TYPE = 'text/html;profile=mcp-app';
-const SUM_HTML = '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Sum</title></head><body><output id="sum"></output></body></html>\n';
+const SUM_HTML =
+  '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8"><title>Sum</title></head><body><output id="sum"></output></body></html>\n';
 
 function defaultResources() {
   return [
-    { uri: 'ref://docs/readme', name: 'readme', title: 'README', description: 'What this server is.', mimeType: 'text/markdown', text: README, annotations: { audience: ['user', 'assistant'], priority: 0.8 } },
-    { uri: 'ref://docs/changelog', name: 'changelog', title: 'Changelog', description: 'Release notes.', mimeType: 'text/plain', text: CHANGELOG, annotations: { audience: ['user'], priority: 0.3 } },
-    { uri: 'ref://assets/logo', name: 'logo', title: 'Logo', description: 'The server logo.', mimeType: 'image/png', blob: LOGO_PNG, annotations: { audience: ['user'], priority: 0.1 } },
-    { uri: SUM_VIEW, name: 'sum-view', title: 'Sum View', description: 'The MCP App that shows what add returns.', mimeType: APP_MIME_TYPE, text: SUM_HTML, annotations: { audience: ['user'], priority: 0.2 }, _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } } },
+    {
+      uri: 'ref://docs/readme',
+      name: 'readme',
+      title: 'README',
+      description: 'What this server is.',
+      mimeType: 'text/markdown',
+      text: README,
+      annotations: { audience: ['user', 'assistant'], priority: 0.8 },
+    },
+    {
+      uri: 'ref://docs/changelog',
+      name: 'changelog',
+      title: 'Changelog',
+      description: 'Release notes.',
+      mimeType: 'text/plain',
+      text: CHANGELOG,
+      annotations: { audience: ['user'], priority: 0.3 },
+    },
+    {
+      uri: 'ref://assets/logo',
+      name: 'logo',
+      title: 'Logo',
+      description: 'The server logo.',
+      mimeType: 'image/png',
+      blob: LOGO_PNG,
+      annotations: { audience: ['user'], priority: 0.1 },
+    },
+    {
+      uri: SUM_VIEW,
+      name: 'sum-view',
+      title: 'Sum View',
+      description: 'The MCP App that shows what add returns.',
+      mimeType: APP_MIME_TYPE,
+      text: SUM_HTML,
+      annotations: { audience: ['user'], priority: 0.2 },
+      _meta: { ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true } },
+    },
   ];
 }
 
 const NOTE_TEMPLATE = 'ref://notes/{id}';
 const NOTE_URI = /^ref:\/\/notes\/([A-Za-z0-9-]+)$/;
 const templates = [
-  { uriTemplate: NOTE_TEMPLATE, name: 'note', title: 'Note', description: 'A note kept in memory; any id made of letters, digits and "-".', mimeType: 'text/plain' },
+  {
+    uriTemplate: NOTE_TEMPLATE,
+    name: 'note',
+    title: 'Note',
+    description: 'A note kept in memory; any id made of letters, digits and "-".',
+    mimeType: 'text/plain',
+  },
 ];
 
 function defaultPrompts() {
@@ -343,14 +436,26 @@ function defaultPrompts() {
           role: 'user',
           content: text(`Summarize this document${args.style ? ` in a ${args.style} style` : ''}.`),
         },
-        { role: 'user', content: { type: 'resource', resource: { uri: 'ref://docs/readme', mimeType: 'text/markdown', text: README } } },
+        {
+          role: 'user',
+          content: {
+            type: 'resource',
+            resource: { uri: 'ref://docs/readme', mimeType: 'text/markdown', text: README },
+          },
+        },
       ],
     },
-    { name: 'plain', title: 'Plain', description: 'A prompt without arguments.', render: () => [{ role: 'user', content: text('Say hello.') }] },
+    {
+      name: 'plain',
+      title: 'Plain',
+      description: 'A prompt without arguments.',
+      render: () => [{ role: 'user', content: text('Say hello.') }],
+    },
     {
       name: 'greet-asked',
       title: 'Greet (asks the name)',
-      description: 'Greets someone whose name it asks the user for (a form elicitation, when the client can answer one).',
+      description:
+        'Greets someone whose name it asks the user for (a form elicitation, when the client can answer one).',
       // It asks for input with an InputRequiredResult, which exists on the stateless wire only.
       stateless: true,
       render: (_args, params) => greetAsked(params),
@@ -367,13 +472,27 @@ function defaultPrompts() {
   ];
 }
 
-const NAMES = ['Ada', 'Alan', 'Alice', 'Barbara', 'Bob', 'Charles', 'Edsger', 'Grace', 'Katherine', 'Linus', 'Margaret', 'Tim'];
+const NAMES = [
+  'Ada',
+  'Alan',
+  'Alice',
+  'Barbara',
+  'Bob',
+  'Charles',
+  'Edsger',
+  'Grace',
+  'Katherine',
+  'Linus',
+  'Margaret',
+  'Tim',
+];
 const STYLES = ['short', 'detailed', 'bullets'];
 
 // ---------------------------------------------------------------- multi round-trip requests (2026-07-28)
 
 /** The client capabilities a stateless request declares in its _meta. */
-const clientCapabilities = (params) => (isObject(params._meta?.[META.clientCapabilities]) ? params._meta[META.clientCapabilities] : {});
+const clientCapabilities = (params) =>
+  isObject(params._meta?.[META.clientCapabilities]) ? params._meta[META.clientCapabilities] : {};
 
 // requestState goes through the client: it is signed with a key of this process, so it cannot be forged or altered.
 const STATE_KEY = randomBytes(32);
@@ -385,25 +504,43 @@ const seal = (value) => {
 function unseal(state) {
   const [body, tag] = typeof state === 'string' ? state.split('.') : [];
   const expected = typeof body === 'string' ? Buffer.from(mac(body)) : Buffer.alloc(0);
-  if (typeof tag !== 'string' || Buffer.byteLength(tag) !== expected.length || !timingSafeEqual(Buffer.from(tag), expected)) throw invalidParams('Invalid requestState');
+  if (
+    typeof tag !== 'string' ||
+    Buffer.byteLength(tag) !== expected.length ||
+    !timingSafeEqual(Buffer.from(tag), expected)
+  )
+    throw invalidParams('Invalid requestState');
   return JSON.parse(Buffer.from(body, 'base64url').toString());
 }
 
-const NAME_FORM = { mode: 'form', message: 'What is your name?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
+const NAME_FORM = {
+  mode: 'form',
+  message: 'What is your name?',
+  requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+};
 /** ask-name's answer to the client's elicitation answer. */
 function greeting(args, answer) {
-  const name = answer?.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
+  const name =
+    answer?.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined;
   return { content: [text(name ? `${args?.greeting ?? 'Hello'}, ${name}!` : 'No name was given.')] };
 }
 
 /** ask-name: needs elicitation; asks for the name first, then greets with the answer the retry carries. */
 function askName(args, params) {
   if (!clientCapabilities(params).elicitation) {
-    throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, 'Missing required client capability: elicitation', { requiredCapabilities: { elicitation: {} } });
+    throw new RpcError(
+      ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY,
+      'Missing required client capability: elicitation',
+      { requiredCapabilities: { elicitation: {} } },
+    );
   }
   const answer = params.inputResponses?.name;
   if (params.requestState === undefined || !isObject(answer)) {
-    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: NAME_FORM } }, requestState: seal({ tool: 'ask-name' }) };
+    return {
+      resultType: 'input_required',
+      inputRequests: { name: { method: 'elicitation/create', params: NAME_FORM } },
+      requestState: seal({ tool: 'ask-name' }),
+    };
   }
   if (unseal(params.requestState).tool !== 'ask-name') throw invalidParams('Invalid requestState');
   return greeting(args, answer);
@@ -418,11 +555,21 @@ function greetAsked(params) {
   if (!clientCapabilities(params).elicitation) return greeting();
   const answer = params.inputResponses?.name;
   if (params.requestState === undefined || !isObject(answer)) {
-    const ask = { mode: 'form', message: 'Whom should I greet?', requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] } };
-    return { resultType: 'input_required', inputRequests: { name: { method: 'elicitation/create', params: ask } }, requestState: seal({ prompt: 'greet-asked' }) };
+    const ask = {
+      mode: 'form',
+      message: 'Whom should I greet?',
+      requestedSchema: { type: 'object', properties: { name: { type: 'string', title: 'Name' } }, required: ['name'] },
+    };
+    return {
+      resultType: 'input_required',
+      inputRequests: { name: { method: 'elicitation/create', params: ask } },
+      requestState: seal({ prompt: 'greet-asked' }),
+    };
   }
   if (unseal(params.requestState).prompt !== 'greet-asked') throw invalidParams('Invalid requestState');
-  return greeting(answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined);
+  return greeting(
+    answer.action === 'accept' && typeof answer.content?.name === 'string' ? answer.content.name : undefined,
+  );
 }
 
 // ---------------------------------------------------------------- per-revision views
@@ -518,7 +665,8 @@ export const handlers = {
       protocolVersion: rev,
       capabilities: capabilitiesView(server.capabilities, rev),
       serverInfo: serverInfo(rev),
-      instructions: 'Reference server for mcp-conformance: tools echo, add, search-docs, get-image, write-note, count-words, index-docs and count-slowly (over stdio also ask-llm, confirm-choice, sign-in and list-roots, which ask the client); docs under ref://docs/.',
+      instructions:
+        'Reference server for mcp-conformance: tools echo, add, search-docs, get-image, write-note, count-words, index-docs and count-slowly (over stdio also ask-llm, confirm-choice, sign-in and list-roots, which ask the client); docs under ref://docs/.',
     };
   },
 
@@ -528,7 +676,8 @@ export const handlers = {
     return {
       supportedVersions: [STATELESS_VERSION],
       capabilities: capabilitiesView(server.capabilities, STATELESS_VERSION),
-      instructions: 'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image, write-note, ask-name, count-words, index-docs and count-slowly.',
+      instructions:
+        'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image, write-note, ask-name, count-words, index-docs and count-slowly.',
     };
   },
 
@@ -540,7 +689,12 @@ export const handlers = {
   'tools/list'(params, server) {
     checkParams(params, { cursor: '?string' }, 'tools/list');
     const rev = server.revision;
-    return paginate(server.visibleTools().map((t) => toolView(t, rev)), params, 'tools', 'tools');
+    return paginate(
+      server.visibleTools().map((t) => toolView(t, rev)),
+      params,
+      'tools',
+      'tools',
+    );
   },
 
   'tools/call'(params, server, id) {
@@ -549,9 +703,14 @@ export const handlers = {
     if (!tool) throw invalidParams(`Unknown tool: ${JSON.stringify(params.name)}`);
     const args = params.arguments ?? {};
     // Without the tasks capability (other revisions), a task request is a plain call (tasks.nocap.ignore).
-    const support = server.revision === TASKS_VERSION && server.capabilities.tasks?.requests?.tools?.call ? (tool.execution?.taskSupport ?? 'forbidden') : undefined;
-    if (support === 'forbidden' && params.task !== undefined) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} cannot run as a task`);
-    if (support === 'required' && params.task === undefined) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} runs only as a task`);
+    const support =
+      server.revision === TASKS_VERSION && server.capabilities.tasks?.requests?.tools?.call
+        ? (tool.execution?.taskSupport ?? 'forbidden')
+        : undefined;
+    if (support === 'forbidden' && params.task !== undefined)
+      throw new RpcError(ErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} cannot run as a task`);
+    if (support === 'required' && params.task === undefined)
+      throw new RpcError(ErrorCode.METHOD_NOT_FOUND, `Tool ${tool.name} runs only as a task`);
     const problem = schemaProblem(tool.inputSchema, args);
     if (problem) return { content: [text(`Invalid arguments for tool ${tool.name}: ${problem}`)], isError: true };
     server.log('info', `tool ${tool.name} called`);
@@ -563,7 +722,12 @@ export const handlers = {
     // A tool that asked the client something answers once the client has answered.
     result.then(
       (r) => server.send({ jsonrpc: '2.0', id, result: r }),
-      (err) => server.send(err instanceof RpcError ? errorResponse(id, err.code, err.message, err.data) : errorResponse(id, ErrorCode.INTERNAL_ERROR, 'Internal error')),
+      (err) =>
+        server.send(
+          err instanceof RpcError
+            ? errorResponse(id, err.code, err.message, err.data)
+            : errorResponse(id, ErrorCode.INTERNAL_ERROR, 'Internal error'),
+        ),
     );
     return PENDING;
   },
@@ -584,11 +748,17 @@ export const handlers = {
   'tasks/list'(params, server) {
     tasksServed(server, 'list');
     checkParams(params, { cursor: '?string' }, 'tasks/list');
-    return paginate([...server.tasks.values()].map((e) => ({ ...e.task })), params, 'tasks', 'tasks');
+    return paginate(
+      [...server.tasks.values()].map((e) => ({ ...e.task })),
+      params,
+      'tasks',
+      'tasks',
+    );
   },
 
   'tasks/update'(params, server) {
-    if (server.revision !== STATELESS_VERSION) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks/update');
+    if (server.revision !== STATELESS_VERSION)
+      throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks/update');
     return extensionTasks(server, params).update(params);
   },
 
@@ -596,7 +766,8 @@ export const handlers = {
     if (server.revision === STATELESS_VERSION) return extensionTasks(server, params).cancel(params);
     tasksServed(server, 'cancel');
     const entry = taskEntry(server, params, 'tasks/cancel');
-    if (entry.task.status !== 'working') throw invalidParams(`Task ${entry.task.taskId} is already ${entry.task.status}`);
+    if (entry.task.status !== 'working')
+      throw invalidParams(`Task ${entry.task.taskId} is already ${entry.task.status}`);
     clearTimeout(entry.timer);
     Object.assign(entry.task, { status: 'cancelled', lastUpdatedAt: new Date().toISOString() });
     return { ...entry.task };
@@ -605,13 +776,23 @@ export const handlers = {
   'resources/list'(params, server) {
     checkParams(params, { cursor: '?string' }, 'resources/list');
     const rev = server.revision;
-    return paginate(server.resources.map((r) => resourceView(r, rev)), params, 'resources', 'resources');
+    return paginate(
+      server.resources.map((r) => resourceView(r, rev)),
+      params,
+      'resources',
+      'resources',
+    );
   },
 
   'resources/templates/list'(params, server) {
     checkParams(params, { cursor: '?string' }, 'resources/templates/list');
     const rev = server.revision;
-    return paginate(server.templates.map((t) => templateView(t, rev)), params, 'templates', 'resourceTemplates');
+    return paginate(
+      server.templates.map((t) => templateView(t, rev)),
+      params,
+      'templates',
+      'resourceTemplates',
+    );
   },
 
   'resources/read'(params, server) {
@@ -624,7 +805,10 @@ export const handlers = {
     readResource(server, params.uri); // throws -32002 for unknown URIs
     server.subscriptions.add(params.uri);
     // The new subscriber hears at once that the resource may have changed since it last read it (unless it has left).
-    setImmediate(() => server.subscriptions.has(params.uri) && server.notify('notifications/resources/updated', { uri: params.uri }));
+    setImmediate(
+      () =>
+        server.subscriptions.has(params.uri) && server.notify('notifications/resources/updated', { uri: params.uri }),
+    );
     return {};
   },
 
@@ -638,7 +822,12 @@ export const handlers = {
   'prompts/list'(params, server) {
     checkParams(params, { cursor: '?string' }, 'prompts/list');
     const rev = server.revision;
-    return paginate(server.visiblePrompts().map((p) => promptView(p, rev)), params, 'prompts', 'prompts');
+    return paginate(
+      server.visiblePrompts().map((p) => promptView(p, rev)),
+      params,
+      'prompts',
+      'prompts',
+    );
   },
 
   'prompts/get'(params, server) {
@@ -667,7 +856,8 @@ export const handlers = {
       if (!prompt) throw invalidParams(`Unknown prompt: ${ref.name}`);
       candidates = { greet: { name: NAMES }, summarize: { style: STYLES } }[ref.name]?.[argument.name] ?? [];
     } else if (ref.type === 'ref/resource' && typeof ref.uri === 'string') {
-      if (!server.templates.some((t) => t.uriTemplate === ref.uri)) throw invalidParams(`Unknown resource template: ${ref.uri}`);
+      if (!server.templates.some((t) => t.uriTemplate === ref.uri))
+        throw invalidParams(`Unknown resource template: ${ref.uri}`);
       candidates = argument.name === 'id' ? [...server.notes.keys()] : [];
     } else {
       throw invalidParams('Invalid params for completion/complete: unknown ref');
@@ -682,17 +872,27 @@ export const handlers = {
     checkParams(params, { notifications: 'object' }, 'subscriptions/listen');
     const wanted = params.notifications;
     // Task notifications need the Tasks extension; none are agreed to (they are optional).
-    if (wanted.taskIds !== undefined && !declaresTasks(clientCapabilities(params))) throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${TASKS_EXTENSION}`, missingTasks());
+    if (wanted.taskIds !== undefined && !declaresTasks(clientCapabilities(params)))
+      throw new RpcError(
+        ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY,
+        `Missing required client capability: ${TASKS_EXTENSION}`,
+        missingTasks(),
+      );
     const caps = server.capabilities;
     // The acknowledgement names the requested types this server can send, and only those are ever sent.
     const agreed = {};
     if (wanted.toolsListChanged === true && caps.tools?.listChanged) agreed.toolsListChanged = true;
     if (wanted.resourcesListChanged === true && caps.resources?.listChanged) agreed.resourcesListChanged = true;
     if (wanted.promptsListChanged === true && caps.prompts?.listChanged) agreed.promptsListChanged = true;
-    if (Array.isArray(wanted.resourceSubscriptions) && caps.resources?.subscribe) agreed.resourceSubscriptions = wanted.resourceSubscriptions.filter((u) => typeof u === 'string');
-    if (Array.isArray(wanted.taskIds) && caps.tasks) agreed.taskIds = wanted.taskIds.filter((t) => server.extTasks.has(t));
+    if (Array.isArray(wanted.resourceSubscriptions) && caps.resources?.subscribe)
+      agreed.resourceSubscriptions = wanted.resourceSubscriptions.filter((u) => typeof u === 'string');
+    if (Array.isArray(wanted.taskIds) && caps.tasks)
+      agreed.taskIds = wanted.taskIds.filter((t) => server.extTasks.has(t));
     server.listens.set(JSON.stringify(id), { id, notifications: agreed });
-    server.notify('notifications/subscriptions/acknowledged', { notifications: agreed, _meta: { [META.subscriptionId]: id } });
+    server.notify('notifications/subscriptions/acknowledged', {
+      notifications: agreed,
+      _meta: { [META.subscriptionId]: id },
+    });
     return PENDING;
   },
 
@@ -732,8 +932,14 @@ function extensionTask(server, tool, params) {
 
 /** The extension's tasks, for a request of a client that declares the extension (-32021 otherwise). */
 function extensionTasks(server, params) {
-  if (!server.capabilities.tasks) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks are not supported here');
-  if (!declaresTasks(clientCapabilities(params))) throw new RpcError(ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY, `Missing required client capability: ${TASKS_EXTENSION}`, missingTasks());
+  if (!server.capabilities.tasks)
+    throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks are not supported here');
+  if (!declaresTasks(clientCapabilities(params)))
+    throw new RpcError(
+      ErrorCode.MISSING_REQUIRED_CLIENT_CAPABILITY,
+      `Missing required client capability: ${TASKS_EXTENSION}`,
+      missingTasks(),
+    );
   checkParams(params, { taskId: 'string' }, 'tasks');
   return server.extTasks;
 }
@@ -741,7 +947,8 @@ function extensionTasks(server, params) {
 /** Tasks methods answer -32601 where the capability (or its `feature`: list, cancel) is not declared. */
 function tasksServed(server, feature) {
   const tasks = server.revision === TASKS_VERSION ? server.capabilities.tasks : undefined;
-  if (!tasks || (feature && !tasks[feature])) throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks are not supported here');
+  if (!tasks || (feature && !tasks[feature]))
+    throw new RpcError(ErrorCode.METHOD_NOT_FOUND, 'Method not found: tasks are not supported here');
 }
 
 /** The task a request names; an unknown id is invalid params. */
@@ -780,19 +987,32 @@ function statelessProblem(msg, server) {
   // A legacy initialize learns which versions to use instead (basic/versioning).
   const requested = msg.method === 'initialize' ? msg.params?.protocolVersion : meta[META.protocolVersion];
   if (msg.method !== 'initialize' && (typeof requested !== 'string' || !isObject(meta[META.clientCapabilities]))) {
-    return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, `Invalid params: _meta must carry ${META.protocolVersion} and ${META.clientCapabilities}`);
+    return errorResponse(
+      msg.id,
+      ErrorCode.INVALID_PARAMS,
+      `Invalid params: _meta must carry ${META.protocolVersion} and ${META.clientCapabilities}`,
+    );
   }
   if (requested !== STATELESS_VERSION || msg.method === 'initialize') {
-    return errorResponse(msg.id, ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, { requested: String(requested), supported: server.versions });
+    return errorResponse(msg.id, ErrorCode.UNSUPPORTED_PROTOCOL_VERSION, `Unsupported protocol version: ${requested}`, {
+      requested: String(requested),
+      supported: server.versions,
+    });
   }
-  if (REMOVED_IN_STATELESS.has(msg.method)) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
+  if (REMOVED_IN_STATELESS.has(msg.method))
+    return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
   return null;
 }
 
 /** A 2026-07-28 result: its resultType, the caching hints where required, and the server's name in _meta. */
 function statelessResult(method, result) {
   const extra = CACHEABLE.has(method) ? { ttlMs: 60_000, cacheScope: 'public' } : {};
-  return { resultType: 'complete', ...result, ...extra, _meta: { ...result._meta, [META.serverInfo]: serverInfo(STATELESS_VERSION) } };
+  return {
+    resultType: 'complete',
+    ...result,
+    ...extra,
+    _meta: { ...result._meta, [META.serverInfo]: serverInfo(STATELESS_VERSION) },
+  };
 }
 
 /** `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both. */
@@ -806,7 +1026,14 @@ export function createServer({ revision } = {}) {
     statelessRequest: false,
     /** The log level a stateless request's _meta asked for, while it is handled (none: no log messages for it). */
     requestLogLevel: undefined,
-    state: { protocolVersion: null, clientInfo: null, initialized: false, logLevel: 'info', noteCounter: 0, requestCounter: 0 },
+    state: {
+      protocolVersion: null,
+      clientInfo: null,
+      initialized: false,
+      logLevel: 'info',
+      noteCounter: 0,
+      requestCounter: 0,
+    },
     capabilities: {
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
@@ -855,7 +1082,11 @@ export function createServer({ revision } = {}) {
     /** The tools of the wire in use: some exist on the stateless wire only. */
     visibleTools() {
       // Tools that ask the client something need a wire that carries a later answer: the initialize wire over stdio.
-      return this.tools.filter((t) => (!t.stateless || this.revision === STATELESS_VERSION) && (!t.clientRequests || (this.canDefer && this.revision !== STATELESS_VERSION)));
+      return this.tools.filter(
+        (t) =>
+          (!t.stateless || this.revision === STATELESS_VERSION) &&
+          (!t.clientRequests || (this.canDefer && this.revision !== STATELESS_VERSION)),
+      );
     },
 
     /** The prompts of the wire in use: some exist on the stateless wire only. */
@@ -867,14 +1098,16 @@ export function createServer({ revision } = {}) {
     resourceUpdated(uri) {
       if (this.subscriptions.has(uri)) this.notify('notifications/resources/updated', { uri });
       for (const listen of this.listens.values()) {
-        if (listen.notifications.resourceSubscriptions?.includes(uri)) this.notify('notifications/resources/updated', { uri, _meta: { [META.subscriptionId]: listen.id } });
+        if (listen.notifications.resourceSubscriptions?.includes(uri))
+          this.notify('notifications/resources/updated', { uri, _meta: { [META.subscriptionId]: listen.id } });
       }
     },
 
     /** Tells each listen stream that asked for an extension task its new state (notifications/tasks). */
     taskChanged(task) {
       for (const listen of this.listens.values()) {
-        if (listen.notifications.taskIds?.includes(task.taskId)) this.notify('notifications/tasks', { ...task, _meta: { [META.subscriptionId]: listen.id } });
+        if (listen.notifications.taskIds?.includes(task.taskId))
+          this.notify('notifications/tasks', { ...task, _meta: { [META.subscriptionId]: listen.id } });
       }
     },
 
@@ -882,7 +1115,10 @@ export function createServer({ revision } = {}) {
     createTask(metadata, run) {
       const now = new Date().toISOString();
       const ttl = Number.isInteger(metadata?.ttl) ? metadata.ttl : null;
-      const entry = { task: { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: 250 }, run };
+      const entry = {
+        task: { taskId: randomUUID(), status: 'working', createdAt: now, lastUpdatedAt: now, ttl, pollInterval: 250 },
+        run,
+      };
       entry.timer = setTimeout(() => this.finishTask(entry), TASK_WORK_MS);
       entry.timer.unref();
       this.tasks.set(entry.task.taskId, entry);
@@ -893,13 +1129,23 @@ export function createServer({ revision } = {}) {
       if (entry.task.status !== 'working') return;
       clearTimeout(entry.timer);
       entry.result = entry.run();
-      Object.assign(entry.task, { status: entry.result.isError ? 'failed' : 'completed', lastUpdatedAt: new Date().toISOString() });
+      Object.assign(entry.task, {
+        status: entry.result.isError ? 'failed' : 'completed',
+        lastUpdatedAt: new Date().toISOString(),
+      });
     },
 
     /** count-slowly: progress for each step when the request carries a progressToken, then the answer (later, where the transport allows). */
     countSlowly(params, id) {
       const token = params._meta?.progressToken;
-      const progress = (n) => token !== undefined && this.notify('notifications/progress', { progressToken: token, progress: n, total: SLOW_STEPS, message: `step ${n} of ${SLOW_STEPS}` });
+      const progress = (n) =>
+        token !== undefined &&
+        this.notify('notifications/progress', {
+          progressToken: token,
+          progress: n,
+          total: SLOW_STEPS,
+          message: `step ${n} of ${SLOW_STEPS}`,
+        });
       const result = { content: [text(`Counted to ${SLOW_STEPS}.`)] };
       progress(0);
       // Only a caller that follows the progress waits for it (generated calls stay quick).
@@ -934,7 +1180,11 @@ export function createServer({ revision } = {}) {
     log(level, data) {
       // 2026-07-28 logs only for a request that asks for it, at the level its _meta names (server/utilities/logging).
       const threshold = this.statelessRequest ? this.requestLogLevel : this.state.logLevel;
-      if (this.capabilities.logging && LOG_LEVELS.includes(threshold) && LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold)) {
+      if (
+        this.capabilities.logging &&
+        LOG_LEVELS.includes(threshold) &&
+        LOG_LEVELS.indexOf(level) >= LOG_LEVELS.indexOf(threshold)
+      ) {
         this.notify('notifications/message', { level, logger: SERVER_NAME, data });
       }
     },
@@ -946,7 +1196,9 @@ export function createServer({ revision } = {}) {
         return null;
       }
       if (isObject(msg) && typeof msg.method === 'string' && !('id' in msg)) {
-        const handler = Object.hasOwn(this.notificationHandlers, msg.method) ? this.notificationHandlers[msg.method] : null;
+        const handler = Object.hasOwn(this.notificationHandlers, msg.method)
+          ? this.notificationHandlers[msg.method]
+          : null;
         try {
           handler?.(isObject(msg.params) ? msg.params : {}, this);
         } catch {
@@ -955,13 +1207,20 @@ export function createServer({ revision } = {}) {
         return null;
       }
       const problem = requestProblem(msg);
-      if (problem) return errorResponse(isObject(msg) ? readableId(msg.id) : null, ErrorCode.INVALID_REQUEST, `Invalid request: ${problem}`);
+      if (problem)
+        return errorResponse(
+          isObject(msg) ? readableId(msg.id) : null,
+          ErrorCode.INVALID_REQUEST,
+          `Invalid request: ${problem}`,
+        );
       const isStateless = this.isStateless(msg);
       const refused = isStateless ? statelessProblem(msg, this) : null;
       if (refused) return refused;
       const handler = Object.hasOwn(this.handlers, msg.method) ? this.handlers[msg.method] : null;
-      if (!handler || (STATELESS_ONLY.has(msg.method) && !isStateless)) return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
-      if ('params' in msg && !isObject(msg.params)) return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, 'Invalid params: expected an object');
+      if (!handler || (STATELESS_ONLY.has(msg.method) && !isStateless))
+        return errorResponse(msg.id, ErrorCode.METHOD_NOT_FOUND, `Method not found: ${JSON.stringify(msg.method)}`);
+      if ('params' in msg && !isObject(msg.params))
+        return errorResponse(msg.id, ErrorCode.INVALID_PARAMS, 'Invalid params: expected an object');
       this.statelessRequest = isStateless;
       this.requestLogLevel = isStateless ? msg.params?._meta?.[META.logLevel] : undefined;
       try {
@@ -987,7 +1246,12 @@ export function createServer({ revision } = {}) {
         return errorResponse(null, ErrorCode.PARSE_ERROR, 'Parse error: invalid JSON');
       }
       if (!Array.isArray(msg)) return this.handleMessage(msg);
-      if (this.revision !== '2025-03-26') return errorResponse(null, ErrorCode.INVALID_REQUEST, 'Invalid request: batches are not supported in this protocol revision');
+      if (this.revision !== '2025-03-26')
+        return errorResponse(
+          null,
+          ErrorCode.INVALID_REQUEST,
+          'Invalid request: batches are not supported in this protocol revision',
+        );
       if (msg.length === 0) return errorResponse(null, ErrorCode.INVALID_REQUEST, 'Invalid request: empty batch');
       const responses = msg.map((m) => this.handleMessage(m)).filter((r) => r !== null);
       return responses.length > 0 ? responses : null;

@@ -15,7 +15,8 @@ const TERMINAL = new Set(['completed', 'failed', 'cancelled']);
 const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Whether a request's client capabilities declare the extension (the legacy `tasks` capability does not count). */
-export const declaresTasks = (caps) => isObject(caps) && isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]);
+export const declaresTasks = (caps) =>
+  isObject(caps) && isObject(caps.extensions) && isObject(caps.extensions[TASKS_EXTENSION]);
 
 /** The data of the -32021 a client gets when it needs the extension and did not declare it. */
 export const missingTasks = () => ({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
@@ -49,7 +50,10 @@ export function createExtensionTasks(fail, changed = () => {}) {
       entry.result = result;
       touch(entry, { status: 'completed' });
     } catch (err) {
-      entry.error = { code: Number.isInteger(err?.code) ? err.code : -32603, message: String(err?.message ?? 'Internal error') };
+      entry.error = {
+        code: Number.isInteger(err?.code) ? err.code : -32603,
+        message: String(err?.message ?? 'Internal error'),
+      };
       touch(entry, { status: 'failed', statusMessage: entry.error.message });
     }
   };
@@ -63,11 +67,27 @@ export function createExtensionTasks(fail, changed = () => {}) {
     /** Starts a task for a call of `tool`; returns the CreateTaskResult once a tasks/get would find it. */
     create(tool, run) {
       const created = new Date().toISOString();
-      const entry = { task: { taskId: randomUUID(), status: 'working', createdAt: created, lastUpdatedAt: created, ttlMs: TTL_MS, pollIntervalMs: POLL_MS }, outstanding: new Map(), keys: 0 };
+      const entry = {
+        task: {
+          taskId: randomUUID(),
+          status: 'working',
+          createdAt: created,
+          lastUpdatedAt: created,
+          ttlMs: TTL_MS,
+          pollIntervalMs: POLL_MS,
+        },
+        outstanding: new Map(),
+        keys: 0,
+      };
       tasks.set(entry.task.taskId, entry);
       const { kind } = tool.extTask;
       if (kind === 'work') later(entry, () => complete(entry, run));
-      if (kind === 'fail') later(entry, () => complete(entry, () => { throw tool.extTask.error; }));
+      if (kind === 'fail')
+        later(entry, () =>
+          complete(entry, () => {
+            throw tool.extTask.error;
+          }),
+        );
       if (kind === 'input') {
         // Keys are never reused over a task's life: each request gets a new one.
         entry.outstanding.set(`${tool.extTask.key}-${++entry.keys}`, tool.extTask.ask);

@@ -38,12 +38,16 @@ export class LocalIssuer {
 
   /** Listens on 127.0.0.1 (port 0: a free one). A port in use is the user's to fix. */
   static async start(port = 0): Promise<LocalIssuer> {
-    const [{ privateKey, publicKey }, { privateKey: stranger }] = await Promise.all([generateKeyPair('RS256'), generateKeyPair('RS256')]);
+    const [{ privateKey, publicKey }, { privateKey: stranger }] = await Promise.all([
+      generateKeyPair('RS256'),
+      generateKeyPair('RS256'),
+    ]);
     const jwk = { ...(await exportJWK(publicKey)), kid: KID, alg: 'RS256', use: 'sig' };
     let issuer = '';
     const server = http.createServer((req, res) => {
       const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-      const json = (status: number, body: unknown) => res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
+      const json = (status: number, body: unknown) =>
+        res.writeHead(status, { 'Content-Type': 'application/json' }).end(JSON.stringify(body));
       if (path === '/jwks.json') return json(200, { keys: [jwk] });
       if (path === '/.well-known/oauth-authorization-server' || path === '/.well-known/openid-configuration') {
         return json(200, {
@@ -56,7 +60,11 @@ export class LocalIssuer {
           code_challenge_methods_supported: ['S256'],
         });
       }
-      if (path === '/authorize' || path === '/token') return json(400, { error: 'unsupported_grant_type', error_description: 'this issuer only makes the tokens of mcp-conformance' });
+      if (path === '/authorize' || path === '/token')
+        return json(400, {
+          error: 'unsupported_grant_type',
+          error_description: 'this issuer only makes the tokens of mcp-conformance',
+        });
       json(404, { error: 'not_found' });
     });
     await new Promise<void>((resolve, reject) => {
@@ -80,7 +88,9 @@ export class LocalIssuer {
       ...(claims.scope !== undefined && { scope: claims.scope }),
       jti: crypto.randomUUID(),
     };
-    const jwt = new SignJWT(payload).setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: claims.unknownKey ? 'mcp-conformance-unknown-key' : KID }).setIssuer(claims.iss ?? this.issuer);
+    const jwt = new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', typ: 'at+jwt', kid: claims.unknownKey ? 'mcp-conformance-unknown-key' : KID })
+      .setIssuer(claims.iss ?? this.issuer);
     if (claims.aud !== undefined) jwt.setAudience(claims.aud);
     return jwt.sign(claims.unknownKey ? this.stranger : this.key);
   }

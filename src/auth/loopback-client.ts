@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isLoopback } from '../checks/auth-challenge.js';
+import { isLoopback } from './challenge.js';
 import { isObject } from '../json.js';
 
 /** Where the authorization server is told to send the code: nothing listens there, the suite reads it off the redirect. */
@@ -21,10 +21,16 @@ async function json(res: Response, what: string): Promise<Record<string, unknown
  */
 export async function loopbackToken(issuer: string, resource: string | undefined, scope?: string): Promise<string> {
   const base = new URL(issuer);
-  if (!isLoopback(base)) throw new Error(`the authorization server ${base.origin} is not on this machine; the suite asks only loopback ones for tokens`);
+  if (!isLoopback(base))
+    throw new Error(
+      `the authorization server ${base.origin} is not on this machine; the suite asks only loopback ones for tokens`,
+    );
   const signal = () => AbortSignal.timeout(WAIT_MS);
   const path = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
-  const meta = await json(await fetch(new URL(`/.well-known/oauth-authorization-server${path}`, base.origin), { signal: signal() }), 'its metadata');
+  const meta = await json(
+    await fetch(new URL(`/.well-known/oauth-authorization-server${path}`, base.origin), { signal: signal() }),
+    'its metadata',
+  );
   const endpoint = (name: string) => {
     const v = meta[name];
     if (typeof v !== 'string' || !isLoopback(new URL(v))) throw new Error(`its metadata names no loopback ${name}`);
@@ -34,7 +40,13 @@ export async function loopbackToken(issuer: string, resource: string | undefined
     await fetch(endpoint('registration_endpoint'), {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ client_name: 'mcp-conformance', redirect_uris: [REDIRECT], grant_types: ['authorization_code'], response_types: ['code'], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'mcp-conformance',
+        redirect_uris: [REDIRECT],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'none',
+      }),
       signal: signal(),
     }),
     'client registration',
@@ -52,10 +64,14 @@ export async function loopbackToken(issuer: string, resource: string | undefined
     ...(resource !== undefined && { resource }),
     ...(scope && { scope }),
   });
-  const authorize = await fetch(`${endpoint('authorization_endpoint')}?${params}`, { redirect: 'manual', signal: signal() });
+  const authorize = await fetch(`${endpoint('authorization_endpoint')}?${params}`, {
+    redirect: 'manual',
+    signal: signal(),
+  });
   const location = authorize.headers.get('location');
   const code = location ? new URL(location, REDIRECT).searchParams.get('code') : null;
-  if (!code) throw new Error(`the authorization endpoint → HTTP ${authorize.status} without a code (it may want a login)`);
+  if (!code)
+    throw new Error(`the authorization endpoint → HTTP ${authorize.status} without a code (it may want a login)`);
   const form = new URLSearchParams({
     grant_type: 'authorization_code',
     code,
@@ -65,7 +81,15 @@ export async function loopbackToken(issuer: string, resource: string | undefined
     ...(typeof client.client_secret === 'string' && { client_secret: client.client_secret }),
     ...(resource !== undefined && { resource }),
   });
-  const token = await json(await fetch(endpoint('token_endpoint'), { method: 'POST', headers: { 'Content-Type': 'application/x-www-form-urlencoded' }, body: form, signal: signal() }), 'the token request');
+  const token = await json(
+    await fetch(endpoint('token_endpoint'), {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: form,
+      signal: signal(),
+    }),
+    'the token request',
+  );
   if (typeof token.access_token !== 'string') throw new Error('the token response has no access_token');
   return token.access_token;
 }

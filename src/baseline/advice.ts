@@ -26,21 +26,43 @@ export function baselineAdvice(report: Pick<Report, 'checks'>, baseline: Baselin
     `expected failures (${file}): ${checks.filter(isExpectedFailure).length} expected, ${checks.filter(isStale).length} stale, ${unexpected.length} unexpected, ${different.length} failing for another reason`,
   ];
   for (const c of different) {
-    out.push('', `${visible(c.id)} ${c.status === 'fail' ? 'fails' : 'warns'} for another reason than ${visible(c.baseline!.entry)} expects: fix it, or change the entry's message:`);
+    out.push(
+      '',
+      `${visible(c.id)} ${c.status === 'fail' ? 'fails' : 'warns'} for another reason than ${visible(c.baseline!.entry)} expects: fix it, or change the entry's message:`,
+    );
     out.push(`  expected  ${visible(c.baseline!.message ?? '')}`, `  actual    ${visible(firstLine(c.message))}`);
   }
   for (const e of stale) {
     // A glob that still covers failures is narrowed to them; anything else goes.
     const still = e.pattern.includes('*') ? listed(e).filter(isExpectedFailure) : [];
-    const passing = listed(e).filter(isStale).map((c) => c.id);
+    const passing = listed(e)
+      .filter(isStale)
+      .map((c) => c.id);
     const now = `${passing.join(', ')} pass${passing.length === 1 ? 'es' : ''} now`;
-    out.push('', `${file}: ${visible(e.pattern)} is stale (${now}); ${still.length > 0 ? 'replace' : 'remove'} ${where(e)}`);
+    out.push(
+      '',
+      `${file}: ${visible(e.pattern)} is stale (${now}); ${still.length > 0 ? 'replace' : 'remove'} ${where(e)}`,
+    );
     out.push(...quote(e));
-    if (still.length > 0) out.push('with:', ...still.flatMap((c) => entryLines(baseline, c.id, e.reason === undefined ? undefined : JSON.stringify(e.reason))));
+    if (still.length > 0)
+      out.push(
+        'with:',
+        ...still.flatMap((c) =>
+          entryLines(baseline, c.id, e.reason === undefined ? undefined : JSON.stringify(e.reason)),
+        ),
+      );
   }
-  for (const e of unmatched) out.push('', `${file}: ${visible(e.pattern)} matches no check in this run (renamed or removed?); remove ${where(e)}`, ...quote(e));
+  for (const e of unmatched)
+    out.push(
+      '',
+      `${file}: ${visible(e.pattern)} matches no check in this run (renamed or removed?); remove ${where(e)}`,
+      ...quote(e),
+    );
   if (unexpected.length > 0) {
-    out.push('', `${unexpected.length} failure(s) not in ${file}: fix them, or add${baseline.shape === 'server' ? ' under server:' : ':'}`);
+    out.push(
+      '',
+      `${unexpected.length} failure(s) not in ${file}: fix them, or add${baseline.shape === 'server' ? ' under server:' : ':'}`,
+    );
     out.push(...unexpected.flatMap((c) => entryLines(baseline, c.id, reasonFor(c))));
   }
   return `${out.join('\n')}\n`;

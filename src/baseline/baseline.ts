@@ -75,11 +75,23 @@ function listEntry(file: YamlFile, item: unknown, i: number): BaselineEntry {
   }
   const on = 'on' in item ? runsOf(file, [i, 'on'], item.on) : undefined;
   const message = 'message' in item ? messageOf(file, [i, 'message'], item.message) : undefined;
-  return { ...entry(file, [i, 'id'], item.id, message?.test), ...file.lines([i]), reason: item.reason, ...(on && { on }), ...(message && { message: message.text }) };
+  return {
+    ...entry(file, [i, 'id'], item.id, message?.test),
+    ...file.lines([i]),
+    reason: item.reason,
+    ...(on && { on }),
+    ...(message && { message: message.text }),
+  };
 }
 
-function entry(file: YamlFile, path: YamlPath, id: unknown, expects: (message: string) => boolean = () => true): BaselineEntry {
-  if (typeof id !== 'string' || !PATTERN.test(id)) throw file.error(path, 'must be a check id or glob, e.g. tools/call/unknown-tool or tools/**');
+function entry(
+  file: YamlFile,
+  path: YamlPath,
+  id: unknown,
+  expects: (message: string) => boolean = () => true,
+): BaselineEntry {
+  if (typeof id !== 'string' || !PATTERN.test(id))
+    throw file.error(path, 'must be a check id or glob, e.g. tools/call/unknown-tool or tools/**');
   const re = globToRegExp(id);
   return { pattern: id, ...file.lines(path), matches: (checkId) => re.test(checkId), expects };
 }
@@ -90,19 +102,31 @@ function runsOf(file: YamlFile, path: YamlPath, value: unknown): string[] {
   runs.forEach((run, i) => {
     const at = Array.isArray(value) ? [...path, i] : path;
     const [first, second, ...more] = typeof run === 'string' ? run.split('/') : [];
-    const ok = more.length === 0 && (second === undefined ? isRevision(first) || isTransport(first) : isRevision(first) && isTransport(second));
-    if (!ok) throw file.error(at, `must be a revision (${SCHEMA_REVISIONS.join(', ')}), a transport (${TRANSPORTS.join(', ')}) or REVISION/TRANSPORT`);
+    const ok =
+      more.length === 0 &&
+      (second === undefined ? isRevision(first) || isTransport(first) : isRevision(first) && isTransport(second));
+    if (!ok)
+      throw file.error(
+        at,
+        `must be a revision (${SCHEMA_REVISIONS.join(', ')}), a transport (${TRANSPORTS.join(', ')}) or REVISION/TRANSPORT`,
+      );
   });
   if (runs.length === 0) throw file.error(path, 'must name at least one run');
   return runs as string[];
 }
 
 const isRevision = (s: string | undefined) => s !== undefined && (SCHEMA_REVISIONS as readonly string[]).includes(s);
-const isTransport = (s: string | undefined): s is TransportKind => s !== undefined && (TRANSPORTS as readonly string[]).includes(s);
+const isTransport = (s: string | undefined): s is TransportKind =>
+  s !== undefined && (TRANSPORTS as readonly string[]).includes(s);
 
 /** `message:` a substring of the failure's message, or a `/pattern/flags` it must match. */
-function messageOf(file: YamlFile, path: YamlPath, value: unknown): { text: string; test: (message: string) => boolean } {
-  if (typeof value !== 'string' || value === '') throw file.error(path, 'must be a substring of the failure message, or a /pattern/');
+function messageOf(
+  file: YamlFile,
+  path: YamlPath,
+  value: unknown,
+): { text: string; test: (message: string) => boolean } {
+  if (typeof value !== 'string' || value === '')
+    throw file.error(path, 'must be a substring of the failure message, or a /pattern/');
   const regex = /^\/(.+)\/([a-z]*)$/s.exec(value);
   if (!regex) return { text: value, test: (message) => message.includes(value) };
   try {
@@ -122,11 +146,14 @@ function unique(file: YamlFile, entries: BaselineEntry[], pathOf: (i: number) =>
   const key = (e: BaselineEntry) => JSON.stringify([e.pattern, e.on ?? []]);
   entries.forEach((e, i) => {
     const earlier = entries.findIndex((o) => key(o) === key(e));
-    if (earlier < i) throw file.error(pathOf(i), `${e.pattern} is already listed${e.on ? ` for ${e.on.join(', ')}` : ''} at line ${entries[earlier].first}`);
+    if (earlier < i)
+      throw file.error(
+        pathOf(i),
+        `${e.pattern} is already listed${e.on ? ` for ${e.on.join(', ')}` : ''} at line ${entries[earlier].first}`,
+      );
   });
   return entries;
 }
-
 
 /** The entry for this run that lists a check: one naming it exactly, else the first glob that matches. */
 export function entryFor(baseline: Baseline, id: string, run: RunContext): BaselineEntry | undefined {
@@ -140,12 +167,22 @@ export function entryFor(baseline: Baseline, id: string, run: RunContext): Basel
  * since the traffic of other shards may still fail it: its pass here does not make the entry stale. A failure whose
  * message is not the one the entry expects is marked so: it is a new failure behind an old entry.
  */
-export function applyBaseline(checks: readonly CheckResult[], baseline: Baseline, run: RunContext, partial: (c: CheckResult) => boolean = () => false): CheckResult[] {
+export function applyBaseline(
+  checks: readonly CheckResult[],
+  baseline: Baseline,
+  run: RunContext,
+  partial: (c: CheckResult) => boolean = () => false,
+): CheckResult[] {
   return checks.map((c) => {
     const e = entryFor(baseline, c.id, run);
     if (!e || (c.status === 'pass' && partial(c))) return c;
     const differs = (c.status === 'fail' || c.status === 'warn') && !e.expects(c.message);
-    const marker = { entry: e.pattern, ...(e.reason !== undefined && { reason: e.reason }), ...(e.message !== undefined && { message: e.message }), ...(differs && { messageDiffers: true }) };
+    const marker = {
+      entry: e.pattern,
+      ...(e.reason !== undefined && { reason: e.reason }),
+      ...(e.message !== undefined && { message: e.message }),
+      ...(differs && { messageDiffers: true }),
+    };
     return { ...c, baseline: marker };
   });
 }

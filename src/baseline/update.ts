@@ -34,14 +34,18 @@ const pinned = (c: CheckResult) => firstLine(c.message).slice(0, 120);
  */
 export function updateBaseline(old: Baseline | undefined, runs: readonly BaselineRun[]): UpdatedBaseline {
   const failing = runs.flatMap(({ run, checks }) =>
-    checks.filter((c) => c.status === 'fail' || (c.status === 'warn' && c.baseline)).map((c) => ({ c, run, entry: old && entryFor(old, c.id, run) })),
+    checks
+      .filter((c) => c.status === 'fail' || (c.status === 'warn' && c.baseline))
+      .map((c) => ({ c, run, entry: old && entryFor(old, c.id, run) })),
   );
   const covers = (e: BaselineEntry) => failing.filter((f) => f.entry === e);
-  const kept: Written[] = (old?.entries ?? []).filter((e) => covers(e).length > 0).map((e) => {
-    const differing = covers(e).find((f) => !e.expects(f.c.message));
-    const message = e.message === undefined ? undefined : differing ? pinned(differing.c) : e.message;
-    return { id: e.pattern, reason: e.reason, on: e.on, message };
-  });
+  const kept: Written[] = (old?.entries ?? [])
+    .filter((e) => covers(e).length > 0)
+    .map((e) => {
+      const differing = covers(e).find((f) => !e.expects(f.c.message));
+      const message = e.message === undefined ? undefined : differing ? pinned(differing.c) : e.message;
+      return { id: e.pattern, reason: e.reason, on: e.on, message };
+    });
   const added = new Map<string, { c: CheckResult; revisions: Set<string> }>();
   for (const { c, run, entry } of failing) {
     if (entry) continue;
@@ -56,7 +60,10 @@ export function updateBaseline(old: Baseline | undefined, runs: readonly Baselin
     ...(pinned(c) !== '' && { message: pinned(c) }),
   }));
   const entries = [...kept, ...fresh];
-  const text = old?.shape === 'server' ? `server:\n${entries.map((e) => `  - ${e.id}\n`).join('')}` : `${header(old)}${entries.map(entryText).join('')}`;
+  const text =
+    old?.shape === 'server'
+      ? `server:\n${entries.map((e) => `  - ${e.id}\n`).join('')}`
+      : `${header(old)}${entries.map(entryText).join('')}`;
   return { text, kept: kept.length, added: fresh.length, removed: (old?.entries.length ?? 0) - kept.length };
 }
 

@@ -28,7 +28,9 @@ const stop = (exitCode: number) => () => {
 process.on('SIGINT', stop(130));
 process.on('SIGTERM', stop(143));
 
-const command = subcommand ? COMMANDS[first](rest, interrupt.signal) : import('./commands/run.js').then(({ runCommand }) => runCommand(process.argv.slice(2), interrupt.signal));
+const command = subcommand
+  ? COMMANDS[first](rest, interrupt.signal)
+  : import('./commands/run.js').then(({ runCommand }) => runCommand(process.argv.slice(2), interrupt.signal));
 command.then(
   (code) => process.exit(code),
   (err: Error) => {

@@ -67,13 +67,9 @@ export class LiveLines {
 
 /** `37/128 checks · 2025-11-25 · tools/call/unknown-tool · 4.2 s · 1 failed` */
 export function progressText(p: Progress, elapsedMs: number): string {
-  return [
-    `${p.done}/${p.total} checks`,
-    p.revision,
-    p.current,
-    elapsed(elapsedMs),
-    `${p.failures} failed`,
-  ].filter(Boolean).join(' · ');
+  return [`${p.done}/${p.total} checks`, p.revision, p.current, elapsed(elapsedMs), `${p.failures} failed`]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 const elapsed = (ms: number) => `${Math.floor(ms / 1000)} s`;
@@ -93,13 +89,15 @@ export interface ProgressSink {
 
 /**
  * On a terminal, one live line; in a run the matrix started, messages to it; with --verbose, one line per finished
- * area; otherwise nothing, so that a run into a pipe prints what it always printed.
+ * area; otherwise nothing, so that what a run prints into a pipe is its report alone.
  */
 export function progressSink(stdout: NodeJS.WriteStream, verbose: boolean): ProgressSink {
   const t0 = performance.now();
   if (stdout.isTTY) {
     let latest: Progress | undefined;
-    const live = new LiveLines(stdout, () => (latest ? [progressText(latest, performance.now() - t0)] : [`starting · ${elapsed(performance.now() - t0)}`]));
+    const live = new LiveLines(stdout, () =>
+      latest ? [progressText(latest, performance.now() - t0)] : [`starting · ${elapsed(performance.now() - t0)}`],
+    );
     live.changed();
     return {
       onProgress: (p) => {
@@ -123,6 +121,7 @@ export function progressSink(stdout: NodeJS.WriteStream, verbose: boolean): Prog
       stop: () => {},
     };
   }
-  if (verbose) return { onProgress: (p) => p.areaDone && stdout.write(areaText(p.areaDone, p.revision)), stop: () => {} };
+  if (verbose)
+    return { onProgress: (p) => p.areaDone && stdout.write(areaText(p.areaDone, p.revision)), stop: () => {} };
   return { stop: () => {} };
 }

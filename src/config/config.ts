@@ -18,7 +18,9 @@ let validator: ValidateFunction<Config> | undefined;
 export function configValidator(): ValidateFunction<Config> {
   if (!validator) {
     const schemaText = readFileSync(new URL('../../schema/config.schema.json', import.meta.url), 'utf8');
-    validator = (precompiledModule('config', [schemaText])?.d_root as ValidateFunction<Config> | undefined) ?? compileConfigSchema(schemaText);
+    validator =
+      (precompiledModule('config', [schemaText])?.d_root as ValidateFunction<Config> | undefined) ??
+      compileConfigSchema(schemaText);
   }
   return validator;
 }
@@ -50,7 +52,8 @@ export async function loadConfig(file: string): Promise<Config> {
     const { path, message } = schemaProblem(validateConfig.errors ?? []);
     throw yaml.error(path, message);
   }
-  if (value.target !== undefined && value.command !== undefined) throw yaml.error(['command'], 'give either target or command, not both');
+  if (value.target !== undefined && value.command !== undefined)
+    throw yaml.error(['command'], 'give either target or command, not both');
   const here = (p: string) => resolve(dirname(file), p);
   return {
     ...value,

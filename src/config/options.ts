@@ -66,16 +66,23 @@ export interface ResolvedOptions {
   issuer?: LocalIssuer;
 }
 
-const defined = <T extends object>(o: T): Partial<T> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const defined = <T extends object>(o: T): Partial<T> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 
 /**
  * Checks the options against the config schema, lays them over the config file (when given) and applies the defaults:
  * the one place they are applied, for the command line and the programmatic API alike. `nameOf` names an option in
  * errors as its giver knows it (the command line: by its flag).
  */
-export async function resolveOptions(options: ConformanceOptions, nameOf = (key: string) => `option ${key}`): Promise<ResolvedOptions> {
+export async function resolveOptions(
+  options: ConformanceOptions,
+  nameOf = (key: string) => `option ${key}`,
+): Promise<ResolvedOptions> {
   const { target, config, shard: shardText, serve, ...rest } = options;
-  const given: Config = { ...defined(rest), ...(Array.isArray(target) ? { command: target as Config['command'] } : target !== undefined && { target }) };
+  const given: Config = {
+    ...defined(rest),
+    ...(Array.isArray(target) ? { command: target as Config['command'] } : target !== undefined && { target }),
+  };
   const validateConfig = configValidator();
   if (!validateConfig(given)) {
     const { path, message } = schemaProblem(validateConfig.errors ?? []);
@@ -83,16 +90,26 @@ export async function resolveOptions(options: ConformanceOptions, nameOf = (key:
     throw new ConfigError(`${nameOf(key!)}${rest.join('')}: ${message}`);
   }
   const shard = shardText === undefined ? undefined : parseShard(shardText);
-  if (shardText !== undefined && !shard) throw new ConfigError(`${nameOf('shard')}: must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`);
+  if (shardText !== undefined && !shard)
+    throw new ConfigError(`${nameOf('shard')}: must be i/n with 1 ≤ i ≤ n, not ${JSON.stringify(shardText)}`);
 
   const file = config === undefined ? {} : await loadConfig(config);
   // A target given here replaces the file's target or command, whichever it had.
   const { target: fileTarget, command: fileCommand, ...fileRest } = file;
-  const server = given.target !== undefined || given.command !== undefined ? {} : { target: fileTarget, command: fileCommand };
-  const merged: Config = { ...fileRest, ...server, ...given, env: { ...file.env, ...given.env }, headers: { ...file.headers, ...given.headers } };
+  const server =
+    given.target !== undefined || given.command !== undefined ? {} : { target: fileTarget, command: fileCommand };
+  const merged: Config = {
+    ...fileRest,
+    ...server,
+    ...given,
+    env: { ...file.env, ...given.env },
+    headers: { ...file.headers, ...given.headers },
+  };
   return {
     // A server in this process replaces the file's target (a config file may be the command line's too), not a given one.
-    ...(serve !== undefined ? { serve, target: given.target, command: given.command } : { target: merged.target, command: merged.command }),
+    ...(serve !== undefined
+      ? { serve, target: given.target, command: given.command }
+      : { target: merged.target, command: merged.command }),
     cwd: merged.cwd,
     env: Object.fromEntries(Object.entries(merged.env ?? {}).map(([k, v]) => [k, String(v)])),
     headers: merged.headers ?? {},

@@ -4,7 +4,7 @@ import { isAbsolute, relative } from 'node:path';
 import type { ErrorObject } from 'ajv';
 import type { Document } from 'yaml';
 
-/** The YAML parser, loaded when there is YAML to parse (a run of only the built-in cases has none, see cases/load.ts). */
+/** The YAML parser, loaded when there is YAML to parse (a run of only the built-in cases has none, see checks/cases/load.ts). */
 const yaml = () => createRequire(import.meta.url)('yaml') as typeof import('yaml');
 
 /** Something the user wrote (a config or baseline file, an option) is wrong. The message is one line naming where and what. */
@@ -79,7 +79,9 @@ export async function readYamlFile(path: string): Promise<YamlFile> {
   try {
     text = await readFile(path, 'utf8');
   } catch (err) {
-    throw new ConfigError(`${display(path)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new ConfigError(
+      `${display(path)}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    );
   }
   return parseYamlText(path, text);
 }
@@ -92,7 +94,9 @@ export function parseYamlText(path: string, text: string): YamlFile {
   const deep = tooDeep(text);
   if (deep !== undefined) {
     const line = text.slice(0, deep).split('\n').length;
-    throw new ConfigError(`${file}:${line}:${deep - text.lastIndexOf('\n', deep - 1)}: nested more than ${MAX_DEPTH} levels deep`);
+    throw new ConfigError(
+      `${file}:${line}:${deep - text.lastIndexOf('\n', deep - 1)}: nested more than ${MAX_DEPTH} levels deep`,
+    );
   }
   const doc = parseDocument(text, { lineCounter: counter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number) => {
@@ -117,18 +121,26 @@ export function parseYamlText(path: string, text: string): YamlFile {
       // A range ends after the node's line break; then the node's last line is the one before.
       return { first: counter.linePos(start).line, last: last.col === 1 && end > start ? last.line - 1 : last.line };
     },
-    error: (path, message, atKey = false) => new ConfigError(`${at(nodeRange(doc, path, atKey, isMap)[0])}: ${fieldName(path)}: ${message}`),
+    error: (path, message, atKey = false) =>
+      new ConfigError(`${at(nodeRange(doc, path, atKey, isMap)[0])}: ${fieldName(path)}: ${message}`),
   };
 }
 
 /** Start and end offsets of the node at `path` (or of its key, first, with `atKey`), else of the key that names it, else of the deepest ancestor that exists. */
-function nodeRange(doc: Document, path: YamlPath, atKey: boolean, isMap: typeof import('yaml').isMap): [number, number] {
+function nodeRange(
+  doc: Document,
+  path: YamlPath,
+  atKey: boolean,
+  isMap: typeof import('yaml').isMap,
+): [number, number] {
   for (let n = path.length; n >= 0; n--) {
     const parent = n > 0 ? doc.getIn(path.slice(0, n - 1), true) : undefined;
     const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
     if (node?.range && !(atKey && n === path.length && isMap(parent))) return [node.range[0], node.range[1]];
     if (isMap(parent)) {
-      const key = parent.items.find((p) => (p.key as { value?: unknown } | null)?.value === path[n - 1])?.key as { range?: [number, number] } | undefined;
+      const key = parent.items.find((p) => (p.key as { value?: unknown } | null)?.value === path[n - 1])?.key as
+        | { range?: [number, number] }
+        | undefined;
       if (key?.range) return [key.range[0], key.range[1]];
     }
   }
@@ -143,7 +155,8 @@ export function schemaProblem(errors: readonly ErrorObject[]): { path: YamlPath;
     .slice(1)
     .map((s) => (/^\d+$/.test(s) ? Number(s) : s.replace(/~1/g, '/').replace(/~0/g, '~')));
   const params = e.params as { additionalProperty?: string; missingProperty?: string; allowedValues?: unknown[] };
-  if (e.keyword === 'additionalProperties') return { path: [...path, params.additionalProperty!], message: 'unknown key', atKey: true };
+  if (e.keyword === 'additionalProperties')
+    return { path: [...path, params.additionalProperty!], message: 'unknown key', atKey: true };
   if (e.keyword === 'required') return { path, message: `missing required key "${params.missingProperty}"` };
   if (e.keyword === 'enum') return { path, message: `must be one of ${params.allowedValues!.join(', ')}` };
   return { path, message: e.message ?? 'invalid' };

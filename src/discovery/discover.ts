@@ -57,7 +57,11 @@ export const statelessMeta = (protocolVersion: string): Record<string, unknown> 
  * Sets the session up for a revision's wire and shakes hands: initialize (and initialized), or server/discover.
  * `initialized` is the answer to an initialize the session already sent (the auto probe's).
  */
-export async function handshake(session: Session, protocolVersion: string, initialized?: Reply): Promise<{ result: Record<string, unknown>; negotiated: string }> {
+export async function handshake(
+  session: Session,
+  protocolVersion: string,
+  initialized?: Reply,
+): Promise<{ result: Record<string, unknown>; negotiated: string }> {
   const stateless = protocolVersion === STATELESS_REVISION;
   if (stateless) {
     session.requestMeta = statelessMeta(protocolVersion);
@@ -66,7 +70,8 @@ export async function handshake(session: Session, protocolVersion: string, initi
   const method = stateless ? 'server/discover' : 'initialize';
   const reply = initialized ?? (await (stateless ? session.request(method, {}) : initialize(session, protocolVersion)));
   const result = asObject(reply.message.result);
-  if (!result) throw new DiscoveryError(`${method} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
+  if (!result)
+    throw new DiscoveryError(`${method} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
   const refused = stateless ? eraRefusal(result, protocolVersion) : undefined;
   if (refused) throw new UnsupportedEra(refused);
   if (stateless) return { result, negotiated: protocolVersion };
@@ -80,11 +85,16 @@ export async function handshake(session: Session, protocolVersion: string, initi
  * Shakes hands in the revision's wire (the newest initialize revision by default; `initialized` as in handshake), then
  * walks every list the capabilities allow.
  */
-export async function discover(session: Session, protocolVersion: string = REVISIONS[0], initialized?: Reply): Promise<ServerProfile> {
+export async function discover(
+  session: Session,
+  protocolVersion: string = REVISIONS[0],
+  initialized?: Reply,
+): Promise<ServerProfile> {
   const { result, negotiated } = await handshake(session, protocolVersion, initialized);
   const capabilities = asObject(result.capabilities) ?? {};
   // On the stateless wire the server names itself in the result's _meta.
-  const serverInfo = asObject(result.serverInfo) ?? asObject(asObject(result._meta)?.['io.modelcontextprotocol/serverInfo']) ?? {};
+  const serverInfo =
+    asObject(result.serverInfo) ?? asObject(asObject(result._meta)?.['io.modelcontextprotocol/serverInfo']) ?? {};
   const profile: ServerProfile = {
     requestedVersion: protocolVersion,
     protocolVersion: negotiated,

@@ -29,7 +29,13 @@ function nextDouble(x: number, up: boolean): number {
  * Arguments at the edges of `schema` (a tool's inputSchema), each with one value moved to an edge on top of `base` (a
  * valid value of the schema), kept when `validate` agrees with the kind: valid ones it accepts, invalid ones it rejects.
  */
-export function boundaryArguments(schema: unknown, base: unknown, kind: EdgeKind, validate: (value: unknown) => string[], max = MAX_BOUNDARY_VALUES): unknown[] {
+export function boundaryArguments(
+  schema: unknown,
+  base: unknown,
+  kind: EdgeKind,
+  validate: (value: unknown) => string[],
+  max = MAX_BOUNDARY_VALUES,
+): unknown[] {
   const seen = new Set<string>();
   const out: unknown[] = [];
   for (const value of new Edges(schema, kind).of(schema, base, 0)) {
@@ -78,7 +84,8 @@ class Edges {
     const lists: unknown[][] = [];
     if (valid && (has('null') || s.nullable === true)) lists.push([null]);
     if (valid && has('boolean')) lists.push([true, false]);
-    if (has('integer') || has('number') || 'minimum' in s || 'maximum' in s) lists.push(this.numbers(s, has('integer') && !has('number')));
+    if (has('integer') || has('number') || 'minimum' in s || 'maximum' in s)
+      lists.push(this.numbers(s, has('integer') && !has('number')));
     if (has('string') || 'minLength' in s || 'maxLength' in s) lists.push(this.strings(s));
     if (has('array') || 'items' in s) lists.push(this.arrays(s, base, depth));
     if (has('object') || 'properties' in s) lists.push(this.objects(s, base, depth));
@@ -87,19 +94,45 @@ class Edges {
 
   private numbers(s: Schema, integer: boolean): number[] {
     const step = (x: number, up: boolean) => (integer ? x + (up ? 1 : -1) : nextDouble(x, up));
-    const [min, max, xmin, xmax, multiple] = [num(s.minimum), num(s.maximum), num(s.exclusiveMinimum), num(s.exclusiveMaximum), num(s.multipleOf)];
+    const [min, max, xmin, xmax, multiple] = [
+      num(s.minimum),
+      num(s.maximum),
+      num(s.exclusiveMinimum),
+      num(s.exclusiveMaximum),
+      num(s.multipleOf),
+    ];
     if (this.kind === 'invalid') {
-      return [min === undefined ? undefined : step(min, false), max === undefined ? undefined : step(max, true), xmin, xmax].filter((x): x is number => x !== undefined);
+      return [
+        min === undefined ? undefined : step(min, false),
+        max === undefined ? undefined : step(max, true),
+        xmin,
+        xmax,
+      ].filter((x): x is number => x !== undefined);
     }
-    const inside = [min, max, xmin === undefined ? undefined : step(xmin, true), xmax === undefined ? undefined : step(xmax, false)];
-    const multiples = multiple === undefined ? [] : [multiple, -multiple, ...[min ?? xmin].filter((x) => x !== undefined).map((x) => Math.ceil(x! / multiple) * multiple)];
-    return [0, -1, 1, ...inside, ...multiples].filter((x): x is number => x !== undefined && (!integer || Number.isSafeInteger(x)));
+    const inside = [
+      min,
+      max,
+      xmin === undefined ? undefined : step(xmin, true),
+      xmax === undefined ? undefined : step(xmax, false),
+    ];
+    const multiples =
+      multiple === undefined
+        ? []
+        : [
+            multiple,
+            -multiple,
+            ...[min ?? xmin].filter((x) => x !== undefined).map((x) => Math.ceil(x! / multiple) * multiple),
+          ];
+    return [0, -1, 1, ...inside, ...multiples].filter(
+      (x): x is number => x !== undefined && (!integer || Number.isSafeInteger(x)),
+    );
   }
 
   private strings(s: Schema): string[] {
     const [min, max] = [num(s.minLength), num(s.maxLength)];
     const of = (n: number | undefined) => (n === undefined || n < 0 || n > MAX_EDGE_LENGTH ? [] : ['a'.repeat(n)]);
-    if (this.kind === 'invalid') return [...(min !== undefined && min > 0 ? of(min - 1) : []), ...(max !== undefined ? of(max + 1) : [])];
+    if (this.kind === 'invalid')
+      return [...(min !== undefined && min > 0 ? of(min - 1) : []), ...(max !== undefined ? of(max + 1) : [])];
     return ['', ...of(min), ...of(max)];
   }
 
@@ -107,11 +140,20 @@ class Edges {
     const [min, max] = [num(s.minItems) ?? 0, num(s.maxItems)];
     const valid = this.kind === 'valid';
     // One element (the base's first, or an edge of the items) repeated to the length asked.
-    const element = Array.isArray(base) && base.length > 0 ? base[0] : new Edges(this.root, 'valid').of(s.items, undefined, depth + 1)[0];
-    const filled = (n: number | undefined) => (n === undefined || n < 0 || n > MAX_EDGE_LENGTH || (n > 0 && element === undefined) ? [] : [Array.from({ length: n }, () => element)]);
-    const lengths = valid ? [...filled(0), ...filled(min), ...filled(max)] : [...(min > 0 ? filled(min - 1) : []), ...(max !== undefined ? filled(max + 1) : [])];
+    const element =
+      Array.isArray(base) && base.length > 0
+        ? base[0]
+        : new Edges(this.root, 'valid').of(s.items, undefined, depth + 1)[0];
+    const filled = (n: number | undefined) =>
+      n === undefined || n < 0 || n > MAX_EDGE_LENGTH || (n > 0 && element === undefined)
+        ? []
+        : [Array.from({ length: n }, () => element)];
+    const lengths = valid
+      ? [...filled(0), ...filled(min), ...filled(max)]
+      : [...(min > 0 ? filled(min - 1) : []), ...(max !== undefined ? filled(max + 1) : [])];
     // Arrays of one element at each edge of the items.
-    const items = s.items === undefined || Array.isArray(s.items) ? [] : this.of(s.items, element, depth + 1).map((v) => [v]);
+    const items =
+      s.items === undefined || Array.isArray(s.items) ? [] : this.of(s.items, element, depth + 1).map((v) => [v]);
     return interleave([lengths, items]);
   }
 
@@ -119,7 +161,9 @@ class Edges {
   private objects(s: Schema, base: unknown, depth: number): unknown[] {
     const properties = isSchema(s.properties) ? s.properties : {};
     const whole = isSchema(base) ? base : {};
-    const moved = Object.entries(properties).map(([key, sub]) => this.of(sub, whole[key], depth + 1).map((v) => ({ ...whole, [key]: v })));
+    const moved = Object.entries(properties).map(([key, sub]) =>
+      this.of(sub, whole[key], depth + 1).map((v) => ({ ...whole, [key]: v })),
+    );
     return [...(this.kind === 'valid' ? [{}] : []), ...interleave(moved)];
   }
 }

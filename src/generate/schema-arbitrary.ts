@@ -29,15 +29,51 @@ const FILTER_TRIES = 100;
 
 /** Constraining keywords these generators honour. */
 const SUPPORTED = new Set([
-  'type', 'enum', 'const', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength',
-  'maxLength', 'pattern', 'format', 'items', 'minItems', 'maxItems', 'uniqueItems', 'properties', 'required',
-  'additionalProperties', 'anyOf', 'oneOf', 'allOf', '$ref', 'nullable',
+  'type',
+  'enum',
+  'const',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'items',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'properties',
+  'required',
+  'additionalProperties',
+  'anyOf',
+  'oneOf',
+  'allOf',
+  '$ref',
+  'nullable',
 ]);
 /** Constraining keywords they do not: a schema using one is skipped. Any other keyword is an annotation, ignored. */
 const UNSUPPORTED = new Set([
-  'patternProperties', 'propertyNames', 'dependencies', 'dependentRequired', 'dependentSchemas', 'if', 'not', 'contains',
-  'minContains', 'maxContains', 'prefixItems', 'additionalItems', 'minProperties', 'maxProperties', 'unevaluatedProperties',
-  'unevaluatedItems', '$dynamicRef', '$recursiveRef',
+  'patternProperties',
+  'propertyNames',
+  'dependencies',
+  'dependentRequired',
+  'dependentSchemas',
+  'if',
+  'not',
+  'contains',
+  'minContains',
+  'maxContains',
+  'prefixItems',
+  'additionalItems',
+  'minProperties',
+  'maxProperties',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  '$dynamicRef',
+  '$recursiveRef',
 ]);
 const KEYWORDS_OF: Record<string, string[]> = {
   object: ['properties', 'required', 'additionalProperties'],
@@ -55,23 +91,40 @@ const deepEqual = (a: unknown, b: unknown) => canonical(a) === canonical(b);
 /** JSON with sorted keys: JSON Schema equality ignores key order. */
 function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isSchema(v)) return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
+  if (isSchema(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
   return JSON.stringify(v);
 }
 
 /** One Unicode code point: mostly printable ASCII (readable counterexamples), sometimes anything but a surrogate. */
 const CHAR = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 0x20, max: 0x7e }).map((c) => String.fromCharCode(c)) },
-  { weight: 1, arbitrary: fc.integer({ min: 0, max: 0x10ffff - 0x800 }).map((c) => String.fromCodePoint(c < 0xd800 ? c : c + 0x800)) },
+  {
+    weight: 1,
+    arbitrary: fc
+      .integer({ min: 0, max: 0x10ffff - 0x800 })
+      .map((c) => String.fromCodePoint(c < 0xd800 ? c : c + 0x800)),
+  },
 );
 /** Text of any code points, mostly printable ASCII (and cheap to build, unlike fast-check's 'binary' unit). */
-export const anyText = (constraints: { minLength?: number; maxLength?: number } = {}) => fc.string({ unit: CHAR, ...constraints });
+export const anyText = (constraints: { minLength?: number; maxLength?: number } = {}) =>
+  fc.string({ unit: CHAR, ...constraints });
 const ANY_JSON = fc.jsonValue({ maxDepth: 2 });
 
 /** A URI path segment of unreserved characters (fast-check's webSegment takes most of a second to build). */
 export const uriSegment = () => fc.stringMatching(/^[A-Za-z0-9._~-]{1,12}$/);
-const urls = () => fc.tuple(fc.constantFrom('http', 'https'), fc.domain(), fc.array(uriSegment(), { maxLength: 3 })).map(([scheme, host, path]) => `${scheme}://${host}/${path.join('/')}`);
-const dates = fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true });
+const urls = () =>
+  fc
+    .tuple(fc.constantFrom('http', 'https'), fc.domain(), fc.array(uriSegment(), { maxLength: 3 }))
+    .map(([scheme, host, path]) => `${scheme}://${host}/${path.join('/')}`);
+const dates = fc.date({
+  min: new Date('1970-01-01T00:00:00Z'),
+  max: new Date('2100-01-01T00:00:00Z'),
+  noInvalidDate: true,
+});
 /** Generators for the string formats ajv-formats checks (null: the format accepts any string), built on first use: some take long to build. */
 const STRING_FORMATS = new Map<string, (() => fc.Arbitrary<string>) | null>([
   ['date-time', () => dates.map((d) => d.toISOString())],
@@ -98,7 +151,16 @@ function formatted(format: string): fc.Arbitrary<string> | undefined {
   return byFormat.get(format);
 }
 /** Formats the validator checks but these generators do not produce: a tool using one is skipped. */
-const UNGENERATED_FORMATS = new Set(['duration', 'uri-template', 'regex', 'json-pointer', 'json-pointer-uri-fragment', 'relative-json-pointer', 'iso-time', 'iso-date-time']);
+const UNGENERATED_FORMATS = new Set([
+  'duration',
+  'uri-template',
+  'regex',
+  'json-pointer',
+  'json-pointer-uri-fragment',
+  'relative-json-pointer',
+  'iso-time',
+  'iso-date-time',
+]);
 /** Numeric formats ajv-formats checks, as bounds. */
 const NUMBER_FORMATS = new Map<string, [number, number]>([
   ['int32', [-(2 ** 31), 2 ** 31 - 1]],
@@ -152,12 +214,14 @@ class Builder {
     if (!isSchema(schema)) throw new Unsupported(`${at(path)}: not a schema`);
     const unsupported = Object.keys(schema).filter((k) => UNSUPPORTED.has(k));
     if (unsupported.length > 0) throw new Unsupported(`${at(path)}: ${unsupported.join(', ')} not supported`);
-    if (schema !== this.root && typeof schema.$id === 'string') throw new Unsupported(`${at(path)}: nested $id not supported`);
+    if (schema !== this.root && typeof schema.$id === 'string')
+      throw new Unsupported(`${at(path)}: nested $id not supported`);
     return schema;
   }
 
   private pointer(ref: string, path: string): unknown {
-    if (ref !== '#' && !ref.startsWith('#/')) throw new Unsupported(`${at(path)}: $ref ${JSON.stringify(ref)} is not a local JSON pointer`);
+    if (ref !== '#' && !ref.startsWith('#/'))
+      throw new Unsupported(`${at(path)}: $ref ${JSON.stringify(ref)} is not a local JSON pointer`);
     let target: unknown = this.root;
     for (const token of ref === '#' ? [] : ref.slice(2).split('/')) {
       const key = decodeURIComponent(token).replaceAll('~1', '/').replaceAll('~0', '~');
@@ -179,7 +243,8 @@ class Builder {
     }
     if (s.type === undefined) return undefined;
     const types = Array.isArray(s.type) ? [...(s.type as unknown[])] : [s.type];
-    if (!types.every((t): t is string => typeof t === 'string' && TYPES.includes(t))) throw new Unsupported(`${at(path)}: type ${JSON.stringify(s.type)}`);
+    if (!types.every((t): t is string => typeof t === 'string' && TYPES.includes(t)))
+      throw new Unsupported(`${at(path)}: type ${JSON.stringify(s.type)}`);
     if (s.nullable === true && !types.includes('null')) types.push('null');
     return types;
   }
@@ -207,7 +272,8 @@ class Builder {
       if (!Array.isArray(branches)) continue;
       const beside = Object.keys(s).filter((k) => k !== key && k !== 'type' && SUPPORTED.has(k));
       if (beside.length > 0) throw new Unsupported(`${at(path)}: ${key} beside ${beside.join(', ')}`);
-      if (key === 'allOf' && branches.length !== 1) throw new Unsupported(`${at(path)}: allOf with ${branches.length} schemas`);
+      if (key === 'allOf' && branches.length !== 1)
+        throw new Unsupported(`${at(path)}: allOf with ${branches.length} schemas`);
       // oneOf's "exactly one" is left to the final validation.
       return fc.oneof(...branches.map((b, i) => this.valid(b, `${path}/${key}/${i}`, depth + 1)));
     }
@@ -235,10 +301,19 @@ class Builder {
 
   /** Inclusive or exclusive bounds from minimum/maximum/exclusive* and a numeric format. */
   private bounds(s: Schema, path: string) {
-    if (typeof s.exclusiveMinimum === 'boolean' || typeof s.exclusiveMaximum === 'boolean') throw new Unsupported(`${at(path)}: boolean exclusiveMinimum/Maximum (draft-04)`);
+    if (typeof s.exclusiveMinimum === 'boolean' || typeof s.exclusiveMaximum === 'boolean')
+      throw new Unsupported(`${at(path)}: boolean exclusiveMinimum/Maximum (draft-04)`);
     const format = typeof s.format === 'string' ? NUMBER_FORMATS.get(s.format) : undefined;
-    const lows = [[num(s.minimum), false], [num(s.exclusiveMinimum), true], [format?.[0], false]].filter((b): b is [number, boolean] => b[0] !== undefined);
-    const highs = [[num(s.maximum), false], [num(s.exclusiveMaximum), true], [format?.[1], false]].filter((b): b is [number, boolean] => b[0] !== undefined);
+    const lows = [
+      [num(s.minimum), false],
+      [num(s.exclusiveMinimum), true],
+      [format?.[0], false],
+    ].filter((b): b is [number, boolean] => b[0] !== undefined);
+    const highs = [
+      [num(s.maximum), false],
+      [num(s.exclusiveMaximum), true],
+      [format?.[1], false],
+    ].filter((b): b is [number, boolean] => b[0] !== undefined);
     const low = lows.sort((a, b) => b[0] - a[0] || Number(b[1]) - Number(a[1]))[0];
     const high = highs.sort((a, b) => a[0] - b[0] || Number(b[1]) - Number(a[1]))[0];
     return { low, high };
@@ -249,7 +324,8 @@ class Builder {
     const step = num(s.multipleOf);
     if (type === 'integer' || step !== undefined) {
       const unit = type === 'integer' ? (step ?? 1) : step!;
-      if (type === 'integer' && !Number.isInteger(unit)) throw new Unsupported(`${at(path)}: integer with multipleOf ${unit}`);
+      if (type === 'integer' && !Number.isInteger(unit))
+        throw new Unsupported(`${at(path)}: integer with multipleOf ${unit}`);
       const lo = low && Math.ceil(low[0] / unit + (low[1] && Number.isInteger(low[0] / unit) ? 1 : 0));
       const hi = high && Math.floor(high[0] / unit - (high[1] && Number.isInteger(high[0] / unit) ? 1 : 0));
       // An open side is two million steps from the other one (or from zero).
@@ -258,7 +334,14 @@ class Builder {
       if (min > max) throw new Unsupported(`${at(path)}: no ${type} satisfies its bounds`);
       return fc.integer({ min, max }).map((k) => k * unit);
     }
-    return fc.double({ min: low?.[0], minExcluded: low?.[1], max: high?.[0], maxExcluded: high?.[1], noNaN: true, noDefaultInfinity: true });
+    return fc.double({
+      min: low?.[0],
+      minExcluded: low?.[1],
+      max: high?.[0],
+      maxExcluded: high?.[1],
+      noNaN: true,
+      noDefaultInfinity: true,
+    });
   }
 
   private string(s: Schema, path: string): fc.Arbitrary<string> {
@@ -295,7 +378,9 @@ class Builder {
     if (!item) return fc.constant([]);
     const minLength = num(s.minItems) ?? 0;
     const maxLength = num(s.maxItems) ?? minLength + 4;
-    return s.uniqueItems === true ? fc.uniqueArray(item, { minLength, maxLength, selector: canonical }) : fc.array(item, { minLength, maxLength });
+    return s.uniqueItems === true
+      ? fc.uniqueArray(item, { minLength, maxLength, selector: canonical })
+      : fc.array(item, { minLength, maxLength });
   }
 
   private object(s: Schema, path: string, depth: number): fc.Arbitrary<Record<string, unknown>> {
@@ -326,11 +411,17 @@ class Builder {
     const wrong = types && !top ? notOfType(types) : undefined;
     if (wrong) out.push(wrong);
     if ('const' in s) out.push(ANY_JSON.filter((v) => !deepEqual(v, s.const)));
-    else if (Array.isArray(s.enum)) out.push(fc.oneof(anyText(), fc.integer(), fc.boolean(), fc.constant(null)).filter((v) => !(s.enum as unknown[]).some((e) => deepEqual(e, v))));
+    else if (Array.isArray(s.enum))
+      out.push(
+        fc
+          .oneof(anyText(), fc.integer(), fc.boolean(), fc.constant(null))
+          .filter((v) => !(s.enum as unknown[]).some((e) => deepEqual(e, v))),
+      );
     // Inside a union a value that breaks one branch may satisfy another: only whole-union types are mutated.
     if (['anyOf', 'oneOf', 'allOf', 'const', 'enum'].some((k) => k in s)) return out;
     const generated = this.generatedTypes(s, path) ?? [];
-    if (generated.includes('integer') || generated.includes('number')) out.push(...this.outOfRange(s, path, generated.includes('number') ? 'number' : 'integer'));
+    if (generated.includes('integer') || generated.includes('number'))
+      out.push(...this.outOfRange(s, path, generated.includes('number') ? 'number' : 'integer'));
     if (generated.includes('string')) out.push(...this.badString(s));
     try {
       if (generated.includes('array')) out.push(...this.badArray(s, path, depth));
@@ -348,10 +439,21 @@ class Builder {
     const finite = { noNaN: true, noDefaultInfinity: true };
     // A bound that sits at the edge of what JSON numbers carry cannot be crossed.
     if (low && low[0] > Number.MIN_SAFE_INTEGER) {
-      out.push(type === 'integer' && !low[1] ? fc.integer({ min: Math.max(Number.MIN_SAFE_INTEGER, Math.ceil(low[0]) - 1000), max: Math.ceil(low[0]) - 1 }) : fc.double({ ...finite, max: low[0], maxExcluded: !low[1] }));
+      out.push(
+        type === 'integer' && !low[1]
+          ? fc.integer({ min: Math.max(Number.MIN_SAFE_INTEGER, Math.ceil(low[0]) - 1000), max: Math.ceil(low[0]) - 1 })
+          : fc.double({ ...finite, max: low[0], maxExcluded: !low[1] }),
+      );
     }
     if (high && high[0] < Number.MAX_SAFE_INTEGER) {
-      out.push(type === 'integer' && !high[1] ? fc.integer({ min: Math.floor(high[0]) + 1, max: Math.min(Number.MAX_SAFE_INTEGER, Math.floor(high[0]) + 1000) }) : fc.double({ ...finite, min: high[0], minExcluded: !high[1] }));
+      out.push(
+        type === 'integer' && !high[1]
+          ? fc.integer({
+              min: Math.floor(high[0]) + 1,
+              max: Math.min(Number.MAX_SAFE_INTEGER, Math.floor(high[0]) + 1000),
+            })
+          : fc.double({ ...finite, min: high[0], minExcluded: !high[1] }),
+      );
     }
     return out;
   }
@@ -380,11 +482,19 @@ class Builder {
     const maxItems = num(s.maxItems);
     if (minItems > 0) out.push(fc.array(item, { maxLength: minItems - 1 }));
     if (maxItems !== undefined) out.push(fc.array(item, { minLength: maxItems + 1, maxLength: maxItems + 3 }));
-    if (s.uniqueItems === true) out.push(fc.array(item, { minLength: 1, maxLength: Math.max(1, (maxItems ?? 4) - 1) }).map((a) => [...a, a[0]]));
+    if (s.uniqueItems === true)
+      out.push(fc.array(item, { minLength: 1, maxLength: Math.max(1, (maxItems ?? 4) - 1) }).map((a) => [...a, a[0]]));
     const bad = s.items === undefined ? [] : this.invalid(s.items, `${path}/items`, depth + 1);
     if (bad.length > 0) {
-      const rest = fc.array(item, { minLength: Math.max(0, minItems - 1), maxLength: Math.max(0, (maxItems ?? minItems + 3) - 1) });
-      out.push(fc.tuple(rest, fc.oneof(...bad), fc.nat()).map(([a, v, n]) => [...a.slice(0, n % (a.length + 1)), v, ...a.slice(n % (a.length + 1))]));
+      const rest = fc.array(item, {
+        minLength: Math.max(0, minItems - 1),
+        maxLength: Math.max(0, (maxItems ?? minItems + 3) - 1),
+      });
+      out.push(
+        fc
+          .tuple(rest, fc.oneof(...bad), fc.nat())
+          .map(([a, v, n]) => [...a.slice(0, n % (a.length + 1)), v, ...a.slice(n % (a.length + 1))]),
+      );
     }
     return out;
   }
@@ -418,7 +528,8 @@ export function notOfType(types: string[]): fc.Arbitrary<unknown> | undefined {
   if (!types.includes('object')) others.push(fc.dictionary(anyText({ maxLength: 8 }), ANY_JSON, { maxKeys: 3 }));
   // An integer is a number; a number with a fraction is not an integer.
   if (types.includes('integer') && !types.includes('number')) others.push(fc.integer().map((n) => n + 0.5));
-  else if (!types.includes('number')) others.push(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })));
+  else if (!types.includes('number'))
+    others.push(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true })));
   return others.length > 0 ? fc.oneof(...others) : undefined;
 }
 
@@ -443,7 +554,11 @@ function build(schema: unknown): SchemaArbitraries {
   }
   const { validate, accepts } = compiled;
   const builder = new Builder(schema);
-  const generated = (build: () => fc.Arbitrary<unknown> | undefined, accept: (v: unknown) => boolean, what: string): Generated => {
+  const generated = (
+    build: () => fc.Arbitrary<unknown> | undefined,
+    accept: (v: unknown) => boolean,
+    what: string,
+  ): Generated => {
     let arbitrary: fc.Arbitrary<unknown> | undefined;
     try {
       arbitrary = build();
@@ -456,7 +571,8 @@ function build(schema: unknown): SchemaArbitraries {
     try {
       fc.sample(checked, { seed: 0, numRuns: 20 }); // a generator that does not fit shows up here, not mid-run
     } catch (e) {
-      if (e instanceof GenerationError) return { ok: false, reason: `the ${what} values generated for it do not validate against it` };
+      if (e instanceof GenerationError)
+        return { ok: false, reason: `the ${what} values generated for it do not validate against it` };
       throw e;
     }
     return { ok: true, arbitrary: checked };
@@ -496,11 +612,19 @@ export function standsForUri(arg: Record<string, unknown>): boolean {
 }
 
 /** Prompt arguments as a JSON Schema: every argument a string (a URI where it stands for one), the required ones required. */
-export function promptArgumentsSchema(prompt: Record<string, unknown>): { type: 'object'; properties: Record<string, Schema>; required: string[] } {
-  const args = (Array.isArray(prompt.arguments) ? prompt.arguments : []).filter(isSchema).filter((a) => typeof a.name === 'string');
+export function promptArgumentsSchema(prompt: Record<string, unknown>): {
+  type: 'object';
+  properties: Record<string, Schema>;
+  required: string[];
+} {
+  const args = (Array.isArray(prompt.arguments) ? prompt.arguments : [])
+    .filter(isSchema)
+    .filter((a) => typeof a.name === 'string');
   return {
     type: 'object',
-    properties: Object.fromEntries(args.map((a) => [a.name as string, standsForUri(a) ? { type: 'string', format: 'uri' } : { type: 'string' }])),
+    properties: Object.fromEntries(
+      args.map((a) => [a.name as string, standsForUri(a) ? { type: 'string', format: 'uri' } : { type: 'string' }]),
+    ),
     required: args.filter((a) => a.required === true).map((a) => a.name as string),
   };
 }

@@ -17,7 +17,11 @@ export interface SkippedTool {
 }
 
 /** The listed tools a generated call may reach (`asTask`: a task-augmented one), and every other one with the reason it is left alone. */
-export function callableTools(tools: Item[], policy: ToolCallPolicy, asTask = false): { callable: Item[]; skipped: SkippedTool[] } {
+export function callableTools(
+  tools: Item[],
+  policy: ToolCallPolicy,
+  asTask = false,
+): { callable: Item[]; skipped: SkippedTool[] } {
   const callable: Item[] = [];
   const skipped: SkippedTool[] = [];
   for (const tool of tools) {
@@ -26,9 +30,15 @@ export function callableTools(tools: Item[], policy: ToolCallPolicy, asTask = fa
     const execution = tool.execution as { taskSupport?: unknown } | undefined;
     if (policy.mode === 'none') skipped.push({ tool: name, reason: 'tool calls are off (--tool-calls none)' });
     // A task-only tool answers a plain call with an error by design (2025-11-25 tasks).
-    else if (!asTask && execution?.taskSupport === 'required') skipped.push({ tool: name, reason: 'it can only be called as a task' });
-    else if (policy.mode === 'all' || policy.allow.includes(name) || annotations?.readOnlyHint === true) callable.push(tool);
-    else skipped.push({ tool: name, reason: `not annotated readOnlyHint: true (allow it with --allow-tool ${name}, or --tool-calls all)` });
+    else if (!asTask && execution?.taskSupport === 'required')
+      skipped.push({ tool: name, reason: 'it can only be called as a task' });
+    else if (policy.mode === 'all' || policy.allow.includes(name) || annotations?.readOnlyHint === true)
+      callable.push(tool);
+    else
+      skipped.push({
+        tool: name,
+        reason: `not annotated readOnlyHint: true (allow it with --allow-tool ${name}, or --tool-calls all)`,
+      });
   }
   return { callable, skipped };
 }

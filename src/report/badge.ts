@@ -31,7 +31,8 @@ export function badgeFor(report: Report): Badge {
   const sides = sidesOf(report);
   const shown = (revision: string) => bounded(visible(revision), MAX_REVISION);
   const own = outcome(report);
-  if (!sides) return { label: report.server?.protocolVersion ? `MCP ${shown(report.server.protocolVersion)}` : 'MCP', ...own };
+  if (!sides)
+    return { label: report.server?.protocolVersion ? `MCP ${shown(report.server.protocolVersion)}` : 'MCP', ...own };
   const setBy = sides.filter((side) => outcome(side).color === own.color);
   return { label: `MCP ${setBy.map((side) => shown(side.label)).join(' + ')}`, ...own };
 }
@@ -65,6 +66,9 @@ export function renderBadgeJson(badge: Badge): string {
 /** Write `outDir/badge.svg` and `outDir/badge.json`; returns their paths. */
 export async function writeBadge(report: Report, outDir: string): Promise<{ svg: string; json: string }> {
   const badge = badgeFor(report);
-  const paths = await writeFileSet(outDir, { 'badge.svg': renderBadgeSvg(badge, report.runId), 'badge.json': renderBadgeJson(badge) });
+  const paths = await writeFileSet(outDir, {
+    'badge.svg': renderBadgeSvg(badge, report.runId),
+    'badge.json': renderBadgeJson(badge),
+  });
   return { svg: paths['badge.svg']!, json: paths['badge.json']! };
 }

@@ -16,7 +16,13 @@ export interface ConsoleOptions {
 
 const SGR = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, magenta: 35, cyan: 36 } as const;
 type Style = keyof typeof SGR;
-const STATUS_STYLE: Record<Status, Style> = { pass: 'green', fail: 'red', warn: 'yellow', skip: 'cyan', error: 'magenta' };
+const STATUS_STYLE: Record<Status, Style> = {
+  pass: 'green',
+  fail: 'red',
+  warn: 'yellow',
+  skip: 'cyan',
+  error: 'magenta',
+};
 /** Details are shown for these, in this order. */
 const DETAILED: readonly Status[] = ['fail', 'error', 'warn'];
 
@@ -37,8 +43,10 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     row(
       'server',
       server
-        ? [server.name, server.version].filter((s): s is string => Boolean(s)).map(visible).join(' ') +
-            ` · revision ${visible(server.protocolVersion)}`
+        ? [server.name, server.version]
+            .filter((s): s is string => Boolean(s))
+            .map(visible)
+            .join(' ') + ` · revision ${visible(server.protocolVersion)}`
         : 'not initialized',
     ),
   );
@@ -64,7 +72,9 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     const quiet = report.checks.filter((c) => c.status === 'pass' || c.status === 'skip');
     if (quiet.length > 0) out.push('');
     for (const c of quiet) {
-      out.push(`${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}${c.status === 'skip' ? paint('dim', ` — ${visible(c.message)}`) : ''}`);
+      out.push(
+        `${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}${c.status === 'skip' ? paint('dim', ` — ${visible(c.message)}`) : ''}`,
+      );
     }
   }
 
@@ -78,7 +88,14 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
       const after = followers(check);
       if (after.length === 0) continue;
       out.push(`  ${paint('dim', 'after it'.padEnd(11))} ${after.length} check(s) failed because of it:`);
-      for (const c of after) out.push(options.verbose ? details(c).map((line) => `    ${line}`).join('\n') : `    ${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}`);
+      for (const c of after)
+        out.push(
+          options.verbose
+            ? details(c)
+                .map((line) => `    ${line}`)
+                .join('\n')
+            : `    ${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}`,
+        );
     }
   }
 
@@ -92,14 +109,20 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   return `${out.join('\n')}\n`;
 
   function details(check: CheckResult): string[] {
-    const listed = check.baseline && (check.baseline.messageDiffers ? `listed as ${visible(check.baseline.entry)}, failing for another reason` : `expected failure: ${visible(check.baseline.reason ?? check.baseline.entry)}`);
+    const listed =
+      check.baseline &&
+      (check.baseline.messageDiffers
+        ? `listed as ${visible(check.baseline.entry)}, failing for another reason`
+        : `expected failure: ${visible(check.baseline.reason ?? check.baseline.entry)}`);
     const expected = listed ? paint('dim', ` (${listed})`) : '';
     const lines = [`${tag(check.status)} ${paint('bold', visible(check.id))}  ${visible(check.title)}${expected}`];
     const limits = options.verbose ? { maxJson: 4000, maxText: 2000 } : { maxJson: 400, maxText: 200, last: 8 };
     for (const section of triad(check, limits)) {
       section.lines.forEach((line, i) => {
         const text = visible(line);
-        lines.push(`  ${paint('dim', (i === 0 ? section.label : '').padEnd(11))} ${section.label === 'transcript' ? paint('dim', text) : text}`);
+        lines.push(
+          `  ${paint('dim', (i === 0 ? section.label : '').padEnd(11))} ${section.label === 'transcript' ? paint('dim', text) : text}`,
+        );
       });
     }
     return lines;
@@ -121,18 +144,33 @@ function styles(color: boolean) {
  */
 export function renderSides(sides: readonly Side[], options: { color: boolean }): string {
   const { paint, tag, row } = styles(options.color);
-  const out = [row(byRevision(sides) ? 'revisions' : 'runs', sides.map((s) => `${visible(s.label)}: ${s.verdict}`).join(' · '))];
+  const out = [
+    row(byRevision(sides) ? 'revisions' : 'runs', sides.map((s) => `${visible(s.label)}: ${s.verdict}`).join(' · ')),
+  ];
   const findings = acrossSides(sides).flatMap(({ id, results }) => {
     const where = new Map<Status, string[]>();
     results.forEach((check, i) => {
-      if (!check || !DETAILED.includes(check.status) || (check.after && sides[i].checks.some((c) => c.id === check.after))) return;
+      if (
+        !check ||
+        !DETAILED.includes(check.status) ||
+        (check.after && sides[i].checks.some((c) => c.id === check.after))
+      )
+        return;
       where.set(check.status, [...(where.get(check.status) ?? []), visible(sides[i].label)]);
     });
     const statuses = WORST_FIRST.filter((s) => where.has(s));
     if (statuses.length === 0) return [];
-    const followers = results.reduce((n, check, i) => n + (check ? sides[i].checks.filter((c) => c.after === check.id).length : 0), 0);
+    const followers = results.reduce(
+      (n, check, i) => n + (check ? sides[i].checks.filter((c) => c.after === check.id).length : 0),
+      0,
+    );
     const on = statuses.map((s, k) => `${k === 0 ? '' : `${s} `}on ${where.get(s)!.join(', ')}`).join('; ');
-    return [{ rank: WORST_FIRST.indexOf(statuses[0]), line: `${tag(statuses[0])} ${visible(id)}  ${paint('dim', on)}${followers > 0 ? paint('dim', ` (${followers} after it)`) : ''}` }];
+    return [
+      {
+        rank: WORST_FIRST.indexOf(statuses[0]),
+        line: `${tag(statuses[0])} ${visible(id)}  ${paint('dim', on)}${followers > 0 ? paint('dim', ` (${followers} after it)`) : ''}`,
+      },
+    ];
   });
   out.push(...findings.sort((a, b) => a.rank - b.rank).map((f) => f.line));
   return `${out.join('\n')}\n`;

@@ -44,7 +44,10 @@ interface RunSide {
 const BADNESS: Record<Status, number> = { pass: 0, skip: 0, warn: 1, error: 2, fail: 3 };
 
 /** The differences between two reports of the same suite, check by check (ids are the keys). */
-export function diffReports(old: { source: string; report: Report }, now: { source: string; report: Report }): ReportDiff {
+export function diffReports(
+  old: { source: string; report: Report },
+  now: { source: string; report: Report },
+): ReportDiff {
   const before = new Map(old.report.checks.map((c) => [c.id, c]));
   const after = new Map(now.report.checks.map((c) => [c.id, c]));
   const entry = (c: CheckResult, was: CheckResult | undefined, is: CheckResult | undefined): ChangedCheck => ({
@@ -55,7 +58,16 @@ export function diffReports(old: { source: string; report: Report }, now: { sour
     ...(is && { now: is.status }),
     message: c.message.split(/\r\n|\r|\n/)[0],
   });
-  const diff: ReportDiff = { old: side(old), new: side(now), worse: false, newFailures: [], fixed: [], changed: [], added: [], gone: [] };
+  const diff: ReportDiff = {
+    old: side(old),
+    new: side(now),
+    worse: false,
+    newFailures: [],
+    fixed: [],
+    changed: [],
+    added: [],
+    gone: [],
+  };
   for (const c of now.report.checks) {
     const was = before.get(c.id);
     if (c.status === 'fail' && was?.status !== 'fail') diff.newFailures.push(entry(c, was, c));
@@ -68,7 +80,11 @@ export function diffReports(old: { source: string; report: Report }, now: { sour
   return diff;
 }
 
-const side = ({ source, report }: { source: string; report: Report }): RunSide => ({ source, verdict: verdict(report), summary: report.summary });
+const side = ({ source, report }: { source: string; report: Report }): RunSide => ({
+  source,
+  verdict: verdict(report),
+  summary: report.summary,
+});
 
 const SECTIONS = [
   ['newFailures', 'New failures'],
@@ -92,17 +108,27 @@ function headline(d: ReportDiff): string {
  * --watch) leaves out the two runs' lines and ends with the new run's verdict.
  */
 export function renderDiffText(d: ReportDiff, brief = false): string {
-  const out = brief ? [] : [`old  ${visible(d.old.source)}  ${d.old.verdict.toUpperCase()}  ${formatTotals(d.old.summary)}`, `new  ${visible(d.new.source)}  ${d.new.verdict.toUpperCase()}  ${formatTotals(d.new.summary)}`];
+  const out = brief
+    ? []
+    : [
+        `old  ${visible(d.old.source)}  ${d.old.verdict.toUpperCase()}  ${formatTotals(d.old.summary)}`,
+        `new  ${visible(d.new.source)}  ${d.new.verdict.toUpperCase()}  ${formatTotals(d.new.summary)}`,
+      ];
   for (const [key, name] of SECTIONS) {
     if (d[key].length === 0) continue;
     out.push('', `${name} (${d[key].length})`);
     for (const c of d[key]) {
-      out.push(`  ${statusText(c.was).padEnd(5)} → ${statusText(c.now).padEnd(5)}  ${visible(c.id)}  ${visible(c.title)}`);
+      out.push(
+        `  ${statusText(c.was).padEnd(5)} → ${statusText(c.now).padEnd(5)}  ${visible(c.id)}  ${visible(c.title)}`,
+      );
       out.push(`      ${visible(c.requirement.id)} (${c.requirement.level}) ${visible(c.requirement.spec)}`);
       if (c.message && c.now !== 'pass') out.push(`      ${visible(bounded(c.message, 300))}`);
     }
   }
-  out.push(...(out.length > 0 ? [''] : []), headline(d) + (brief ? ` · now ${d.new.verdict.toUpperCase()} ${formatTotals(d.new.summary)}` : ''));
+  out.push(
+    ...(out.length > 0 ? [''] : []),
+    headline(d) + (brief ? ` · now ${d.new.verdict.toUpperCase()} ${formatTotals(d.new.summary)}` : ''),
+  );
   return `${out.join('\n')}\n`;
 }
 
@@ -124,9 +150,17 @@ export function renderDiffMarkdown(d: ReportDiff): string {
   for (const [key, name] of SECTIONS) {
     const list = d[key];
     if (list.length === 0) continue;
-    out.push('', `### ${name} (${list.length})`, '', '| check | was | now | requirement | message |', '| --- | --- | --- | --- | --- |');
+    out.push(
+      '',
+      `### ${name} (${list.length})`,
+      '',
+      '| check | was | now | requirement | message |',
+      '| --- | --- | --- | --- | --- |',
+    );
     for (const c of list.slice(0, MAX_ROWS)) {
-      out.push(`| \`${c.id.replace(/`/g, '')}\` ${md(c.title)} | ${statusText(c.was)} | ${statusText(c.now)} | ${requirementLink(c.requirement)} | ${c.now === 'pass' ? '' : md(bounded(c.message, 300))} |`);
+      out.push(
+        `| \`${c.id.replace(/`/g, '')}\` ${md(c.title)} | ${statusText(c.was)} | ${statusText(c.now)} | ${requirementLink(c.requirement)} | ${c.now === 'pass' ? '' : md(bounded(c.message, 300))} |`,
+      );
     }
     if (list.length > MAX_ROWS) out.push('', `… and ${list.length - MAX_ROWS} more (see the JSON diff)`);
   }

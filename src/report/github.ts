@@ -42,7 +42,9 @@ const ICON = { pass: '✅', fail: '❌', error: '⚠️' } as const;
 export function renderStepSummary(report: Report): string {
   const result = verdict(report);
   const { server } = report;
-  const identity = server ? `${[server.name, server.version].filter(Boolean).join(' ') || 'unnamed server'} · revision ${server.protocolVersion}` : 'not initialized';
+  const identity = server
+    ? `${[server.name, server.version].filter(Boolean).join(' ') || 'unnamed server'} · revision ${server.protocolVersion}`
+    : 'not initialized';
   const out = [
     `## ${ICON[result]} MCP conformance: ${result}`,
     '',
@@ -57,8 +59,11 @@ export function renderStepSummary(report: Report): string {
   ];
   const sections: [string, CheckResult[]][] = [
     ['Failures', report.checks.filter((c) => failsTheRun(c) && !isStale(c))],
-    ['Stale expected failures: these pass now, remove them from the expected-failures file', report.checks.filter(isStale)],
-    ['Harness errors (not the server\'s fault)', report.checks.filter((c) => c.status === 'error')],
+    [
+      'Stale expected failures: these pass now, remove them from the expected-failures file',
+      report.checks.filter(isStale),
+    ],
+    ["Harness errors (not the server's fault)", report.checks.filter((c) => c.status === 'error')],
     ['Warnings', report.checks.filter((c) => c.status === 'warn' && !isExpectedFailure(c))],
     ['Expected failures', report.checks.filter(isExpectedFailure)],
   ];
@@ -77,17 +82,32 @@ export function renderStepSummary(report: Report): string {
 
 function details(check: CheckResult): string[] {
   const head = `#### ${check.status.toUpperCase()} \`${check.id}\` ${md(check.title)}`;
-  const baseline = check.baseline ? [`*listed in the expected failures as ${md(check.baseline.entry)}${check.baseline.reason ? `: ${md(check.baseline.reason)}` : ''}*`] : [];
+  const baseline = check.baseline
+    ? [
+        `*listed in the expected failures as ${md(check.baseline.entry)}${check.baseline.reason ? `: ${md(check.baseline.reason)}` : ''}*`,
+      ]
+    : [];
   const body = triad(check, { indent: 2, maxJson: MAX_JSON })
     .filter((s) => s.label !== 'transcript')
-    .flatMap((s) => (s.label === 'expected' || s.label === 'actual' ? [`**${s.label}**`, codeBlock(s.lines)] : [`**${s.label}** ${s.lines.map(md).join('<br>')}`]));
+    .flatMap((s) =>
+      s.label === 'expected' || s.label === 'actual'
+        ? [`**${s.label}**`, codeBlock(s.lines)]
+        : [`**${s.label}** ${s.lines.map(md).join('<br>')}`],
+    );
   return [head, ...[...baseline, ...body].flatMap((line) => ['', line])];
 }
 
 /** One annotation per check that needs a look: `::error` fails the run, `::warning` is a warning, `::notice` an expected failure. */
 export function renderAnnotations(report: Report): string {
   const lines = report.checks.flatMap((c) => {
-    const kind = failsTheRun(c) || c.status === 'error' ? 'error' : c.status === 'warn' && !isExpectedFailure(c) ? 'warning' : isExpectedFailure(c) ? 'notice' : undefined;
+    const kind =
+      failsTheRun(c) || c.status === 'error'
+        ? 'error'
+        : c.status === 'warn' && !isExpectedFailure(c)
+          ? 'warning'
+          : isExpectedFailure(c)
+            ? 'notice'
+            : undefined;
     if (!kind) return [];
     const title = `${c.id}: ${isStale(c) ? 'stale expected failure' : c.status === 'error' ? 'harness error' : c.title}`;
     const message = isStale(c) ? staleAdvice(c) : triadText(c, { maxJson: 500, maxText: 200, last: 5 });
@@ -118,14 +138,19 @@ export function renderOutputs(report: Report, paths: Record<string, string>): st
  * In GitHub Actions: appends the step summary to `$GITHUB_STEP_SUMMARY` and the outputs (`paths` are named report
  * paths such as `report-json`) to `$GITHUB_OUTPUT`, for whichever of the two GitHub set.
  */
-export async function writeGitHubFiles(report: Report, paths: Record<string, string>, env: NodeJS.ProcessEnv = process.env): Promise<void> {
+export async function writeGitHubFiles(
+  report: Report,
+  paths: Record<string, string>,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<void> {
   if (env.GITHUB_STEP_SUMMARY) await appendFile(env.GITHUB_STEP_SUMMARY, renderStepSummary(report), 'utf8');
   if (env.GITHUB_OUTPUT) await appendFile(env.GITHUB_OUTPUT, renderOutputs(report, paths), 'utf8');
 }
 
 /** Before any server starts: the files GitHub set for the step summary and the outputs can be appended to. */
 export async function checkGitHubFiles(env: NodeJS.ProcessEnv = process.env): Promise<void> {
-  if (env.GITHUB_STEP_SUMMARY) await checkAppendable(env.GITHUB_STEP_SUMMARY, `GITHUB_STEP_SUMMARY ${env.GITHUB_STEP_SUMMARY}`);
+  if (env.GITHUB_STEP_SUMMARY)
+    await checkAppendable(env.GITHUB_STEP_SUMMARY, `GITHUB_STEP_SUMMARY ${env.GITHUB_STEP_SUMMARY}`);
   if (env.GITHUB_OUTPUT) await checkAppendable(env.GITHUB_OUTPUT, `GITHUB_OUTPUT ${env.GITHUB_OUTPUT}`);
 }
 

@@ -1,6 +1,6 @@
 import { isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
 import type { CheckResult, Report, Server } from '../schema/generated/report.js';
-import { CSP, SCRIPT, SIDES_PAGE, STYLE } from './html/assets.js';
+import { PAGES } from './html/assets.js';
 import { jsonDiff } from './html/json-diff.js';
 import { html, pageHead, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
 import { writeReportFile } from './output.js';
@@ -17,7 +17,12 @@ const MAX_DIFF_VALUE = 300;
 const MAX_DIFFERENCES = 50;
 
 const VERDICT: Record<ReturnType<typeof verdict>, string> = { pass: 'PASS', fail: 'FAIL', error: 'ERROR' };
-const COUNT_NAMES = { tools: 'tool', resources: 'resource', resourceTemplates: 'resource template', prompts: 'prompt' } as const;
+const COUNT_NAMES = {
+  tools: 'tool',
+  resources: 'resource',
+  resourceTemplates: 'resource template',
+  prompts: 'prompt',
+} as const;
 const NEWLINE = raw('\n');
 /** Failures and errors are what a reader came for: their details start open. */
 const OPEN = new Set<CheckResult['status']>(['fail', 'error']);
@@ -45,12 +50,14 @@ export function renderHtml(report: Report): string {
   const data = {
     checks: report.checks.map((c) => {
       const i = sideOf.get(c);
-      return sides ? { status: c.status, area: i === undefined ? -1 : areas.indexOf(areaIn(sides[i], c)), era: i ?? -1 } : { status: c.status, area: areas.indexOf(areaOf(c)) };
+      return sides
+        ? { status: c.status, area: i === undefined ? -1 : areas.indexOf(areaIn(sides[i], c)), era: i ?? -1 }
+        : { status: c.status, area: areas.indexOf(areaOf(c)) };
     }),
   };
   const result = verdict(report);
   const name = sides ? sidesName(sides) : report.server?.title || report.server?.name || report.target.description;
-  const page = sides ? SIDES_PAGE : { csp: CSP, style: STYLE, script: SCRIPT };
+  const page = PAGES[sides ? 'sides' : 'run'];
 
   const runId = report.runId ? html`<meta name="mcp-conformance-run-id" content="${report.runId}">\n` : '';
   return html`${pageHead(page.csp, page.style, html`${VERDICT[result]} · ${name} · MCP conformance`, runId)}
@@ -91,7 +98,10 @@ const row = (label: string, value: Fragment) => html`<dt>${label}</dt><dd>${valu
 
 /** `name version (title)`, `no serverInfo`, or `none recorded` when the server never initialized. */
 const identityOf = (server: Server | undefined): string =>
-  server ? [server.name, server.version].filter(Boolean).join(' ') + (server.title ? ` (${server.title})` : '') || 'no serverInfo' : 'none recorded';
+  server
+    ? [server.name, server.version].filter(Boolean).join(' ') + (server.title ? ` (${server.title})` : '') ||
+      'no serverInfo'
+    : 'none recorded';
 
 const capabilitiesOf = (server: Server): string => Object.keys(server.capabilities).join(', ') || 'none';
 
@@ -139,7 +149,9 @@ function filters(checks: readonly CheckResult[], areas: readonly string[], sides
   const summary = summarize(checks);
   const button = (filter: 'status' | 'area' | 'era', value: string, label: Fragment) =>
     html`<button type="button" data-filter="${filter}" value="${value}" aria-pressed="false">${label}</button>`;
-  const runs = sides && html`<div><span>${byRevision(sides) ? 'Revision' : 'Run'}</span>${button('era', '', 'all')}${sides.map((s, i) => button('era', String(i), s.label))}</div>
+  const runs =
+    sides &&
+    html`<div><span>${byRevision(sides) ? 'Revision' : 'Run'}</span>${button('era', '', 'all')}${sides.map((s, i) => button('era', String(i), s.label))}</div>
 `;
   return html`<div class="filters" id="filters" hidden>
 <div><span>Status</span>${button('status', '', `all ${checks.length}`)}${STATUSES.map((s) => button('status', s, `${s} ${summary[s]}`))}</div>
@@ -151,7 +163,10 @@ ${runs}</div>`;
 function matrix(groups: readonly [string, CheckResult[]][], index: ReadonlyMap<CheckResult, number>): Html {
   return html`<table class="matrix"><tbody>
 ${groups.map(
-  ([area, checks]) => html`<tr data-group><th scope="row">${area}</th><td class="counts">${counts(checks)}</td><td><div class="cells">${checks.map((c) => cell(c, index.get(c)!))}</div></td></tr>
+  ([
+    area,
+    checks,
+  ]) => html`<tr data-group><th scope="row">${area}</th><td class="counts">${counts(checks)}</td><td><div class="cells">${checks.map((c) => cell(c, index.get(c)!))}</div></td></tr>
 `,
 )}</tbody></table>`;
 }
@@ -167,16 +182,24 @@ function cell(check: CheckResult, i: number, differs?: string): Html {
 }
 
 /** The areas of runs side by side, as each run names them (without its prefix), in order of first appearance. */
-const areasOf = (sides: readonly Side[]): string[] => [...new Set(sides.flatMap((side) => side.checks.map((c) => areaIn(side, c))))];
+const areasOf = (sides: readonly Side[]): string[] => [
+  ...new Set(sides.flatMap((side) => side.checks.map((c) => areaIn(side, c)))),
+];
 
 /** The server's name once, or each distinct one (`a / b`) where the runs' servers differ; the targets when none initialized. */
 function sidesName(sides: readonly Side[]): string {
-  const names = sides.flatMap((s) => (s.run.server ? [s.run.server.title || s.run.server.name || ''] : [])).filter(Boolean);
+  const names = sides
+    .flatMap((s) => (s.run.server ? [s.run.server.title || s.run.server.name || ''] : []))
+    .filter(Boolean);
   return [...new Set(names.length > 0 ? names : sides.map((s) => s.run.target.description))].join(' / ');
 }
 
 /** One value when every run has the same, else each run's, labelled. */
-function perSide(sides: readonly Side[], value: (side: Side) => string, show: (text: string) => Fragment = (text) => text): Fragment {
+function perSide(
+  sides: readonly Side[],
+  value: (side: Side) => string,
+  show: (text: string) => Fragment = (text) => text,
+): Fragment {
   const values = sides.map(value);
   if (new Set(values).size === 1) return show(values[0]);
   return html`<ul class="runs">${sides.map((s, i) => html`<li><b>${s.label}</b> ${show(values[i])}</li>`)}</ul>`;
@@ -191,14 +214,37 @@ function sidesFacts(sides: readonly Side[]): Html {
     return server.protocolVersion === revision ? '' : ` · negotiated ${server.protocolVersion}`;
   };
   const runs = html`<ul class="runs">${sides.map(
-    (s) => html`<li><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span><b>${s.label}</b> <span class="meta">${s.checks.length} checks: ${counts(s.checks)}${negotiated(s)}</span></li>`,
+    (s) =>
+      html`<li><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span><b>${s.label}</b> <span class="meta">${s.checks.length} checks: ${counts(s.checks)}${negotiated(s)}</span></li>`,
   )}</ul>`;
   const discovered = sides.some((s) => discoveredOf(s.run.server) !== '');
-  return html`${row('Target', perSide(sides, (s) => s.run.target.description, (text) => html`<code>${text}</code>`))}
-${row('Server', perSide(sides, (s) => identityOf(s.run.server)))}
+  return html`${row(
+    'Target',
+    perSide(
+      sides,
+      (s) => s.run.target.description,
+      (text) => html`<code>${text}</code>`,
+    ),
+  )}
+${row(
+  'Server',
+  perSide(sides, (s) => identityOf(s.run.server)),
+)}
 ${row(byRevision(sides) ? 'Revisions' : 'Runs', runs)}
-${sides.some((s) => s.run.server) && row('Capabilities', perSide(sides, (s) => (s.run.server ? capabilitiesOf(s.run.server) : '—')))}
-${discovered && row('Discovered', perSide(sides, (s) => discoveredOf(s.run.server) || '—'))}`;
+${
+  sides.some((s) => s.run.server) &&
+  row(
+    'Capabilities',
+    perSide(sides, (s) => (s.run.server ? capabilitiesOf(s.run.server) : '—')),
+  )
+}
+${
+  discovered &&
+  row(
+    'Discovered',
+    perSide(sides, (s) => discoveredOf(s.run.server) || '—'),
+  )
+}`;
 }
 
 /**
@@ -213,22 +259,35 @@ function sidesMatrix(sides: readonly Side[], index: ReadonlyMap<CheckResult, num
   const ran = (c: CheckResult) => c.status !== 'skip';
   const differs = (side: Side, check: CheckResult): string | undefined => {
     const others = (across.get(unprefixed(side, check.id)) ?? [])
-      .map((other, j) => other && other !== check && ran(other) && ran(check) && other.status !== check.status && (FINDINGS.has(other.status) || FINDINGS.has(check.status)) && `${sides[j].label}: ${other.status}`)
+      .map(
+        (other, j) =>
+          other &&
+          other !== check &&
+          ran(other) &&
+          ran(check) &&
+          other.status !== check.status &&
+          (FINDINGS.has(other.status) || FINDINGS.has(check.status)) &&
+          `${sides[j].label}: ${other.status}`,
+      )
       .filter(Boolean);
     return others.length > 0 ? others.join(', ') : undefined;
   };
   const column = (side: Side, i: number, area: string) => {
     const checks = side.checks.filter((c) => areaIn(side, c) === area);
-    const body = checks.length === 0
-      ? html`<span class="none">—</span>`
-      : html`<div class="meta">${counts(checks)}</div><div class="cells">${checks.map((c) => cell(c, index.get(c)!, differs(side, c)))}</div>`;
+    const body =
+      checks.length === 0
+        ? html`<span class="none">—</span>`
+        : html`<div class="meta">${counts(checks)}</div><div class="cells">${checks.map((c) => cell(c, index.get(c)!, differs(side, c)))}</div>`;
     return html`<td data-era="${i}">${body}</td>`;
   };
   return html`<table class="matrix sides"><thead><tr><th scope="col">area</th>${sides.map(
-    (s, i) => html`<th scope="col" data-era="${i}">${s.label} <span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></th>`,
+    (s, i) =>
+      html`<th scope="col" data-era="${i}">${s.label} <span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></th>`,
   )}</tr></thead><tbody>
-${areasOf(sides).map((area) => html`<tr data-group><th scope="row">${area}</th>${sides.map((s, i) => column(s, i, area))}</tr>
-`)}</tbody></table>
+${areasOf(sides).map(
+  (area) => html`<tr data-group><th scope="row">${area}</th>${sides.map((s, i) => column(s, i, area))}</tr>
+`,
+)}</tbody></table>
 <p class="meta">A column per ${byRevision(sides) ? 'revision' : 'run'}; \u2260 marks a check that fared otherwise in another column.</p>`;
 }
 
@@ -239,7 +298,8 @@ function checkDetails(check: CheckResult, i: number): Html {
   const longMessage = message && (message.length > 1 || message[0].length > MAX_SUMMARY) && message;
   const expected = sections.get('expected');
   const actual = sections.get('actual');
-  const side = (label: string, text: string[] | undefined) => text && html`<div><h4>${label}</h4><pre>${lines(text)}</pre></div>`;
+  const side = (label: string, text: string[] | undefined) =>
+    text && html`<div><h4>${label}</h4><pre>${lines(text)}</pre></div>`;
   return html`<details class="check s-${check.status}" id="check-${check.id}" data-item="${i}"${OPEN.has(check.status) && raw(' open')}>
 <summary><span class="tag">${check.status.toUpperCase()}</span>${baselineTag(check)}<code>${check.id}</code><span>${check.title}</span><span class="msg">${bounded(message?.[0] ?? '', MAX_SUMMARY)}</span></summary>
 <div class="body">
@@ -259,7 +319,9 @@ function requirement(check: CheckResult): Html {
   const r = check.requirement;
   const href = safeHref(r.spec);
   // A spec that is not an http(s) URL (say `javascript:`) is shown, never linked.
-  const id = href ? html`<a href="${href}" rel="noreferrer">${r.id}</a>` : html`<code>${r.id}</code> <code>${r.spec}</code>`;
+  const id = href
+    ? html`<a href="${href}" rel="noreferrer">${r.id}</a>`
+    : html`<code>${r.id}</code> <code>${r.spec}</code>`;
   return html`<div><h4>Requirement</h4><p class="req"><span class="level">${r.level}</span> ${id} — ${r.text}</p></div>`;
 }
 
@@ -292,7 +354,9 @@ function diff(expected: unknown, actual: unknown): Html | undefined {
   const more = found.length > MAX_DIFFERENCES && ` (the first ${MAX_DIFFERENCES})`;
   return html`<div><h4>Differences${more}</h4><table class="diff"><thead><tr><th>path</th><th>expected</th><th>actual</th></tr></thead><tbody>
 ${differences.map(
-  (d) => html`<tr class="${d.kind}"><td><code>${d.path}</code></td><td>${d.kind === 'extra' ? absent : show(d.expected)}</td><td>${d.kind === 'missing' ? absent : show(d.actual)}</td></tr>
+  (
+    d,
+  ) => html`<tr class="${d.kind}"><td><code>${d.path}</code></td><td>${d.kind === 'extra' ? absent : show(d.expected)}</td><td>${d.kind === 'missing' ? absent : show(d.actual)}</td></tr>
 `,
 )}</tbody></table></div>`;
 }
@@ -302,6 +366,8 @@ function transcript(check: CheckResult): Html | undefined {
   const entries = check.transcript ?? [];
   if (entries.length === 0) return undefined;
   return html`<details class="transcript"><summary>Transcript · ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} <span class="meta">→ sent, ← received, ! stderr, · process</span></summary><ol class="frames">
-${entries.map((e) => html`<li class="d-${e.dir}">${formatEntry(e)}</li>
-`)}</ol></details>`;
+${entries.map(
+  (e) => html`<li class="d-${e.dir}">${formatEntry(e)}</li>
+`,
+)}</ol></details>`;
 }

@@ -8,7 +8,14 @@ import { triad, type Section } from './triad.js';
 /** Characters XML 1.0 forbids: controls other than \t \n \r, lone surrogates, U+FFFE and U+FFFF. */
 const FORBIDDEN = /[^\t\n\r\u0020-\ud7ff\ue000-\ufffd\u{10000}-\u{10ffff}]/gu;
 const TEXT_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;' };
-const ATTR_ESCAPES: Record<string, string> = { ...TEXT_ESCAPES, '"': '&quot;', "'": '&apos;', '\t': '&#9;', '\n': '&#10;', '\r': '&#13;' };
+const ATTR_ESCAPES: Record<string, string> = {
+  ...TEXT_ESCAPES,
+  '"': '&quot;',
+  "'": '&apos;',
+  '\t': '&#9;',
+  '\n': '&#10;',
+  '\r': '&#13;',
+};
 
 /** Text content: forbidden characters removed, markup escaped (so `]]>` and `</failure>` stay text). */
 export function xmlText(s: string): string {
@@ -68,7 +75,8 @@ function renderCase(check: CheckResult): string {
     const message = isStale(check) ? `stale expected-failures entry: ${check.id} passes now` : check.message;
     children.push(element('failure', { message, type: check.level }, details(check)));
   }
-  if (check.status === 'error') children.push(element('error', { message: check.message, type: 'error' }, details(check)));
+  if (check.status === 'error')
+    children.push(element('error', { message: check.message, type: 'error' }, details(check)));
   if (check.status === 'skip') children.push(`<skipped ${attrs({ message: check.message })}/>`);
   const out = systemOut(check);
   if (out) children.push(element('system-out', {}, out));
@@ -78,12 +86,24 @@ function renderCase(check: CheckResult): string {
 
 function counts(checks: readonly CheckResult[], ms: number): Record<string, number | string> {
   const s = summarize(checks);
-  return { tests: checks.length, failures: checks.filter(failsTheRun).length, errors: s.error, skipped: s.skip, time: seconds(ms) };
+  return {
+    tests: checks.length,
+    failures: checks.filter(failsTheRun).length,
+    errors: s.error,
+    skipped: s.skip,
+    time: seconds(ms),
+  };
 }
 
 /** The run id of the report.json written with this file, as a testsuite property (where every JUnit schema allows one). */
 const runIdProperty = ({ runId }: Report): string[] =>
-  runId ? ['    <properties>', `      <property ${attrs({ name: 'mcp-conformance.run-id', value: runId })}/>`, '    </properties>'] : [];
+  runId
+    ? [
+        '    <properties>',
+        `      <property ${attrs({ name: 'mcp-conformance.run-id', value: runId })}/>`,
+        '    </properties>',
+      ]
+    : [];
 
 /**
  * JUnit XML: one <testsuite> per area, one <testcase> per check. fail → <failure type=level>, error → <error>,
@@ -92,7 +112,12 @@ const runIdProperty = ({ runId }: Report): string[] =>
 export function renderJunit(report: Report): string {
   const suites = [...groupByArea(report.checks)].map(([area, checks]) => {
     const ms = checks.reduce((sum, c) => sum + (Number.isFinite(c.durationMs) ? c.durationMs : 0), 0);
-    return [`  <testsuite ${attrs({ name: area, ...counts(checks, ms) })}>`, ...runIdProperty(report), ...checks.map(renderCase), '  </testsuite>'].join('\n');
+    return [
+      `  <testsuite ${attrs({ name: area, ...counts(checks, ms) })}>`,
+      ...runIdProperty(report),
+      ...checks.map(renderCase),
+      '  </testsuite>',
+    ].join('\n');
   });
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',

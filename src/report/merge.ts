@@ -37,7 +37,11 @@ export function mergeReports(inputs: readonly MergeInput[]): Merged {
   const notes: string[] = [];
   const groups = new Map<string, MergeInput[]>();
   for (const input of inputs) groups.set(runKey(input), [...(groups.get(runKey(input)) ?? []), input]);
-  const runs = [...groups.values()].map((group) => ({ report: mergeShards(group, notes), label: group[0].label, revision: group[0].revision }));
+  const runs = [...groups.values()].map((group) => ({
+    report: mergeShards(group, notes),
+    label: group[0].label,
+    revision: group[0].revision,
+  }));
   const report = runs.length === 1 ? runs[0].report : sideBySide(runs);
   return { report: { ...report, summary: summarize(report.checks) }, notes };
 }
@@ -49,8 +53,11 @@ function mergeShards(shards: readonly MergeInput[], notes: string[]): Report {
       const seen = kept.get(check.id);
       if (!seen) kept.set(check.id, { check, source });
       else if (seen.check.status !== check.status) {
-        const [worse, other] = RANK[check.status] > RANK[seen.check.status] ? [{ check, source }, seen] : [seen, { check, source }];
-        notes.push(`${check.id}: ${worse.check.status} in ${worse.source}, ${other.check.status} in ${other.source}; kept ${worse.check.status}`);
+        const [worse, other] =
+          RANK[check.status] > RANK[seen.check.status] ? [{ check, source }, seen] : [seen, { check, source }];
+        notes.push(
+          `${check.id}: ${worse.check.status} in ${worse.source}, ${other.check.status} in ${other.source}; kept ${worse.check.status}`,
+        );
         const message = `${worse.check.message} (merged: ${other.source} had ${other.check.status}: ${bounded(other.check.message, 200)})`;
         kept.set(check.id, { check: { ...worse.check, message }, source: worse.source });
       }
@@ -69,7 +76,13 @@ function span(reports: readonly Report[]): Omit<Report, 'checks'> {
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
     // Counts add up; what the start gate decided is the first run's (the runs of one command share it).
-    ...(counted.length > 0 && { processes: { ...counted[0], started: counted.reduce((n, c) => n + c.started, 0), mostAlive: Math.max(...counted.map((c) => c.mostAlive)) } }),
+    ...(counted.length > 0 && {
+      processes: {
+        ...counted[0],
+        started: counted.reduce((n, c) => n + c.started, 0),
+        mostAlive: Math.max(...counted.map((c) => c.mostAlive)),
+      },
+    }),
     ...(reports.some((r) => r.strict) && { strict: true }),
     ...(reports.some((r) => r.interrupted) && { interrupted: true }),
   };
@@ -81,20 +94,39 @@ function sideBySide(labelled: readonly { report: Report; label?: string; revisio
   // One server in several revisions (the folders of a --revision auto|all run) is told apart by revision, as the run's own combined report is.
   const names = new Set(runs.map((r) => r.server?.name ?? r.target.description));
   const byRevision = names.size === 1 && runs.every((r) => r.server?.protocolVersion !== undefined);
-  const slugs = uniqueSlugs(labelled.map(({ report: r, label }) => label ?? (byRevision ? r.server!.protocolVersion : (r.server?.name ?? r.target.description))));
+  const slugs = uniqueSlugs(
+    labelled.map(
+      ({ report: r, label }) =>
+        label ?? (byRevision ? r.server!.protocolVersion : (r.server?.name ?? r.target.description)),
+    ),
+  );
   const { server: _server, runs: _runs, ...shared } = span(runs);
   // What the renderers need to show the runs as one: each one's prefix, revision, target and server.
   const sides = labelled.flatMap(({ report: r, revision }, i): Run[] => {
     if (r.runs) return r.runs.map((inner) => ({ ...inner, prefix: `${slugs[i]}/${inner.prefix}` }));
     const tested = revision ?? (byRevision ? r.server!.protocolVersion : undefined);
-    return [{ prefix: slugs[i], ...(tested !== undefined && { revision: tested }), target: r.target, ...(r.server && { server: r.server }) }];
+    return [
+      {
+        prefix: slugs[i],
+        ...(tested !== undefined && { revision: tested }),
+        target: r.target,
+        ...(r.server && { server: r.server }),
+      },
+    ];
   });
   return {
     ...shared,
     target: { description: runs.map((r, i) => `${slugs[i]}: ${identity(r)}`).join(' · ') },
     runs: sides,
     // A check's cause is named by its id, which is prefixed like the others.
-    checks: runs.flatMap((r, i) => r.checks.map((c) => ({ ...c, id: `${slugs[i]}/${c.id}`, area: `${slugs[i]}/${areaOf(c)}`, ...(c.after && { after: `${slugs[i]}/${c.after}` }) }))),
+    checks: runs.flatMap((r, i) =>
+      r.checks.map((c) => ({
+        ...c,
+        id: `${slugs[i]}/${c.id}`,
+        area: `${slugs[i]}/${areaOf(c)}`,
+        ...(c.after && { after: `${slugs[i]}/${c.after}` }),
+      })),
+    ),
   };
 }
 
@@ -109,7 +141,12 @@ function identity(r: Report): string {
 export function uniqueSlugs(names: readonly string[]): string[] {
   const taken = new Set<string>();
   return names.map((name) => {
-    const base = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 40) || 'server';
+    const base =
+      name
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '-')
+        .replace(/^-+|-+$/g, '')
+        .slice(0, 40) || 'server';
     let slug = base;
     for (let n = 2; taken.has(slug); n++) slug = `${base}-${n}`;
     taken.add(slug);

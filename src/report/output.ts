@@ -46,13 +46,18 @@ async function withRetries<T>(op: () => Promise<T>): Promise<T> {
 export async function ensureDir(dir: string): Promise<void> {
   const missing: string[] = [];
   for (let at = resolve(dir); ; at = dirname(at)) {
-    const found = await stat(at).catch((err: NodeJS.ErrnoException) => (err.code === 'ENOENT' ? undefined : Promise.reject(err)));
-    if (found && !found.isDirectory()) throw Object.assign(new Error(`ENOTDIR: ${at} is not a folder`), { code: 'ENOTDIR' });
+    const found = await stat(at).catch((err: NodeJS.ErrnoException) =>
+      err.code === 'ENOENT' ? undefined : Promise.reject(err),
+    );
+    if (found && !found.isDirectory())
+      throw Object.assign(new Error(`ENOTDIR: ${at} is not a folder`), { code: 'ENOTDIR' });
     if (found || dirname(at) === at) break;
     missing.unshift(at);
   }
   for (const at of missing) {
-    await withRetries(() => mkdir(at)).catch((err: NodeJS.ErrnoException) => (err.code === 'EEXIST' ? undefined : Promise.reject(err)));
+    await withRetries(() => mkdir(at)).catch((err: NodeJS.ErrnoException) =>
+      err.code === 'EEXIST' ? undefined : Promise.reject(err),
+    );
   }
 }
 
@@ -94,7 +99,8 @@ async function withFolderLock<T>(outDir: string, work: () => Promise<T>): Promis
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
       // Runs that keep taking over each other's lock: give up rather than loop.
-      if (attempt >= LOCK_ATTEMPTS) throw Object.assign(new Error(`EBUSY: ${LOCK_FILE} stays taken`), { code: 'EBUSY' });
+      if (attempt >= LOCK_ATTEMPTS)
+        throw Object.assign(new Error(`EBUSY: ${LOCK_FILE} stays taken`), { code: 'EBUSY' });
       const holder = Number(await readFile(lock, 'utf8').catch(() => ''));
       if (performance.now() > deadline || (holder > 0 && !alive(holder))) await rm(lock, { force: true });
       else await sleep(backoff(attempt, FIRST_BACKOFF_MS, MAX_BACKOFF_MS));
@@ -127,7 +133,12 @@ export async function writeFileSet(outDir: string, files: Record<string, string>
   } catch (err) {
     throw new OutputError(`${outDir}: cannot write reports into this folder (${reason(err)})`);
   }
-  const staged = Object.entries(files).map(([name, text]) => ({ name, text, path: join(outDir, name), temp: join(outDir, `.${name}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`) }));
+  const staged = Object.entries(files).map(([name, text]) => ({
+    name,
+    text,
+    path: join(outDir, name),
+    temp: join(outDir, `.${name}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`),
+  }));
   try {
     await Promise.all(staged.map(({ temp, text }) => withRetries(() => writeFile(temp, text, 'utf8'))));
     await withFolderLock(outDir, async () => {

@@ -24,7 +24,9 @@ export function renderSarif(report: Report): string {
   const rules = report.checks.map(rule);
   const index = new Map(report.checks.map((c, i) => [c.id, i]));
   const uri = serverUri(report);
-  const results = report.checks.filter((c) => c.status === 'fail' || c.status === 'warn' || isStale(c)).map((c) => result(c, index.get(c.id)!, uri));
+  const results = report.checks
+    .filter((c) => c.status === 'fail' || c.status === 'warn' || isStale(c))
+    .map((c) => result(c, index.get(c.id)!, uri));
   const errors = report.checks.filter((c) => c.status === 'error');
   const log = {
     $schema: SARIF_SCHEMA,
@@ -32,7 +34,9 @@ export function renderSarif(report: Report): string {
     runs: [
       {
         tool: { driver: { name: report.tool.name, version: report.tool.version, rules } },
-        ...(report.runId && { automationDetails: { guid: guidOr(report.runId), id: `mcp-conformance/${report.runId}` } }),
+        ...(report.runId && {
+          automationDetails: { guid: guidOr(report.runId), id: `mcp-conformance/${report.runId}` },
+        }),
         invocations: [
           {
             executionSuccessful: errors.length === 0 && !report.interrupted,
@@ -69,7 +73,9 @@ function rule(c: CheckResult) {
 
 function result(c: CheckResult, ruleIndex: number, uri: string) {
   const sections = triad(c, { maxJson: 1000 }).filter((s) => s.label !== 'transcript');
-  const text = isStale(c) ? `${c.id} ${staleAdvice(c)}` : sections.map((s) => `${s.label}: ${s.lines.join('\n')}`).join('\n');
+  const text = isStale(c)
+    ? `${c.id} ${staleAdvice(c)}`
+    : sections.map((s) => `${s.label}: ${s.lines.join('\n')}`).join('\n');
   return {
     ruleId: c.id,
     ruleIndex,
@@ -77,7 +83,14 @@ function result(c: CheckResult, ruleIndex: number, uri: string) {
     level: c.status === 'warn' && !failsDifferently(c) ? 'warning' : 'error',
     message: { text: bounded(text, MAX_MESSAGE) },
     locations: [{ physicalLocation: { artifactLocation: { uri, index: 0 } } }],
-    ...(isExpectedFailure(c) && { suppressions: [{ kind: 'external', justification: c.baseline!.reason ?? `listed as ${c.baseline!.entry} in the expected-failures file` }] }),
+    ...(isExpectedFailure(c) && {
+      suppressions: [
+        {
+          kind: 'external',
+          justification: c.baseline!.reason ?? `listed as ${c.baseline!.entry} in the expected-failures file`,
+        },
+      ],
+    }),
     properties: { status: c.status, ...(c.baseline && { baseline: c.baseline }) },
   };
 }
@@ -97,4 +110,5 @@ function serverText(report: Report): string {
 }
 
 /** A run id that is a GUID (as a run writes it) is SARIF's automation guid; any other is left out of that field. */
-const guidOr = (id: string) => (/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id : undefined);
+const guidOr = (id: string) =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id) ? id : undefined;

@@ -29,7 +29,8 @@ export function sidesOf(report: Pick<Report, 'runs' | 'checks'>): Side[] | undef
 export const byRevision = (sides: readonly Side[]): boolean => sides.every((s) => s.run.revision !== undefined);
 
 /** `text` without the side's prefix: a check's id or area as its own run had it. */
-export const unprefixed = (side: Side, text: string): string => (text.startsWith(`${side.run.prefix}/`) ? text.slice(side.run.prefix.length + 1) : text);
+export const unprefixed = (side: Side, text: string): string =>
+  text.startsWith(`${side.run.prefix}/`) ? text.slice(side.run.prefix.length + 1) : text;
 
 /** A check's area as its own run had it. */
 export const areaIn = (side: Side, check: CheckResult): string => unprefixed(side, areaOf(check));

@@ -31,7 +31,8 @@ export function verdict(report: Pick<Report, 'checks'>): 'pass' | 'fail' | 'erro
 }
 
 /** No check applied to the server (every one was skipped, or none was selected): the run tested nothing. */
-export const testedNothing = (report: Pick<Report, 'checks'>): boolean => report.checks.every((c) => c.status === 'skip');
+export const testedNothing = (report: Pick<Report, 'checks'>): boolean =>
+  report.checks.every((c) => c.status === 'skip');
 
 /** The area of a check: its `area` field, or else the first segment of its id. */
 export function areaOf(check: CheckResult): string {

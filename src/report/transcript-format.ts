@@ -18,7 +18,8 @@ export interface TranscriptFormat {
 export function formatEntry(entry: TranscriptEntry, maxText = Infinity): string {
   const text = entry.text.replace(/\r\n|\r|\n/g, '⏎');
   const cut = text.length > maxText;
-  const more = entry.truncated || cut ? ` … (${entry.bytes} bytes${entry.sha256 ? `, sha256 ${entry.sha256}` : ''})` : '';
+  const more =
+    entry.truncated || cut ? ` … (${entry.bytes} bytes${entry.sha256 ? `, sha256 ${entry.sha256}` : ''})` : '';
   const t = Number.isFinite(entry.t) ? Math.round(entry.t * 10) / 10 : '?';
   return `#${entry.seq} +${t} ms ${MARK[entry.dir] ?? '?'} ${cut ? clip(text, maxText) : text}${more}`;
 }

@@ -25,7 +25,13 @@ export function triad(check: CheckResult, options: TriadOptions = {}): Section[]
   const sections: Section[] = [{ label: 'requirement', lines: [`${r.id} (${r.level}) ${r.spec}`, r.text] }];
   if (check.message) sections.push({ label: 'message', lines: check.message.split(/\r\n|\r|\n/) });
   // A listed check failing for another reason: the message its entry expects, beside the one above.
-  if (check.baseline?.messageDiffers) sections.push({ label: 'baseline', lines: [`${check.baseline.entry} expects the message ${check.baseline.message}; this one differs, so it fails the run`] });
+  if (check.baseline?.messageDiffers)
+    sections.push({
+      label: 'baseline',
+      lines: [
+        `${check.baseline.entry} expects the message ${check.baseline.message}; this one differs, so it fails the run`,
+      ],
+    });
   if (check.expected !== undefined) sections.push({ label: 'expected', lines: json(check.expected) });
   if (check.actual !== undefined) sections.push({ label: 'actual', lines: json(check.actual) });
   const transcript = formatTranscript(check.transcript, options);

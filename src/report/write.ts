@@ -12,7 +12,10 @@ export interface WrittenReports {
 }
 
 /** The report with its run id: a new one, unless it is a saved report rendered again. */
-export const withRunId = (report: Report): Report & { runId: string } => ({ ...report, runId: report.runId ?? randomUUID() });
+export const withRunId = (report: Report): Report & { runId: string } => ({
+  ...report,
+  runId: report.runId ?? randomUUID(),
+});
 
 /**
  * Writes every file report into `outDir` (created if missing) as one set, and returns their paths: report.json
@@ -20,7 +23,13 @@ export const withRunId = (report: Report): Report & { runId: string } => ({ ...r
  */
 export async function writeReports(report: Report, outDir: string): Promise<WrittenReports> {
   // The renderers (badge-maker is slow to load) are loaded when a run ends, not when the tool starts.
-  const [{ renderJson }, { renderJunit }, { renderHtml }, { badgeFor, renderBadgeJson, renderBadgeSvg }, { renderSarif }] = await Promise.all([
+  const [
+    { renderJson },
+    { renderJunit },
+    { renderHtml },
+    { badgeFor, renderBadgeJson, renderBadgeSvg },
+    { renderSarif },
+  ] = await Promise.all([
     import('./json.js'),
     import('./junit.js'),
     import('./html.js'),
@@ -38,5 +47,12 @@ export async function writeReports(report: Report, outDir: string): Promise<Writ
     'report.sarif': renderSarif(stamped),
   });
   const path = (name: string) => paths[name]!;
-  return { json: path('report.json'), junit: path('junit.xml'), html: path('index.html'), badgeSvg: path('badge.svg'), badgeJson: path('badge.json'), sarif: path('report.sarif') };
+  return {
+    json: path('report.json'),
+    junit: path('junit.xml'),
+    html: path('index.html'),
+    badgeSvg: path('badge.svg'),
+    badgeJson: path('badge.json'),
+    sarif: path('report.sarif'),
+  };
 }

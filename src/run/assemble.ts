@@ -1,5 +1,5 @@
 // The report of a run, assembled from its results once every session has closed.
-import { CHECKS } from '../suite/checks.js';
+import { CHECKS } from '../checks/index.js';
 import { UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
@@ -45,7 +45,15 @@ export function handshakeStopped(budgetSpent: boolean, session: Session, protoco
   const stateless = protocolVersion === STATELESS_REVISION;
   const def = CHECKS.find((c) => c.id === (stateless ? 'stateless/discover/result' : 'lifecycle/initialize/result'))!;
   const why = budgetSpent ? 'the run budget (--budget) was spent' : 'the run was interrupted';
-  return checkResult(def, { status: 'error', message: `${why} before ${stateless ? 'server/discover' : 'initialize'} completed; no check ran` }, 0, session.transcript.slice(0));
+  return checkResult(
+    def,
+    {
+      status: 'error',
+      message: `${why} before ${stateless ? 'server/discover' : 'initialize'} completed; no check ran`,
+    },
+    0,
+    session.transcript.slice(0),
+  );
 }
 
 /**
@@ -58,22 +66,31 @@ export function assembleReport(run: Finished): Report {
   noteLateAnswers(results, run.sessions, run.silent);
   noteCause(results, run.lostWaiting);
   // Without a token nothing was exchanged at the MCP level: the frames were HTTP refusals.
-  results.push(...run.monitor.results(run.transport, run.profile?.revision).map((r) => (run.locked ? { ...r, status: 'skip' as const, message: run.locked, transcript: undefined } : r)));
-  const checks = run.strict ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r)) : results;
+  results.push(
+    ...run.monitor
+      .results(run.transport, run.profile?.revision)
+      .map((r) => (run.locked ? { ...r, status: 'skip' as const, message: run.locked, transcript: undefined } : r)),
+  );
+  const checks = run.strict
+    ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r))
+    : results;
   // Header values, secret-named --env values and named secrets (--secret): wherever the server echoed one, the report says ***.
-  return redact({
-    tool: TOOL,
-    target: targetOf(run.plan),
-    ...(run.profile && { server: serverOf(run.profile) }),
-    startedAt: run.startedAt.toISOString(),
-    durationMs: Math.round(performance.now() - run.t0),
-    strict: run.strict,
-    seed: run.seed,
-    ...(run.interrupted && { interrupted: run.interrupted }),
-    ...((run.processes.started > 0 || run.processes.startsAtOnce !== undefined) && { processes: run.processes }),
-    summary: summarize(checks),
-    checks,
-  }, secretsOf(run.plan));
+  return redact(
+    {
+      tool: TOOL,
+      target: targetOf(run.plan),
+      ...(run.profile && { server: serverOf(run.profile) }),
+      startedAt: run.startedAt.toISOString(),
+      durationMs: Math.round(performance.now() - run.t0),
+      strict: run.strict,
+      seed: run.seed,
+      ...(run.interrupted && { interrupted: run.interrupted }),
+      ...((run.processes.started > 0 || run.processes.startsAtOnce !== undefined) && { processes: run.processes }),
+      summary: summarize(checks),
+      checks,
+    },
+    secretsOf(run.plan),
+  );
 }
 
 function targetOf(plan: LaunchPlan): Report['target'] {
@@ -94,7 +111,12 @@ function serverOf(p: ServerProfile): NonNullable<Report['server']> {
     capabilities: p.capabilities,
     // The report keeps evidence, not a server's multi-megabyte payloads.
     instructions: p.instructions === undefined ? undefined : (bounded(p.instructions) as string),
-    counts: { tools: p.tools.length, resources: p.resources.length, resourceTemplates: p.resourceTemplates.length, prompts: p.prompts.length },
+    counts: {
+      tools: p.tools.length,
+      resources: p.resources.length,
+      resourceTemplates: p.resourceTemplates.length,
+      prompts: p.prompts.length,
+    },
   };
 }
 
@@ -107,5 +129,10 @@ export function handshakeFailure(err: Error, session: Session, protocolVersion: 
     err instanceof UnsupportedEra
       ? `the server does not support ${protocolVersion}: ${err.message}; every check of ${protocolVersion} is skipped (--revision auto tests the revisions it lists)`
       : `${stateless ? 'server/discover' : 'initialize'} did not succeed: ${err.message}${stderr ? `\nserver stderr:\n${stderr}` : ''}; no other check could run`;
-  return checkResult(def, { status: 'fail', message, expected: stateless ? 'a DiscoverResult' : 'an InitializeResult' }, 0, session.transcript.slice(0));
+  return checkResult(
+    def,
+    { status: 'fail', message, expected: stateless ? 'a DiscoverResult' : 'an InitializeResult' },
+    0,
+    session.transcript.slice(0),
+  );
 }

@@ -1,11 +1,11 @@
 // One check run once: the context it is given, the budget and interruption it races, and the verdict on what it threw.
-import { timeoutVerdict } from '../checks/timeouts.js';
-import type { CheckContext, CheckDef, Outcome } from '../checks/check.js';
+import { timeoutVerdict } from '../checks/kit/timeouts.js';
+import type { CheckContext, CheckDef, Outcome } from '../checks/kit/check.js';
 import { initialize, schemaRevision } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import { STATELESS_REVISION } from '../schema/revisions.js';
-import { type Exchange, RequestTimeout, Session, SessionClosed } from '../session/session.js';
+import { type Exchange, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
 import { bounded } from '../json.js';
 import { checkResult } from './result.js';
 import type { ScratchSessions } from './scratch.js';
@@ -92,6 +92,8 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   const excerpt: TranscriptEntry[] = [];
   const fresh: Session[] = [];
   let scratched: { session: Session; from: number } | undefined;
+  /** The shared server was lost while this attempt waited on it (what the check made of that is its outcome). */
+  let waitedOnLost = false;
   const ctx: CheckContext = {
     ...generation,
     slowTools: slowToolsAt(generation.slowTools),
@@ -101,7 +103,10 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
       const reply = await shared.request(method, params, opts).catch((err: unknown) => {
         // The request stays in the excerpt: an answer that comes after the timeout is noted on this check.
         if (err instanceof RequestTimeout && err.exchange) excerpt.push(err.exchange.sent);
-        if (err instanceof SessionClosed) state.lostWaiting.add(def.id);
+        if (err instanceof SessionClosed) {
+          state.lostWaiting.add(def.id);
+          waitedOnLost = true;
+        }
         throw err;
       });
       excerpt.push(reply.sent, reply.entry);
@@ -162,18 +167,37 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
   else state.silent.delete(def.id);
   // Silence or the server's exit is all this check found: judged at its own level (a SHOULD check warns).
-  if (outcome.status === 'fail' && def.requirement.level !== 'MUST' && (lost || ('silent' in outcome && outcome.silent))) outcome = { ...outcome, status: 'warn' };
-  const own = [...fresh.flatMap((s) => s.transcript.entries), ...(scratched ? scratched.session.transcript.slice(scratched.from) : [])];
+  // A check that waited on the shared server when it was lost is judged so too, whatever it made of the loss (a
+  // property's "stopped answering", a case step's closed session): which checks were waiting is a matter of timing.
+  if (
+    outcome.status === 'fail' &&
+    def.requirement.level !== 'MUST' &&
+    (lost || waitedOnLost || ('silent' in outcome && outcome.silent))
+  )
+    outcome = { ...outcome, status: 'warn' };
+  const own = [
+    ...fresh.flatMap((s) => s.transcript.entries),
+    ...(scratched ? scratched.session.transcript.slice(scratched.from) : []),
+  ];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.
   const bound = (v: unknown) => (v === undefined ? undefined : bounded(v));
   const expected = 'expected' in outcome ? bound(outcome.expected) : undefined;
   const actual = 'actual' in outcome ? bound(outcome.actual) : undefined;
-  return checkResult(def, { status: outcome.status, message: outcome.message, expected, actual }, Math.round(performance.now() - t), entries);
+  return checkResult(
+    def,
+    { status: outcome.status, message: outcome.message, expected, actual },
+    Math.round(performance.now() - t),
+    entries,
+  );
 }
 
 /** A server that dies has failed the check, one that does not answer as what was asked says; anything else thrown is the harness's fault. */
-function judgeThrown(err: Error, stderr: string, profile: ServerProfile): Outcome | { status: 'error'; message: string } {
+function judgeThrown(
+  err: Error,
+  stderr: string,
+  profile: ServerProfile,
+): Outcome | { status: 'error'; message: string } {
   if (err instanceof BudgetSpent) return { status: 'error', message: 'run budget spent before this check finished' };
   if (err instanceof Interrupted) return { status: 'error', message: 'run interrupted before this check finished' };
   // What the server last wrote to stderr often says why it hung or died: a lost session's own tail, since the

@@ -1,4 +1,4 @@
-import { PROCESS_ALIVE } from '../checks/lifecycle.js';
+import { PROCESS_ALIVE } from '../checks/lifecycle/checks.js';
 import type { CheckResult } from '../schema/generated/report.js';
 
 /**
@@ -9,7 +9,8 @@ export function noteCause(results: CheckResult[], waited: ReadonlySet<string>): 
   const cause = results.find((r) => r.id === PROCESS_ALIVE && r.status === 'fail');
   if (!cause) return;
   for (const r of results) {
-    if (r === cause || !waited.has(r.id) || (r.status !== 'fail' && r.status !== 'warn' && r.status !== 'error')) continue;
+    if (r === cause || !waited.has(r.id) || (r.status !== 'fail' && r.status !== 'warn' && r.status !== 'error'))
+      continue;
     r.after = cause.id;
     r.message += `\nafter: ${cause.id} (the shared server was lost while this check waited on it; fix that first)`;
   }

@@ -39,7 +39,8 @@ export interface Conformed {
  * Aborting `signal` ends the run early with a partial report (see RunOptions.signal).
  */
 export async function conform(options: ResolvedOptions, signal?: AbortSignal): Promise<Conformed> {
-  if (isSeveral(options.revision)) throw new ConfigError(`option revision: ${options.revision} stands for one run per revision: see conformEach`);
+  if (isSeveral(options.revision))
+    throw new ConfigError(`option revision: ${options.revision} stands for one run per revision: see conformEach`);
   return withIssuer(options, async (options) => runOne(options, await loadFiles(options), signal));
 }
 
@@ -50,7 +51,9 @@ export async function conform(options: ResolvedOptions, signal?: AbortSignal): P
 async function withIssuer<T>(options: ResolvedOptions, fn: (options: ResolvedOptions) => Promise<T>): Promise<T> {
   if (!options.authServer) return fn(options);
   const issuer = await LocalIssuer.start(options.authServerPort).catch((err: NodeJS.ErrnoException) => {
-    throw new ConfigError(`--auth-server could not listen on 127.0.0.1${options.authServerPort ? `:${options.authServerPort}` : ''}: ${err.code ?? err.message}`);
+    throw new ConfigError(
+      `--auth-server could not listen on 127.0.0.1${options.authServerPort ? `:${options.authServerPort}` : ''}: ${err.code ?? err.message}`,
+    );
   });
   process.stderr.write(`auth server: issuer ${issuer.issuer}, JWKS ${issuer.jwksUrl} (${ISSUER_ENV}, ${JWKS_ENV})\n`);
   try {
@@ -78,13 +81,20 @@ async function runOne(
   options: ResolvedOptions,
   { baseline, suite }: { baseline?: Baseline; suite: Suite },
   signal?: AbortSignal,
-  start?: { plan: LaunchPlan; handover?: Handover; warm?: Promise<Warm>[]; eraLeftOut?: { revision: string; reason: string } },
+  start?: {
+    plan: LaunchPlan;
+    handover?: Handover;
+    warm?: Promise<Warm>[];
+    eraLeftOut?: { revision: string; reason: string };
+  },
   onProgress?: OnProgress,
 ): Promise<Conformed> {
   const plan = start?.plan ?? (await planOf(options));
   // The stateless wire is not defined over the legacy HTTP+SSE transport (deprecated before it).
   if (options.revision === STATELESS_REVISION && plan.transport === 'sse') {
-    throw new ConfigError(`option revision: ${STATELESS_REVISION} has no legacy HTTP+SSE transport; test it over Streamable HTTP or stdio`);
+    throw new ConfigError(
+      `option revision: ${STATELESS_REVISION} has no legacy HTTP+SSE transport; test it over Streamable HTTP or stdio`,
+    );
   }
   const { runSuite } = await import('./run.js');
   const report = await runSuite({
@@ -106,20 +116,58 @@ async function runOne(
   });
   const note = start?.eraLeftOut?.reason;
   // A plan names no transport for stdio (its default); a legacy SSE server found behind an http plan counts as http.
-  const run: RunContext = { revision: options.revision, transport: plan.transport ?? (plan.url === undefined ? 'stdio' : 'http') };
+  const run: RunContext = {
+    revision: options.revision,
+    transport: plan.transport ?? (plan.url === undefined ? 'stdio' : 'http'),
+  };
   if (!baseline) return { report, options, run, note };
   const frameRules = new Set(suite.frameRules.map((r) => r.id));
   const partial = (c: CheckResult) => options.shard !== undefined && frameRules.has(c.id);
-  return { report: { ...report, checks: applyBaseline(report.checks, baseline, run, partial) }, options, baseline, run, note };
+  return {
+    report: { ...report, checks: applyBaseline(report.checks, baseline, run, partial) },
+    options,
+    baseline,
+    run,
+    note,
+  };
 }
 
 const isSeveral = (revision: string) => revision === 'all' || revision === 'auto';
 
-async function planOf({ target, command, serve, cwd, env, headers, httpUrl, port, transport, secrets, tokenEnv, issuer, maxStarts }: ResolvedOptions): Promise<LaunchPlan> {
-  const resolved = await resolveTarget({ target, command, serve, cwd, env, headers: { ...headers, ...bearerFrom(tokenEnv, env) }, httpUrl, port, transport });
+async function planOf({
+  target,
+  command,
+  serve,
+  cwd,
+  env,
+  headers,
+  httpUrl,
+  port,
+  transport,
+  secrets,
+  tokenEnv,
+  issuer,
+  maxStarts,
+}: ResolvedOptions): Promise<LaunchPlan> {
+  const resolved = await resolveTarget({
+    target,
+    command,
+    serve,
+    cwd,
+    env,
+    headers: { ...headers, ...bearerFrom(tokenEnv, env) },
+    httpUrl,
+    port,
+    transport,
+  });
   // A server the run starts learns the --auth-server it is to trust (the user's --env may name another).
-  const trust: Record<string, string> = issuer && resolved.command ? { [ISSUER_ENV]: issuer.issuer, [JWKS_ENV]: issuer.jwksUrl } : {};
-  const plan = { ...resolved, env: { ...trust, ...resolved.env }, secretNames: [...secrets, ...(tokenEnv === undefined ? [] : [tokenEnv])] };
+  const trust: Record<string, string> =
+    issuer && resolved.command ? { [ISSUER_ENV]: issuer.issuer, [JWKS_ENV]: issuer.jwksUrl } : {};
+  const plan = {
+    ...resolved,
+    env: { ...trust, ...resolved.env },
+    secretNames: [...secrets, ...(tokenEnv === undefined ? [] : [tokenEnv])],
+  };
   if (plan.command && maxStarts !== undefined) gateFor(plan).limit = maxStarts;
   return plan;
 }
@@ -136,7 +184,11 @@ function bearerFrom(name: string | undefined, env: Record<string, string>): Reco
  * One run per revision that `all` (every revision the project knows) or `auto` (the default: every era the server
  * speaks) stands for, one after the other, each with its own report and verdict; any other revision is one run.
  */
-export async function conformEach(resolved: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
+export async function conformEach(
+  resolved: ResolvedOptions,
+  signal?: AbortSignal,
+  onProgress?: OnProgress,
+): Promise<Conformed[]> {
   return withIssuer(resolved, (options) => runEach(options, signal, onProgress));
 }
 
@@ -147,16 +199,27 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
   const runs = await runEachCounted(options, signal, onProgress).finally(() => (counted = counting.stop()));
   // The gate's facts are the command's (every run of it shares the gate): the first run's report has them.
   const { startsAtOnce, firstStartMs } = runs[0]?.report.processes ?? {};
-  const processes = { ...counted, ...(startsAtOnce !== undefined && { startsAtOnce }), ...(firstStartMs !== undefined && { firstStartMs }) };
-  return processes.started === 0 ? runs : runs.map((run) => ({ ...run, processes, report: runs.length === 1 ? { ...run.report, processes } : run.report }));
+  const processes = {
+    ...counted,
+    ...(startsAtOnce !== undefined && { startsAtOnce }),
+    ...(firstStartMs !== undefined && { firstStartMs }),
+  };
+  return processes.started === 0
+    ? runs
+    : runs.map((run) => ({ ...run, processes, report: runs.length === 1 ? { ...run.report, processes } : run.report }));
 }
 
-async function runEachCounted(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
+async function runEachCounted(
+  options: ResolvedOptions,
+  signal?: AbortSignal,
+  onProgress?: OnProgress,
+): Promise<Conformed[]> {
   const { revision } = options;
   // A mistake in the user's files ends the run with no server started; with none, the checks load while the auto
   // probe's server starts (built-in cases are checked at build time).
   const early = hasUserFiles(options) ? await loadFiles(options) : undefined;
-  if (!isSeveral(revision)) return [await runOne({ ...options, revision }, early ?? (await loadFiles(options)), signal, undefined, onProgress)];
+  if (!isSeveral(revision))
+    return [await runOne({ ...options, revision }, early ?? (await loadFiles(options)), signal, undefined, onProgress)];
   const plan = await planOf(options);
   // The stateless wire has no legacy HTTP+SSE transport (see conform).
   const stateless = plan.transport !== 'sse';
@@ -164,23 +227,35 @@ async function runEachCounted(options: ResolvedOptions, signal?: AbortSignal, on
   const warm = (options.only ?? []).length === 0 && options.shard === undefined ? FRESH_POOL : 0;
   const probing = revision === 'auto' && stateless ? spokenRevisions(plan, options.timeoutMs, warm, signal) : undefined;
   probing?.catch(() => {}); // awaited below, once the checks are loaded
-  const files = early ?? (await loadFiles(options).catch(async (err: unknown) => {
-    const spoken = await probing?.catch(() => undefined);
-    await release(spoken?.handover, spoken?.warm);
-    throw err;
-  }));
+  const files =
+    early ??
+    (await loadFiles(options).catch(async (err: unknown) => {
+      const spoken = await probing?.catch(() => undefined);
+      await release(spoken?.handover, spoken?.warm);
+      throw err;
+    }));
   // Interrupted while probing: the run below reports the interruption (at the newest initialize revision).
   const spoken = await probing?.catch((err: unknown) => {
     if (err instanceof Interrupted) return undefined;
     throw err;
   });
-  const all = spoken?.revisions ?? (revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : [REVISIONS[0]]);
-  const eraLeftOut = spoken?.refused === undefined ? undefined : { revision: STATELESS_REVISION, reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only` };
+  const all =
+    spoken?.revisions ??
+    (revision === 'all' ? SCHEMA_REVISIONS.filter((r) => stateless || r !== STATELESS_REVISION) : [REVISIONS[0]]);
+  const eraLeftOut =
+    spoken?.refused === undefined
+      ? undefined
+      : {
+          revision: STATELESS_REVISION,
+          reason: `${STATELESS_REVISION} not run: ${spoken.refused}; the server is tested on the initialize wire only`,
+        };
   // Runs overlap when each can have a server of its own: over stdio, or over HTTP when the run starts the server on a
   // free port. A server already running at a URL, or one on the user's fixed port, takes one run at a time.
   // They overlap only when the server is light to start (see StartGate; a server in this process costs no start): a
   // heavy one's second run would slow the first's servers, whose verdicts must not depend on the suite's own load.
-  const ownServers = plan.url === undefined || (plan.command !== '' && options.port === 'auto' && options.httpUrl?.includes('{port}') === true);
+  const ownServers =
+    plan.url === undefined ||
+    (plan.command !== '' && options.port === 'auto' && options.httpUrl?.includes('{port}') === true);
   const apart = ownServers && (plan.serve !== undefined || gateFor(plan).roomy);
   const told = progressOfEach(all, onProgress);
   const runs: Conformed[] = [];
@@ -190,11 +265,24 @@ async function runEachCounted(options: ResolvedOptions, signal?: AbortSignal, on
       if (signal?.aborted && i > 0) return; // the first run still reports the interruption
       const own = i > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
       const first = i === 0;
-      runs[i] = await runOne({ ...options, revision: all[i] }, files, signal, { plan: own, handover: first ? spoken?.handover : undefined, warm: first ? spoken?.warm : undefined, eraLeftOut }, told?.(all[i]));
+      runs[i] = await runOne(
+        { ...options, revision: all[i] },
+        files,
+        signal,
+        {
+          plan: own,
+          handover: first ? spoken?.handover : undefined,
+          warm: first ? spoken?.warm : undefined,
+          eraLeftOut,
+        },
+        told?.(all[i]),
+      );
     }
   };
   // A run that cannot start ends the command, once the run beside it has ended too (and stopped its servers).
-  const ended = await Promise.allSettled(Array.from({ length: apart ? Math.min(RUNS_AT_ONCE, all.length) : 1 }, worker));
+  const ended = await Promise.allSettled(
+    Array.from({ length: apart ? Math.min(RUNS_AT_ONCE, all.length) : 1 }, worker),
+  );
   const failed = ended.find((e) => e.status === 'rejected');
   if (failed) throw failed.reason;
   return runs.filter(Boolean);
@@ -214,7 +302,10 @@ async function otherPort(options: ResolvedOptions, first: LaunchPlan): Promise<L
  * One progress for runs side by side, their counts added up: each run's told under its revision. An area's line is
  * its own run's.
  */
-function progressOfEach(revisions: string[], onProgress: OnProgress | undefined): ((revision: string) => OnProgress) | undefined {
+function progressOfEach(
+  revisions: string[],
+  onProgress: OnProgress | undefined,
+): ((revision: string) => OnProgress) | undefined {
   if (!onProgress) return undefined;
   if (revisions.length === 1) return (revision) => (p) => onProgress({ ...p, revision });
   const latest = new Map<string, Progress>();
@@ -223,7 +314,14 @@ function progressOfEach(revisions: string[], onProgress: OnProgress | undefined)
     const all = [...latest.values()];
     const sum = (field: 'done' | 'total' | 'failures') => all.reduce((n, q) => n + q[field], 0);
     const running = [...latest].filter(([, q]) => q.done < q.total).map(([r]) => r);
-    onProgress({ done: sum('done'), total: sum('total'), failures: sum('failures'), current: p.current, revision: p.areaDone ? revision : running.join(' + ') || revision, ...(p.areaDone && { areaDone: p.areaDone }) });
+    onProgress({
+      done: sum('done'),
+      total: sum('total'),
+      failures: sum('failures'),
+      current: p.current,
+      revision: p.areaDone ? revision : running.join(' + ') || revision,
+      ...(p.areaDone && { areaDone: p.areaDone }),
+    });
   };
 }
 
@@ -233,14 +331,28 @@ export const revisionOf = ({ options }: Conformed): string => options.revision;
 /** Several runs as one report, side by side, each check id prefixed with its revision; one run as it is. */
 export function combined(runs: readonly Conformed[]): Report {
   if (runs.length === 1) return runs[0].report;
-  const { report } = mergeReports(runs.map((run) => ({ source: revisionOf(run), report: run.report, label: revisionOf(run), revision: revisionOf(run) })));
+  const { report } = mergeReports(
+    runs.map((run) => ({
+      source: revisionOf(run),
+      report: run.report,
+      label: revisionOf(run),
+      revision: revisionOf(run),
+    })),
+  );
   const processes = runs[0].processes;
   return processes ? { ...report, processes } : report;
 }
 
 /** Ends a handed-over session, and sessions started ahead, that no run took. */
 async function release(handover: Handover | undefined, warm: Promise<Warm>[] = []): Promise<void> {
-  await Promise.all(warm.map((w) => w.then((s) => s.session.close(), () => {})));
+  await Promise.all(
+    warm.map((w) =>
+      w.then(
+        (s) => s.session.close(),
+        () => {},
+      ),
+    ),
+  );
   await handover?.session.close();
   await handover?.connection.close();
 }
@@ -257,7 +369,12 @@ const DISCOVER_GRACE_MS = 1000;
  * keeps the probe's session: its run goes on in it rather than starting the server again. A server that answers
  * server/discover without 2026-07-28 among its supportedVersions does not speak that era: `refused` says so.
  */
-async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: number, signal?: AbortSignal): Promise<{ revisions: string[]; handover?: Handover; refused?: string; warm: Promise<Warm>[] }> {
+async function spokenRevisions(
+  plan: LaunchPlan,
+  timeoutMs: number,
+  warmCount: number,
+  signal?: AbortSignal,
+): Promise<{ revisions: string[]; handover?: Handover; refused?: string; warm: Promise<Warm>[] }> {
   const connection = connect(plan, { timeoutMs, probeVersion: REVISIONS[0] });
   // A Ctrl-C or SIGTERM stops the waiting at once (a silent server would hold each wait for --timeout); the sessions
   // are closed on the way out.
@@ -270,13 +387,22 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
   // Sessions after the first give up a server start still waiting its turn when the run is stopped.
   const open = async (first = false) => {
     const transcript = new Transcript();
-    const opening = connection.open(transcript, first ? undefined : signal).then((transport) => new Session(transport, transcript, timeoutMs));
+    const opening = connection
+      .open(transcript, first ? undefined : signal)
+      .then((transport) => new Session(transport, transcript, timeoutMs));
     return until(opening).catch((err: unknown) => {
-      void opening.then((s) => s.close(), () => {});
+      void opening.then(
+        (s) => s.close(),
+        () => {},
+      );
       throw err;
     });
   };
-  const answered = (reply: Promise<Reply>) => reply.then((r) => isObject(r.message.result), () => false);
+  const answered = (reply: Promise<Reply>) =>
+    reply.then(
+      (r) => isObject(r.message.result),
+      () => false,
+    );
   let handover: Handover | undefined;
   let refused: string | undefined;
   let warm: Promise<Warm>[] = [];
@@ -289,15 +415,18 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
     /** server/discover was answered with a result that lists no supportedVersions: no DiscoverResult. */
     let unlisted = false;
     const discover = (s: Session) =>
-      s.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }).then((r) => {
-        if (!isObject(r.message.result)) {
-          discoverError = isObject(r.message.error) ? r.message.error.code : r.message.error;
-          return false;
-        }
-        refused = eraRefusal(r.message.result, STATELESS_REVISION);
-        unlisted = !Array.isArray(r.message.result.supportedVersions);
-        return refused === undefined;
-      }, () => false);
+      s.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }).then(
+        (r) => {
+          if (!isObject(r.message.result)) {
+            discoverError = isObject(r.message.error) ? r.message.error.code : r.message.error;
+            return false;
+          }
+          refused = eraRefusal(r.message.result, STATELESS_REVISION);
+          unlisted = !Array.isArray(r.message.result.supportedVersions);
+          return refused === undefined;
+        },
+        () => false,
+      );
     try {
       const discovered = discover(session);
       const initialized = await until(initialize(session, REVISIONS[0]).catch(() => undefined));
@@ -307,12 +436,15 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
       if (plan.url === undefined) warm = Array.from({ length: warmCount }, () => open().then(keepInbound));
       for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
       legacy = initialized !== undefined && isObject(initialized.message.result);
-      stateless = await until(Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]));
+      stateless = await until(
+        Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]),
+      );
       // A server of the initialize wire may answer every method it does not know with a result, server/discover too:
       // without supportedVersions that is no sign of 2026-07-28, whose run would blame it for rules it never took on.
       if (legacy && stateless && unlisted) {
         stateless = false;
-        refused = 'server/discover was answered with a result that lists no supportedVersions (no DiscoverResult), and initialize was answered';
+        refused =
+          'server/discover was answered with a result that lists no supportedVersions (no DiscoverResult), and initialize was answered';
       }
       // A server may handle initialize first and then refuse server/discover in the session it made legacy (the .NET
       // SDK over stdio answers -32600): an error other than method-not-found is asked again, alone in a fresh session.
@@ -332,7 +464,11 @@ async function spokenRevisions(plan: LaunchPlan, timeoutMs: number, warmCount: n
       const fresh = await open();
       legacy = await until(answered(initialize(fresh, REVISIONS[0]))).finally(() => fresh.close());
     }
-    return { revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])], refused, warm };
+    return {
+      revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])],
+      refused,
+      warm,
+    };
   } catch (err) {
     await release(undefined, warm);
     throw err;

@@ -1,8 +1,9 @@
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import type { InboundEvent, Session } from '../session/session.js';
 import type { TransportKind } from '../transport/transport.js';
-import { citing, worstOf, wrongTransport } from '../checks/check.js';
-import type { Finding, FrameContext, FrameRule } from '../checks/frame-rule.js';
+import { worstOf, wrongTransport } from '../checks/kit/check.js';
+import { citing } from '../checks/kit/requirement.js';
+import type { Finding, FrameContext, FrameRule } from '../checks/kit/frame-rule.js';
 import { bounded } from '../json.js';
 import { checkResult } from './result.js';
 
@@ -39,7 +40,8 @@ export class FrameMonitor {
       tally.inspected++;
       for (const f of found) {
         // Kept to the end of the run: the evidence, not the frame's multi-megabyte payloads.
-        if (tally.findings.length < KEEP) tally.findings.push({ ...f, expected: bounded(f.expected), actual: bounded(f.actual), entry: e.line.entry });
+        if (tally.findings.length < KEEP)
+          tally.findings.push({ ...f, expected: bounded(f.expected), actual: bounded(f.actual), entry: e.line.entry });
         else tally.dropped++;
       }
     }
@@ -53,16 +55,24 @@ export class FrameMonitor {
     const durationMs = Math.round(performance.now() - this.started);
     return this.rules.map((listed) => {
       const tally = this.tallies.get(listed.id)!;
-      const rule = revision && tally.inspected > 0 ? { ...listed, requirement: citing(listed.requirement, revision) } : listed;
+      const rule =
+        revision && tally.inspected > 0 ? { ...listed, requirement: citing(listed.requirement, revision) } : listed;
       const elsewhere = wrongTransport(rule.transport, transport);
       if (elsewhere) return checkResult(rule, { status: 'skip', message: elsewhere }, durationMs);
-      if (tally.inspected === 0) return checkResult(rule, { status: 'skip', message: `no ${rule.looksAt} was seen during the run` }, durationMs);
+      if (tally.inspected === 0)
+        return checkResult(rule, { status: 'skip', message: `no ${rule.looksAt} was seen during the run` }, durationMs);
       const worst = worstOf(tally.findings, (f) => f.severity);
-      if (!worst) return checkResult(rule, { status: 'pass', message: `${tally.inspected} frame(s) inspected` }, durationMs);
+      if (!worst)
+        return checkResult(rule, { status: 'pass', message: `${tally.inspected} frame(s) inspected` }, durationMs);
       const count = tally.findings.length + tally.dropped;
       const others = count > 1 ? ` (and ${count - 1} more finding(s) in ${tally.inspected} frame(s))` : '';
       const entries = tally.findings.map((f) => f.entry).filter((entry, i, all) => all.indexOf(entry) === i);
-      return checkResult(rule, { status: worst.severity, message: worst.message + others, expected: worst.expected, actual: worst.actual }, durationMs, entries);
+      return checkResult(
+        rule,
+        { status: worst.severity, message: worst.message + others, expected: worst.expected, actual: worst.actual },
+        durationMs,
+        entries,
+      );
     });
   }
 }

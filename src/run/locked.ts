@@ -16,10 +16,15 @@ export async function lockedOut(session: Session): Promise<string | undefined> {
   if (!(http instanceof StreamableHttpTransport)) return undefined;
   // Only a POST already answered tells: a 401 fails the handshake after its outcome is settled (microtasks later), while a
   // POST that never got an answer (a silent server) must not hold the run up.
-  const o = await Promise.race([http.posts[0]?.outcome, new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined)))]);
+  const o = await Promise.race([
+    http.posts[0]?.outcome,
+    new Promise<undefined>((resolve) => setImmediate(() => resolve(undefined))),
+  ]);
   if (o?.status !== 401 && o?.status !== 403) return undefined;
   const given = Object.keys(http.userHeaders).some((name) => name.toLowerCase() === 'authorization');
-  return given ? `not run: the server refused the given token (HTTP ${o.status}); ${NEEDS_TOKEN.replace('needs', 'these checks need')} it serves` : NEEDS_TOKEN;
+  return given
+    ? `not run: the server refused the given token (HTTP ${o.status}); ${NEEDS_TOKEN.replace('needs', 'these checks need')} it serves`
+    : NEEDS_TOKEN;
 }
 
 /** What the checks know of a server they could not initialize: the revision asked for, nothing else. */

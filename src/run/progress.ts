@@ -27,7 +27,13 @@ export function progressTracker(ids: readonly string[], onProgress: OnProgress |
   let done = 0;
   let failures = 0;
   const tell = (areaDone?: Progress['areaDone']) =>
-    onProgress?.({ done, total: ids.length, current: running.values().next().value, failures, ...(areaDone && { areaDone }) });
+    onProgress?.({
+      done,
+      total: ids.length,
+      current: running.values().next().value,
+      failures,
+      ...(areaDone && { areaDone }),
+    });
   return {
     /** `result` is the check `id` under way: counted when it ends. */
     track(id: string, result: Promise<CheckResult>): Promise<CheckResult> {

@@ -17,7 +17,12 @@ export interface Verdict {
 }
 
 /** The result of `def`: the verdict, how long it took, and the transcript excerpt when there is one. */
-export function checkResult(def: Checked, verdict: Verdict, durationMs: number, transcript?: TranscriptEntry[]): CheckResult {
+export function checkResult(
+  def: Checked,
+  verdict: Verdict,
+  durationMs: number,
+  transcript?: TranscriptEntry[],
+): CheckResult {
   return {
     id: def.id,
     title: def.title,

@@ -3,7 +3,7 @@ import type { Suite } from '../suite/suite.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { discover, UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
-import { randomSeed } from '../properties/runner.js';
+import { randomSeed } from '../checks/kit/property-runner.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { REVISIONS } from '../schema/revisions.js';
@@ -91,18 +91,27 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     ...(options.issuer && { issuer: options.issuer }),
     // Everything that decides the generated values and which tools they reach: seed, runs, revision, tool policy, target.
     // A server in the caller's process has no command line: its replay is the options of runConformance.
-    replay: (id) => options.plan.serve ? replayOptions(id, seed, protocolVersion, options) : [
-      'mcp-conformance', '--seed', seed,
-      ...(options.runs !== DEFAULTS.runs ? ['--runs', options.runs] : []),
-      '--revision', protocolVersion,
-      ...(options.toolCalls.mode !== DEFAULTS.toolCalls ? ['--tool-calls', options.toolCalls.mode] : []),
-      ...options.toolCalls.allow.flatMap((tool) => ['--allow-tool', quoteArg(tool)]),
-      '--only', id, options.plan.cliTarget ?? quoteArg(options.plan.description),
-    ].join(' '),
+    replay: (id) =>
+      options.plan.serve
+        ? replayOptions(id, seed, protocolVersion, options)
+        : [
+            'mcp-conformance',
+            '--seed',
+            seed,
+            ...(options.runs !== DEFAULTS.runs ? ['--runs', options.runs] : []),
+            '--revision',
+            protocolVersion,
+            ...(options.toolCalls.mode !== DEFAULTS.toolCalls ? ['--tool-calls', options.toolCalls.mode] : []),
+            ...options.toolCalls.allow.flatMap((tool) => ['--allow-tool', quoteArg(tool)]),
+            '--only',
+            id,
+            options.plan.cliTarget ?? quoteArg(options.plan.description),
+          ].join(' '),
   };
 
   const { handover } = options;
-  const connection = handover?.connection ?? connect(options.plan, { timeoutMs: options.timeoutMs, probeVersion: REVISIONS[0] });
+  const connection =
+    handover?.connection ?? connect(options.plan, { timeoutMs: options.timeoutMs, probeVersion: REVISIONS[0] });
   // A fresh session's server start is given up when the run is stopped while it waits its turn (not the shared one's:
   // the stopped run still reports on it).
   const open = async (signal?: AbortSignal) => {
@@ -142,7 +151,12 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
   }
   // Started for a run that takes fewer (a narrow one).
-  const unused = warm.splice(0).map((w) => w.then((s) => s.session.close(), () => {}));
+  const unused = warm.splice(0).map((w) =>
+    w.then(
+      (s) => s.session.close(),
+      () => {},
+    ),
+  );
   let profile: ServerProfile | undefined;
   const results: CheckResult[] = [];
   const lostWaiting = new Set<string>();
@@ -153,7 +167,10 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   try {
     // Discovery is bounded like a check: by the budget and by an interruption.
     let budgetTimer: NodeJS.Timeout | undefined;
-    const budget = new Promise<never>((_, reject) => (budgetTimer = setTimeout(() => reject(new BudgetSpent()), Math.max(0, deadline - performance.now()))));
+    const budget = new Promise<never>(
+      (_, reject) =>
+        (budgetTimer = setTimeout(() => reject(new BudgetSpent()), Math.max(0, deadline - performance.now()))),
+    );
     budget.catch(() => {});
     try {
       profile = await Promise.race([discover(shared, protocolVersion, handover?.initialized), interruption, budget]);
@@ -169,19 +186,39 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       } else if (locked) profile = lockedProfile(protocolVersion);
       else results.push(handshakeFailure(err as Error, shared, protocolVersion));
       // A revision the server says it does not speak: one failure names the cause, and each check skips with it.
-      if (err instanceof UnsupportedEra) results.push(...suite.checks.filter((c) => c.id !== results[0].id).map((c) => notRun(c, `not run: the server does not support ${protocolVersion} (${err.message})`)));
+      if (err instanceof UnsupportedEra)
+        results.push(
+          ...suite.checks
+            .filter((c) => c.id !== results[0].id)
+            .map((c) => notRun(c, `not run: the server does not support ${protocolVersion} (${err.message})`)),
+        );
     } finally {
       clearTimeout(budgetTimer);
     }
     if (profile) {
-      const state: RunState = { profile, shared: sharedServer, open: () => pool.shift() ?? open(options.signal), memo, timeoutMs: options.timeoutMs, deadline, interruption, generation, lostWaiting, silent, budgetSpent: false, scratchLanes: lanes, settling: [] };
+      const state: RunState = {
+        profile,
+        shared: sharedServer,
+        open: () => pool.shift() ?? open(options.signal),
+        memo,
+        timeoutMs: options.timeoutMs,
+        deadline,
+        interruption,
+        generation,
+        lostWaiting,
+        silent,
+        budgetSpent: false,
+        scratchLanes: lanes,
+        settling: [],
+      };
       results.push(...(await runChecks(suite.checks, state, kind, options.eraLeftOut, locked, options.onProgress)));
       interrupted = options.signal?.aborted === true || state.budgetSpent;
       // Every session that a request went unanswered in gets its one more --timeout for a late answer before it
       // closes (a check's own sessions already have it under way; the shared and scratch ones get it now).
       await Promise.all(state.settling);
       const unanswered = [...silent.values()].flat();
-      if (!interrupted && unanswered.length > 0) await Promise.all(sessions.map((s) => s.lateGrace(unanswered, options.timeoutMs)));
+      if (!interrupted && unanswered.length > 0)
+        await Promise.all(sessions.map((s) => s.lateGrace(unanswered, options.timeoutMs)));
     }
   } finally {
     await Promise.allSettled([...pool.splice(0), ...unused]); // untaken ones are in `sessions` once started
@@ -189,7 +226,23 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     await Promise.all(sessions.map((s) => s.close()));
     await connection.close();
   }
-  return assembleReport({ plan: options.plan, strict: options.strict, seed, startedAt, t0, profile, results, interrupted, sessions, silent, lostWaiting, monitor, transport: kind, locked, processes: { ...processes.stop(), ...(options.plan.command && gateFacts(options.plan)) } });
+  return assembleReport({
+    plan: options.plan,
+    strict: options.strict,
+    seed,
+    startedAt,
+    t0,
+    profile,
+    results,
+    interrupted,
+    sessions,
+    silent,
+    lostWaiting,
+    monitor,
+    transport: kind,
+    locked,
+    processes: { ...processes.stop(), ...(options.plan.command && gateFacts(options.plan)) },
+  });
 }
 
 /** The replay of a check of a server in-process: the runConformance options that run it alone with the same values. */

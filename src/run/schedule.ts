@@ -1,7 +1,8 @@
 // The order the checks of a run go in: which run at once, which on scratch sessions, which last, one at a time.
-import { unmetRequirement } from '../cases/requires.js';
-import { profileView } from '../cases/profile-view.js';
-import { type CheckDef, citing, skip, wrongRevision, wrongTransport } from '../checks/check.js';
+import { unmetRequirement } from '../checks/cases/requires.js';
+import { profileView } from '../checks/cases/profile-view.js';
+import { type CheckDef, skip, wrongRevision, wrongTransport } from '../checks/kit/check.js';
+import { citing } from '../checks/kit/requirement.js';
 import type { CheckResult } from '../schema/generated/report.js';
 import { type TransportKind, overStdio } from '../transport/transport.js';
 import { attempt, ready, freshOn, type RunState } from './attempt.js';
@@ -16,16 +17,25 @@ export interface EraLeftOut {
 }
 
 /** Why a check does not apply to a run of this transport and revision; undefined when it does. */
-export const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) => wrongTransport(def.transport, kind, def.offTransport, def.needsProcess) ?? wrongRevision(def.revisions, revision);
+export const elsewhere = (def: CheckDef, kind: TransportKind, revision: string) =>
+  wrongTransport(def.transport, kind, def.offTransport, def.needsProcess) ?? wrongRevision(def.revisions, revision);
 
 /**
  * The check itself, or, when it is made for another transport or revision than the run's (for an era the server said
  * it does not speak, that reason) or asks for what the server does not offer (`requires`), a stand-in that skips with
  * the reason, taking no scratch turn. `view`: the profile as cases see it.
  */
-function applicable(def: CheckDef, kind: TransportKind, revision: string, view: Record<string, unknown>, leftOut?: EraLeftOut): CheckDef {
+function applicable(
+  def: CheckDef,
+  kind: TransportKind,
+  revision: string,
+  view: Record<string, unknown>,
+  leftOut?: EraLeftOut,
+): CheckDef {
   const other = elsewhere(def, kind, revision);
-  const why = (other && leftOut && def.revisions?.includes(leftOut.revision) ? leftOut.reason : other) ?? unmetRequirement(def.requires, view);
+  const why =
+    (other && leftOut && def.revisions?.includes(leftOut.revision) ? leftOut.reason : other) ??
+    unmetRequirement(def.requires, view);
   return why ? { ...def, scratch: false, run: async () => skip(why) } : def;
 }
 
@@ -33,18 +43,40 @@ function applicable(def: CheckDef, kind: TransportKind, revision: string, view: 
  * Runs `checks` against the discovered server; their results in the order of `checks`. `locked`: the server wants a
  * token the run lacks, so only the authorization area runs and the others skip with this reason.
  */
-export async function runChecks(checks: CheckDef[], state: RunState, kind: TransportKind, eraLeftOut?: EraLeftOut, locked?: string, onProgress?: OnProgress): Promise<CheckResult[]> {
+export async function runChecks(
+  checks: CheckDef[],
+  state: RunState,
+  kind: TransportKind,
+  eraLeftOut?: EraLeftOut,
+  locked?: string,
+  onProgress?: OnProgress,
+): Promise<CheckResult[]> {
   const { profile } = state;
   // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
   const scratchers = checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined).length;
-  if (overStdio(kind) && scratchers > 0) state.scratch = new ScratchSessions(async () => ready(await freshOn(state), profile), Math.min(state.scratchLanes, scratchers));
+  if (overStdio(kind) && scratchers > 0)
+    state.scratch = new ScratchSessions(
+      async () => ready(await freshOn(state), profile),
+      Math.min(state.scratchLanes, scratchers),
+    );
   const view = profileView(profile);
-  const progress = progressTracker(checks.map((c) => c.id), onProgress);
+  const progress = progressTracker(
+    checks.map((c) => c.id),
+    onProgress,
+  );
   // A check made for the run's revision cites that revision's page.
-  const cited = (def: CheckDef) => (wrongRevision(def.revisions, profile.revision) ? def : { ...def, requirement: citing(def.requirement, profile.revision) });
+  const cited = (def: CheckDef) =>
+    wrongRevision(def.revisions, profile.revision)
+      ? def
+      : { ...def, requirement: citing(def.requirement, profile.revision) };
   const runOne = (listed: CheckDef) => {
     const def = cited(listed);
-    return progress.track(def.id, locked && !def.id.startsWith('auth/') ? Promise.resolve(notRun(def, locked)) : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state));
+    return progress.track(
+      def.id,
+      locked && !def.id.startsWith('auth/')
+        ? Promise.resolve(notRun(def, locked))
+        : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state),
+    );
   };
   // All at once: first those that may wait on slow work (their timeout then overlaps the rest of the run), then those
   // that open sessions of their own: their servers start while the others start. Each
@@ -73,11 +105,17 @@ export async function runChecks(checks: CheckDef[], state: RunState, kind: Trans
  */
 async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
   if (!def.scratch || !state.scratch) return attempt(def, state);
-  const turn = await state.scratch.turn((session) => attempt(def, state, session), (r) => r.status !== 'fail' && r.status !== 'error');
+  const turn = await state.scratch.turn(
+    (session) => attempt(def, state, session),
+    (r) => r.status !== 'fail' && r.status !== 'error',
+  );
   const first = turn?.result;
   if (turn && (turn.untouched || first?.status === 'pass' || first?.status === 'skip')) return turn.result;
   const alone = await attempt(def, state);
   if (!first || first.status === alone.status) return alone;
   const said = first.message.split('\n')[0];
-  return { ...alone, message: `${alone.message}\n(this is its run on a server of its own; on a session where other checks had sent their input first, it gave ${first.status}: ${said})` };
+  return {
+    ...alone,
+    message: `${alone.message}\n(this is its run on a server of its own; on a session where other checks had sent their input first, it gave ${first.status}: ${said})`,
+  };
 }

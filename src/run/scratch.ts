@@ -24,7 +24,7 @@ interface Lane {
  *
  * Turns stop at the first check that fails (or errs) on a scratch session, or leaves its server dead: that session
  * may be hung or broken, and a server that fails one such check often fails the next in the same slow way (waiting
- * out timeouts), which turns taken one after another would add up. The checks after run alone, at once, as before.
+ * out timeouts), which turns taken one after another would add up. The checks after it each run alone, side by side.
  */
 export class ScratchSessions {
   private readonly lanes: Lane[];
@@ -48,7 +48,10 @@ export class ScratchSessions {
    * after its result. `untouched`: no check had used the session before. Undefined when turns have stopped: the check
    * is to run alone.
    */
-  async turn<T>(use: (session: () => Promise<Session>) => Promise<T>, keep: (result: T) => boolean): Promise<{ result: T; untouched: boolean } | undefined> {
+  async turn<T>(
+    use: (session: () => Promise<Session>) => Promise<T>,
+    keep: (result: T) => boolean,
+  ): Promise<{ result: T; untouched: boolean } | undefined> {
     const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
     lane.queued++;
     const previous = lane.tail;
@@ -63,7 +66,10 @@ export class ScratchSessions {
         if (used) this.stopped = true;
         throw err;
       });
-      const alive = await lane.session.then((s) => s.alive, () => false);
+      const alive = await lane.session.then(
+        (s) => s.alive,
+        () => false,
+      );
       if (used && (!keep(result) || !alive)) this.stopped = true;
       return { result, untouched };
     } finally {

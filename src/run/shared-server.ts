@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { backoff } from '../backoff.js';
-import type { ServerLoss } from '../checks/check.js';
+import type { ServerLoss } from '../checks/kit/check.js';
 import { handshake } from '../discovery/discover.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { type Reply, type RequestId, type Session, SessionClosed } from '../session/session.js';
@@ -70,7 +70,11 @@ export class SharedServer {
     try {
       return await this.restarting;
     } catch (err) {
-      throw new SessionClosed(method, `the server was lost and could not be restarted: ${(err as Error).message}`, this.current.transport.stderrTail());
+      throw new SessionClosed(
+        method,
+        `the server was lost and could not be restarted: ${(err as Error).message}`,
+        this.current.transport.stderrTail(),
+      );
     }
   }
 

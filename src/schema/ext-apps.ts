@@ -18,10 +18,15 @@ let compiled: Map<AppsDefinition, ValidateFunction> | undefined;
 
 function validatorOf(definition: AppsDefinition): ValidateFunction {
   if (!compiled) {
-    const doc = requireHere('@modelcontextprotocol/ext-apps/schema.json') as { $id: string; $defs: Record<string, unknown> };
+    const doc = requireHere('@modelcontextprotocol/ext-apps/schema.json') as {
+      $id: string;
+      $defs: Record<string, unknown>;
+    };
     // Each definition repeats the root's `$schema`, which Ajv allows on a root only: each is compiled as one.
     const ajv = new Ajv2020({ allErrors: true, strict: false });
-    compiled = new Map((['McpUiToolMeta', 'McpUiResourceMeta'] as const).map((d) => [d, ajv.compile(doc.$defs[d] as object)]));
+    compiled = new Map(
+      (['McpUiToolMeta', 'McpUiResourceMeta'] as const).map((d) => [d, ajv.compile(doc.$defs[d] as object)]),
+    );
   }
   return compiled.get(definition)!;
 }

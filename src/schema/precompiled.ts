@@ -15,10 +15,15 @@ export const exportName = (definition: string): string => `d_${definition.replac
  * The generated validators `name`, when they were made from exactly these schema texts (their SHA-256 match);
  * undefined otherwise (not built, run from src/, or a schema edited since the build): the caller compiles then.
  */
-export function precompiledModule(name: string, texts: string[]): Record<string, ValidateFunction | undefined> | undefined {
+export function precompiledModule(
+  name: string,
+  texts: string[],
+): Record<string, ValidateFunction | undefined> | undefined {
   try {
     const mod = requireHere(`./precompiled/${name}.cjs`) as Record<string, unknown>;
-    return JSON.stringify(mod.__schemaHashes) === JSON.stringify(texts.map(sha256)) ? (mod as Record<string, ValidateFunction | undefined>) : undefined;
+    return JSON.stringify(mod.__schemaHashes) === JSON.stringify(texts.map(sha256))
+      ? (mod as Record<string, ValidateFunction | undefined>)
+      : undefined;
   } catch {
     return undefined;
   }

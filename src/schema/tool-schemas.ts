@@ -37,7 +37,11 @@ const DIALECTS: Record<Dialect, string> = {
   'draft-07': 'http://json-schema.org/draft-07/schema#',
   'draft-06': 'http://json-schema.org/draft-06/schema#',
 };
-const normalise = (uri: string) => uri.trim().replace(/#$/, '').replace(/^https?:\/\//, '');
+const normalise = (uri: string) =>
+  uri
+    .trim()
+    .replace(/#$/, '')
+    .replace(/^https?:\/\//, '');
 
 function dialectOf(uri: string): Dialect | undefined {
   return (Object.keys(DIALECTS) as Dialect[]).find((d) => normalise(DIALECTS[d]) === normalise(uri));
@@ -70,7 +74,8 @@ const metas = new Map<Dialect, ValidateFunction>();
 function metaValidator(dialect: Dialect): ValidateFunction {
   let fn = metas.get(dialect);
   if (!fn) {
-    fn = (precompiledModule(`meta-${dialect}`, [ajvVersion])?.d_root ?? ajvFor(dialect).getSchema(DIALECTS[dialect])) as ValidateFunction;
+    fn = (precompiledModule(`meta-${dialect}`, [ajvVersion])?.d_root ??
+      ajvFor(dialect).getSchema(DIALECTS[dialect])) as ValidateFunction;
     metas.set(dialect, fn);
   }
   return fn;
@@ -91,7 +96,11 @@ const compilations = new WeakMap<object, ToolSchemaCompilation>();
 
 function compile(schema: unknown): ToolSchemaCompilation {
   if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema))) {
-    return { ok: false, reason: 'invalid-schema', error: `a JSON Schema is an object or a boolean, not ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}` };
+    return {
+      ok: false,
+      reason: 'invalid-schema',
+      error: `a JSON Schema is an object or a boolean, not ${schema === null ? 'null' : Array.isArray(schema) ? 'an array' : typeof schema}`,
+    };
   }
   let root = schema as AnySchema;
   let dialect: Dialect = '2020-12';
@@ -99,7 +108,11 @@ function compile(schema: unknown): ToolSchemaCompilation {
   if (declared !== undefined) {
     const found = typeof declared === 'string' ? dialectOf(declared) : undefined;
     if (!found) {
-      return { ok: false, reason: 'unsupported-dialect', error: `unsupported JSON Schema dialect ${JSON.stringify(declared)} (supported: ${Object.keys(DIALECTS).join(', ')})` };
+      return {
+        ok: false,
+        reason: 'unsupported-dialect',
+        error: `unsupported JSON Schema dialect ${JSON.stringify(declared)} (supported: ${Object.keys(DIALECTS).join(', ')})`,
+      };
     }
     dialect = found;
     root = { ...(schema as object), $schema: DIALECTS[found] };
@@ -108,7 +121,11 @@ function compile(schema: unknown): ToolSchemaCompilation {
   const ajv = JSON.stringify(root).includes('"$id"') ? createAjv(dialect) : ajvFor(dialect);
   const meta = metaValidator(dialect);
   if (!meta(root)) {
-    return { ok: false, reason: 'invalid-schema', error: `not a valid ${dialect} schema: ${formatErrors(meta.errors, 5).join('; ')}` };
+    return {
+      ok: false,
+      reason: 'invalid-schema',
+      error: `not a valid ${dialect} schema: ${formatErrors(meta.errors, 5).join('; ')}`,
+    };
   }
   let fn: ValidateFunction;
   try {
@@ -116,5 +133,10 @@ function compile(schema: unknown): ToolSchemaCompilation {
   } catch (e) {
     return { ok: false, reason: 'invalid-schema', error: `does not compile as ${dialect}: ${(e as Error).message}` };
   }
-  return { ok: true, dialect, validate: (value) => (fn(value) ? [] : formatErrors(fn.errors)), accepts: (value) => Boolean(fn(value)) };
+  return {
+    ok: true,
+    dialect,
+    validate: (value) => (fn(value) ? [] : formatErrors(fn.errors)),
+    accepts: (value) => Boolean(fn(value)),
+  };
 }

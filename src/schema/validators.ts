@@ -36,7 +36,8 @@ let ajv: InstanceType<typeof Ajv2020> | undefined;
 let formatless: { ajv: InstanceType<typeof Ajv2020>; added: Set<Revision> } | undefined;
 
 function revisionOf(revision: string): Revision {
-  if (!isRevision(revision)) throw new Error(`unknown MCP schema revision "${revision}" (known: ${SCHEMA_REVISIONS.join(', ')})`);
+  if (!isRevision(revision))
+    throw new Error(`unknown MCP schema revision "${revision}" (known: ${SCHEMA_REVISIONS.join(', ')})`);
   return revision;
 }
 
@@ -107,7 +108,8 @@ export function validator(revision: string, definition: string): ValidateFunctio
  * Whether a validation found the shape broken: not for a format finding alone, which the schema rules report as a
  * warning on the same frame (see ValidationResult).
  */
-export const shapeBroken = (r: ValidationResult): r is { ok: false; errors: string[] } => !r.ok && r.formats === undefined;
+export const shapeBroken = (r: ValidationResult): r is { ok: false; errors: string[] } =>
+  !r.ok && r.formats === undefined;
 
 /** Validates a value against one definition of a revision. Throws on an unknown revision or definition. */
 export function validate(revision: string, definition: string, value: unknown, maxErrors = 8): ValidationResult {
@@ -115,8 +117,16 @@ export function validate(revision: string, definition: string, value: unknown, m
   if (fn(value)) return { ok: true };
   const errors = fn.errors ?? [];
   const found = errors.filter((e) => e.keyword === 'format');
-  if (found.length > 0 && found.every((e) => ANNOTATION_FORMATS.has(String(e.params.format))) && validIgnoringFormats(revision as Revision, definition, value)) {
-    return { ok: false, errors: formatErrors(found, maxErrors), formats: [...new Set(found.map((e) => String(e.params.format)))] };
+  if (
+    found.length > 0 &&
+    found.every((e) => ANNOTATION_FORMATS.has(String(e.params.format))) &&
+    validIgnoringFormats(revision as Revision, definition, value)
+  ) {
+    return {
+      ok: false,
+      errors: formatErrors(found, maxErrors),
+      formats: [...new Set(found.map((e) => String(e.params.format)))],
+    };
   }
   return { ok: false, errors: formatErrors(discriminated(revision as Revision, value, errors), maxErrors) };
 }
@@ -150,7 +160,13 @@ const valueAt = (root: unknown, pointer: string): unknown =>
   pointer
     .split('/')
     .slice(1)
-    .reduce<unknown>((v, k) => (typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')] : undefined), root);
+    .reduce<unknown>(
+      (v, k) =>
+        typeof v === 'object' && v !== null
+          ? (v as Record<string, unknown>)[k.replace(/~1/g, '/').replace(/~0/g, '~')]
+          : undefined,
+      root,
+    );
 
 /**
  * The errors of a union (anyOf / oneOf) whose value names its `type`: those of the one definition with that `type`
@@ -158,19 +174,25 @@ const valueAt = (root: unknown, pointer: string): unknown =>
  */
 function discriminated(r: Revision, value: unknown, errors: ErrorObject[]): ErrorObject[] {
   let out = errors;
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf').sort((a, b) => a.instancePath.length - b.instancePath.length);
+  const unions = errors
+    .filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf')
+    .sort((a, b) => a.instancePath.length - b.instancePath.length);
   const done: string[] = [];
   for (const union of unions) {
     const at = union.instancePath;
     if (done.some((d) => at === d || at.startsWith(`${d}/`))) continue;
     const type = (valueAt(value, at) as { type?: unknown } | undefined)?.type;
-    if (typeof type !== 'string' || !errors.some((e) => e.keyword === 'const' && e.instancePath === `${at}/type`)) continue;
+    if (typeof type !== 'string' || !errors.some((e) => e.keyword === 'const' && e.instancePath === `${at}/type`))
+      continue;
     const candidates = definitionsTyped(r, type);
     if (candidates.length !== 1) continue;
     const fn = validator(candidates[0].revision, candidates[0].name);
     const inner = valueAt(value, at);
     if (fn(inner)) continue; // that definition is not a branch of this union
-    const branch = discriminated(candidates[0].revision, inner, fn.errors ?? []).map((e) => ({ ...e, instancePath: `${at}${e.instancePath}` }));
+    const branch = discriminated(candidates[0].revision, inner, fn.errors ?? []).map((e) => ({
+      ...e,
+      instancePath: `${at}${e.instancePath}`,
+    }));
     out = [...out.filter((e) => e.instancePath !== at && !e.instancePath.startsWith(`${at}/`)), ...branch];
     done.push(at);
   }
@@ -183,9 +205,13 @@ export function formatErrors(errors: ErrorObject[] | null | undefined, max = 8):
   // In a union (anyOf over content blocks, notifications…) every branch reports its own `type`/`method`
   // constant; one "must be one of" line per path says it better, and it goes first.
   const constants = new Map<string, unknown[]>();
-  for (const e of all) if (e.keyword === 'const') constants.set(e.instancePath, [...(constants.get(e.instancePath) ?? []), e.params.allowedValue]);
+  for (const e of all)
+    if (e.keyword === 'const')
+      constants.set(e.instancePath, [...(constants.get(e.instancePath) ?? []), e.params.allowedValue]);
   const merged = [...constants].map(([path, values]) =>
-    values.length > 1 ? `${path || '/'} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}` : `${path || '/'} must be ${JSON.stringify(values[0])}`,
+    values.length > 1
+      ? `${path || '/'} must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`
+      : `${path || '/'} must be ${JSON.stringify(values[0])}`,
   );
   const lines = [...new Set([...merged, ...all.filter((e) => e.keyword !== 'const').map(describe)])];
   return lines.length > max ? [...lines.slice(0, max), `… and ${lines.length - max} more`] : lines;
@@ -194,7 +220,8 @@ export function formatErrors(errors: ErrorObject[] | null | undefined, max = 8):
 function describe(e: ErrorObject): string {
   const at = e.instancePath || '/';
   const p = e.params as Record<string, unknown>;
-  if (e.keyword === 'enum') return `${at} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+  if (e.keyword === 'enum')
+    return `${at} must be one of ${(p.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
   if (e.keyword === 'required') return `${at} must have property "${String(p.missingProperty)}"`;
   return `${at} ${e.message ?? e.keyword}`;
 }
@@ -224,10 +251,16 @@ const RESULTS: Record<string, string> = {
 const RESULTS_07: Record<string, string> = {
   'server/discover': 'DiscoverResult',
   'subscriptions/listen': 'SubscriptionsListenResult',
-  ...Object.fromEntries(Object.entries(RESULTS).filter(([, def]) => def !== 'InitializeResult' && def !== 'EmptyResult')),
+  ...Object.fromEntries(
+    Object.entries(RESULTS).filter(([, def]) => def !== 'InitializeResult' && def !== 'EmptyResult'),
+  ),
 };
 /** The methods of the Tasks extension (io.modelcontextprotocol/tasks) on 2026-07-28; tasks/update and tasks/cancel are acknowledged with an empty result. */
-const TASK_EXTENSION_RESULTS: Record<string, string> = { 'tasks/get': 'GetTaskResult', 'tasks/update': 'EmptyResult', 'tasks/cancel': 'EmptyResult' };
+const TASK_EXTENSION_RESULTS: Record<string, string> = {
+  'tasks/get': 'GetTaskResult',
+  'tasks/update': 'EmptyResult',
+  'tasks/cancel': 'EmptyResult',
+};
 const TASK_RESULTS: Record<string, string> = {
   'tasks/get': 'GetTaskResult',
   'tasks/result': 'GetTaskPayloadResult',
@@ -272,7 +305,8 @@ const SERVER_REQUESTS_11: Record<string, string> = {
   'tasks/cancel': 'CancelTaskRequest',
 };
 
-const lookup = (table: Record<string, string>, method: string) => (Object.hasOwn(table, method) ? table[method] : undefined);
+const lookup = (table: Record<string, string>, method: string) =>
+  Object.hasOwn(table, method) ? table[method] : undefined;
 
 /** The result definition for a response to a client request `method`, or undefined when the revision has no such method. */
 export function resultDefinition(revision: string, method: string): string | undefined {
@@ -284,8 +318,13 @@ export function resultDefinition(revision: string, method: string): string | und
 /** The definition of a server notification (whole frame), or undefined when the server may not send `method`. */
 export function notificationDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
-  if (stateless(revision)) return lookup(NOTIFICATIONS_07, method) ?? (method === 'notifications/tasks' ? 'TaskStatusNotification' : undefined);
-  return lookup(NOTIFICATIONS, method) ?? (since(revision, '2025-11-25') ? lookup(NOTIFICATIONS_11, method) : undefined);
+  if (stateless(revision))
+    return (
+      lookup(NOTIFICATIONS_07, method) ?? (method === 'notifications/tasks' ? 'TaskStatusNotification' : undefined)
+    );
+  return (
+    lookup(NOTIFICATIONS, method) ?? (since(revision, '2025-11-25') ? lookup(NOTIFICATIONS_11, method) : undefined)
+  );
 }
 
 /** The definition of a server→client request (whole frame), or undefined when the server may not send `method`. */
@@ -293,7 +332,9 @@ export function serverRequestDefinition(revision: string, method: string): strin
   // A 2026-07-28 server never sends requests: it answers with an InputRequiredResult instead.
   if (!isRevision(revision) || stateless(revision)) return undefined;
   if (method === 'elicitation/create') return since(revision, '2025-06-18') ? 'ElicitRequest' : undefined;
-  return lookup(SERVER_REQUESTS, method) ?? (since(revision, '2025-11-25') ? lookup(SERVER_REQUESTS_11, method) : undefined);
+  return (
+    lookup(SERVER_REQUESTS, method) ?? (since(revision, '2025-11-25') ? lookup(SERVER_REQUESTS_11, method) : undefined)
+  );
 }
 
 /** The definition of a whole error response frame: the id became optional in 2025-11-25. */

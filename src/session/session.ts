@@ -61,18 +61,28 @@ export interface InboundEvent {
 }
 
 /** Answers a server→client request: a JSON-RPC result or error object; undefined leaves it to the default answer. */
-export type ServerRequestHandler = (message: Message) => { result: unknown } | { error: { code: number; message: string } } | undefined;
+export type ServerRequestHandler = (
+  message: Message,
+) => { result: unknown } | { error: { code: number; message: string } } | undefined;
 
 export class RequestTimeout extends Error {
   /** `exchange`: the request that went unanswered (its params say what was asked; a late answer is noted on it). */
-  constructor(readonly method: string, readonly ms: number, readonly exchange?: Exchange) {
+  constructor(
+    readonly method: string,
+    readonly ms: number,
+    readonly exchange?: Exchange,
+  ) {
     super(`no response to ${method} within ${ms} ms`);
   }
 }
 
 export class SessionClosed extends Error {
   /** `stderr`: the tail of the server's stderr when the session was lost, which often says why. */
-  constructor(readonly method: string, detail: string, readonly stderr?: string) {
+  constructor(
+    readonly method: string,
+    detail: string,
+    readonly stderr?: string,
+  ) {
     super(`server closed the connection before answering ${method}: ${detail}`);
   }
 }
@@ -132,7 +142,9 @@ export class Session {
     this.starting = transport.started !== undefined;
     void transport.started?.then(() => (this.starting = false));
     transport.onLine((line) => this.receive(line));
-    transport.onExit((exit) => this.lose(exit.why ?? `process exited (code ${exit.code}, signal ${exit.signal})`, exit.how === 'crashed'));
+    transport.onExit((exit) =>
+      this.lose(exit.why ?? `process exited (code ${exit.code}, signal ${exit.signal})`, exit.how === 'crashed'),
+    );
     transport.onDeaf?.((why) => {
       this.lose(why, true);
       // Deaf and mute, it can only be stopped: started now, the shutdown's waits run alongside the rest of the run.
@@ -207,7 +219,12 @@ export class Session {
     this.lostWhy = why;
     const pending = [...this.pending.values()];
     this.pending.clear();
-    if (unasked) for (const l of this.lossListeners) l(why, pending.map((p) => p.exchange));
+    if (unasked)
+      for (const l of this.lossListeners)
+        l(
+          why,
+          pending.map((p) => p.exchange),
+        );
     const stderr = this.transport.stderrTail();
     for (const p of pending) {
       clearTimeout(p.timer);
@@ -237,7 +254,9 @@ export class Session {
     }
     const frame: Message = { jsonrpc: '2.0', id, method };
     if (params !== undefined) frame.params = params;
-    return this.track(id, method, params, opts.timeoutMs ?? this.timeoutMs, () => this.transport.send(JSON.stringify(frame)));
+    return this.track(id, method, params, opts.timeoutMs ?? this.timeoutMs, () =>
+      this.transport.send(JSON.stringify(frame)),
+    );
   }
 
   /** The next id of the session's own: never one sent before, callers' own included (a session may serve several checks in turn). */
@@ -251,28 +270,41 @@ export class Session {
     return this.sentIds.has(key(id));
   }
 
-  private track(id: RequestId, method: string, params: unknown, limit: number, write: () => TranscriptEntry): Promise<Reply> {
-    if (!this.alive) return Promise.reject(new SessionClosed(method, this.lostWhy ?? 'process already exited', this.transport.stderrTail()));
+  private track(
+    id: RequestId,
+    method: string,
+    params: unknown,
+    limit: number,
+    write: () => TranscriptEntry,
+  ): Promise<Reply> {
+    if (!this.alive)
+      return Promise.reject(
+        new SessionClosed(method, this.lostWhy ?? 'process already exited', this.transport.stderrTail()),
+      );
     this.sentIds.add(key(id));
     return new Promise<Reply>((resolve, reject) => {
       const exchange: Exchange = { id, method, params, sent: write() };
       // After a long synchronous stretch, timers fire before the pipe is read: give input that already
       // arrived one turn of the event loop (setImmediate runs after I/O polling) before declaring a timeout.
-      const expire = (waited: number, extended: boolean) => setImmediate(() => {
-        const pending = this.pending.get(key(id));
-        if (pending?.exchange !== exchange) return;
-        // A line is on its way (its first bytes came): it may be the answer, slowed by its size or held back by the
-        // tool's own line budget, so it gets one more --timeout; a server that is sending is not silent.
-        if (!extended && this.transport.receiving?.()) {
-          pending.timer = setTimeout(() => expire(waited + this.timeoutMs, true), this.timeoutMs);
-          return;
-        }
-        this.pending.delete(key(id));
-        this.expire(exchange);
-        exchange.graceUntil = performance.now() + this.timeoutMs;
-        this.transcript.add('event', `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${waited} ms`);
-        reject(new RequestTimeout(method, waited, exchange));
-      });
+      const expire = (waited: number, extended: boolean) =>
+        setImmediate(() => {
+          const pending = this.pending.get(key(id));
+          if (pending?.exchange !== exchange) return;
+          // A line is on its way (its first bytes came): it may be the answer, slowed by its size or held back by the
+          // tool's own line budget, so it gets one more --timeout; a server that is sending is not silent.
+          if (!extended && this.transport.receiving?.()) {
+            pending.timer = setTimeout(() => expire(waited + this.timeoutMs, true), this.timeoutMs);
+            return;
+          }
+          this.pending.delete(key(id));
+          this.expire(exchange);
+          exchange.graceUntil = performance.now() + this.timeoutMs;
+          this.transcript.add(
+            'event',
+            `timeout: no response to ${method} (id ${JSON.stringify(id)}) within ${waited} ms`,
+          );
+          reject(new RequestTimeout(method, waited, exchange));
+        });
       const pending: Pending = { exchange, resolve, reject, timer: undefined };
       this.pending.set(key(id), pending);
       // A server still starting cannot read the request yet: its clock runs once the server has started (see
@@ -281,7 +313,8 @@ export class Session {
       const sentAt = performance.now();
       const arm = () => {
         const startWait = Math.round((performance.now() - sentAt) / 100) * 100;
-        if (this.pending.get(key(id)) === pending) pending.timer = setTimeout(() => expire(limit + startWait, false), limit);
+        if (this.pending.get(key(id)) === pending)
+          pending.timer = setTimeout(() => expire(limit + startWait, false), limit);
       };
       if (this.starting) void this.transport.started!.then(arm);
       else arm();
@@ -362,8 +395,18 @@ export class Session {
     const message = item as Message;
     if (typeof message.method === 'string') {
       const kind = 'id' in message ? 'request' : 'notification';
-      const progress = message.method === 'notifications/progress' && isObject(message.params) ? { progressTokenSent: this.progressTokens.has(key(message.params.progressToken)) } : {};
-      this.emit({ line, message, batch, kind, ...progress, inFlight: () => [...this.pending.values()].map((p) => p.exchange) });
+      const progress =
+        message.method === 'notifications/progress' && isObject(message.params)
+          ? { progressTokenSent: this.progressTokens.has(key(message.params.progressToken)) }
+          : {};
+      this.emit({
+        line,
+        message,
+        batch,
+        kind,
+        ...progress,
+        inFlight: () => [...this.pending.values()].map((p) => p.exchange),
+      });
       if (kind === 'request') this.answerServerRequest(message);
       return;
     }
@@ -378,7 +421,13 @@ export class Session {
       this.pending.delete(key(pending.exchange.id));
       this.negotiated(pending.exchange, message);
       this.emit({ line, message, batch, kind: 'response', exchange: pending.exchange, looseId: found.looseId });
-      pending.resolve({ message, entry: line.entry, sent: pending.exchange.sent, looseId: found.looseId, ...(line.synthetic && { synthetic: true }) });
+      pending.resolve({
+        message,
+        entry: line.entry,
+        sent: pending.exchange.sent,
+        looseId: found.looseId,
+        ...(line.synthetic && { synthetic: true }),
+      });
       return;
     }
     // The answer to a request that timed out: late, but it answers a request the client sent (judged like any other).
@@ -389,10 +438,21 @@ export class Session {
       const inGrace = exchange.graceUntil === undefined || performance.now() <= exchange.graceUntil;
       exchange.late = { afterMs: Math.round(line.entry.t - exchange.sent.t), entry: line.entry, inGrace };
       this.lateAnswers.push(exchange);
-      this.transcript.add('event', `late answer to ${exchange.method} (id ${JSON.stringify(exchange.id)}) after ${seconds(exchange.late.afterMs)}`);
+      this.transcript.add(
+        'event',
+        `late answer to ${exchange.method} (id ${JSON.stringify(exchange.id)}) after ${seconds(exchange.late.afterMs)}`,
+      );
       for (const w of [...this.lateWaiters]) w();
     }
-    this.emit({ line, message, batch, kind: 'response', exchange: expired?.value, late: expired !== undefined, looseId: expired?.looseId });
+    this.emit({
+      line,
+      message,
+      batch,
+      kind: 'response',
+      exchange: expired?.value,
+      late: expired !== undefined,
+      looseId: expired?.looseId,
+    });
   }
 
   /**
@@ -400,8 +460,14 @@ export class Session {
    * without one, the request whose POST it came back on (requirements §4.5); failing that, a request whose id has the
    * same value as another JSON type (resolved so the run goes on; the id-echo check fails it).
    */
-  private match<T>(requests: Map<string, T>, id: unknown, answers: RequestId | null | undefined, of: (value: T) => Exchange): { value: T; looseId: boolean } | undefined {
-    const exact = requests.get(key(id)) ?? (answers === undefined || answers === null ? undefined : requests.get(key(answers)));
+  private match<T>(
+    requests: Map<string, T>,
+    id: unknown,
+    answers: RequestId | null | undefined,
+    of: (value: T) => Exchange,
+  ): { value: T; looseId: boolean } | undefined {
+    const exact =
+      requests.get(key(id)) ?? (answers === undefined || answers === null ? undefined : requests.get(key(answers)));
     if (exact) return { value: exact, looseId: false };
     if (typeof id !== 'string' && typeof id !== 'number') return undefined;
     for (const value of requests.values()) {
@@ -413,7 +479,8 @@ export class Session {
   /** Tells the transport the version an initialize result names (HTTP sends it as a header from then on). */
   private negotiated(exchange: Exchange, message: Message): void {
     const result = message.result as { protocolVersion?: unknown } | undefined;
-    if (exchange.method === 'initialize' && typeof result?.protocolVersion === 'string') this.transport.setProtocolVersion?.(result.protocolVersion);
+    if (exchange.method === 'initialize' && typeof result?.protocolVersion === 'string')
+      this.transport.setProtocolVersion?.(result.protocolVersion);
   }
 
   private emit(e: Omit<InboundEvent, 'session'>): void {
@@ -437,7 +504,11 @@ export class Session {
     const reply: Message =
       message.method === 'ping'
         ? { jsonrpc: '2.0', id: message.id, result: {} }
-        : { jsonrpc: '2.0', id: message.id, error: { code: -32601, message: 'Method not found: the test client declares no capabilities' } };
+        : {
+            jsonrpc: '2.0',
+            id: message.id,
+            error: { code: -32601, message: 'Method not found: the test client declares no capabilities' },
+          };
     this.transport.send(JSON.stringify(reply));
   }
 }

@@ -19,9 +19,16 @@ export function nearestIds(glob: string, ids: readonly string[], count = 3): str
   if (wider !== glob && ids.some((id) => globToRegExp(wider).test(id))) return [wider];
   const bare = glob.replace(/\/?\*+/g, '');
   // An id, and each of its areas as a glob (`tools/call/**`), so a misspelt area is answered with an area.
-  const candidates = new Set(ids.flatMap((id) => id.split('/').map((_, i, parts) => (i === parts.length - 1 ? id : `${parts.slice(0, i + 1).join('/')}/**`))));
+  const candidates = new Set(
+    ids.flatMap((id) =>
+      id.split('/').map((_, i, parts) => (i === parts.length - 1 ? id : `${parts.slice(0, i + 1).join('/')}/**`)),
+    ),
+  );
   const scored = [...candidates].map((c) => ({ c, d: distance(bare, c.replace(/\/\*\*$/, '')) }));
-  return scored.sort((a, b) => a.d - b.d || a.c.localeCompare(b.c)).slice(0, count).map((s) => s.c);
+  return scored
+    .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+    .slice(0, count)
+    .map((s) => s.c);
 }
 
 /** Levenshtein distance. */
@@ -29,7 +36,8 @@ function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     const next = [i];
-    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
     row = next;
   }
   return row[b.length];

@@ -1,11 +1,11 @@
-import { caseCheck } from '../cases/engine.js';
-import { BUILTIN_CASES, loadCases } from '../cases/load.js';
+import { caseCheck } from '../checks/cases/engine.js';
+import { BUILTIN_CASES, loadCases } from '../checks/cases/load.js';
 import { ConfigError } from '../config/yaml-file.js';
-import type { CheckDef } from '../checks/check.js';
-import type { FrameRule } from '../checks/frame-rule.js';
-import { FRAME_RULES } from './frame-rules.js';
-import { CHECKS } from './checks.js';
-import { PROPERTIES } from './properties.js';
+import type { CheckDef } from '../checks/kit/check.js';
+import type { FrameRule } from '../checks/kit/frame-rule.js';
+import { FRAME_RULES } from '../checks/index.js';
+import { CHECKS } from '../checks/index.js';
+import { PROPERTIES } from '../checks/index.js';
 import { GLOB_RULE, globToRegExp, nearestIds } from './glob.js';
 
 /** The checks of one run: active checks (code, cases, properties) and passive frame rules. */
@@ -29,10 +29,16 @@ export async function loadSuite(options: SuiteOptions = {}): Promise<Suite> {
   const checks = [...CHECKS, ...PROPERTIES, ...cases.map(caseCheck)];
   const ids = new Set<string>();
   for (const c of [...checks, ...FRAME_RULES]) {
-    if (ids.has(c.id)) throw new ConfigError(`${'source' in c && c.source ? `${c.source}: ` : ''}check id ${c.id} is already a built-in check`);
+    if (ids.has(c.id))
+      throw new ConfigError(
+        `${'source' in c && c.source ? `${c.source}: ` : ''}check id ${c.id} is already a built-in check`,
+      );
     ids.add(c.id);
   }
-  for (const [flag, globs] of [['--only', options.only], ['--skip', options.skip]] as const) {
+  for (const [flag, globs] of [
+    ['--only', options.only],
+    ['--skip', options.skip],
+  ] as const) {
     for (const glob of globs ?? []) unmatched(flag, glob, [...ids]);
   }
   const only = options.only?.map(globToRegExp);

@@ -1,4 +1,14 @@
-import { accessSync, constants, existsSync, openSync, readSync, closeSync, readFileSync, statSync, type Stats } from 'node:fs';
+import {
+  accessSync,
+  constants,
+  existsSync,
+  openSync,
+  readSync,
+  closeSync,
+  readFileSync,
+  statSync,
+  type Stats,
+} from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer, type AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -116,7 +126,13 @@ function findTsxCli(file: string): string | undefined {
   }
 }
 
-function plan(description: string, command: string, args: string[], cwd: string, env: Record<string, string>): LaunchPlan {
+function plan(
+  description: string,
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string>,
+): LaunchPlan {
   return { description, command, args, cwd, env };
 }
 
@@ -166,7 +182,9 @@ function entryOfDirectory(dir: string, description: string): string {
     try {
       pkg = JSON.parse(readFileSync(pkgFile, 'utf8')) as typeof pkg;
     } catch (err) {
-      throw new TargetError(`${path.join(description, 'package.json')} is not valid JSON: ${(err as Error).message.split('\n')[0]}`);
+      throw new TargetError(
+        `${path.join(description, 'package.json')} is not valid JSON: ${(err as Error).message.split('\n')[0]}`,
+      );
     }
     let bin: string | undefined;
     if (typeof pkg.bin === 'string') {
@@ -186,13 +204,18 @@ function entryOfDirectory(dir: string, description: string): string {
     if (bin !== undefined) {
       const file = path.resolve(dir, bin);
       if (!statOrUndefined(file)?.isFile()) {
-        throw new TargetError(`${description}: package.json bin points to ${bin}, which does not exist (build the project first?)`);
+        throw new TargetError(
+          `${description}: package.json bin points to ${bin}, which does not exist (build the project first?)`,
+        );
       }
       return file;
     }
     if (typeof pkg.main === 'string' && pkg.main !== '') {
       const file = resolveMain(dir, pkg.main);
-      if (!file) throw new TargetError(`${description}: package.json main points to ${pkg.main}, which does not exist (build the project first?)`);
+      if (!file)
+        throw new TargetError(
+          `${description}: package.json main points to ${pkg.main}, which does not exist (build the project first?)`,
+        );
       return file;
     }
   }
@@ -200,7 +223,9 @@ function entryOfDirectory(dir: string, description: string): string {
     const file = path.join(dir, name);
     if (statOrUndefined(file)?.isFile()) return file;
   }
-  throw new TargetError(`${description} is a directory without a package.json bin or main, and without ${DIR_ENTRY_FILES.join(', ')}`);
+  throw new TargetError(
+    `${description} is a directory without a package.json bin or main, and without ${DIR_ENTRY_FILES.join(', ')}`,
+  );
 }
 
 const isUrl = (text: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(text);
@@ -237,11 +262,24 @@ export async function resolveTarget(input: TargetInput): Promise<LaunchPlan> {
 
 /** A server of the caller's process: it has no command, folder, environment or URL, so none may be given. */
 function inProcessPlan(input: TargetInput): LaunchPlan {
-  if (typeof input.serve !== 'function') throw new TargetError(`serve must be a function ({ input, output }) => …, not ${typeof input.serve}`);
-  const given = (key: keyof TargetInput) => input[key] !== undefined && (typeof input[key] !== 'object' || Object.keys(input[key]).length > 0);
-  const others = (['target', 'command', 'cwd', 'env', 'httpUrl', 'port', 'transport', 'headers'] as const).filter(given);
-  if (others.length > 0) throw new TargetError(`serve runs the server in this process: give no ${others.join(', ')} with it`);
-  return { description: IN_PROCESS, command: '', args: [], cwd: process.cwd(), env: {}, transport: 'in-process', serve: input.serve };
+  if (typeof input.serve !== 'function')
+    throw new TargetError(`serve must be a function ({ input, output }) => …, not ${typeof input.serve}`);
+  const given = (key: keyof TargetInput) =>
+    input[key] !== undefined && (typeof input[key] !== 'object' || Object.keys(input[key]).length > 0);
+  const others = (['target', 'command', 'cwd', 'env', 'httpUrl', 'port', 'transport', 'headers'] as const).filter(
+    given,
+  );
+  if (others.length > 0)
+    throw new TargetError(`serve runs the server in this process: give no ${others.join(', ')} with it`);
+  return {
+    description: IN_PROCESS,
+    command: '',
+    args: [],
+    cwd: process.cwd(),
+    env: {},
+    transport: 'in-process',
+    serve: input.serve,
+  };
 }
 
 async function planFor(input: TargetInput): Promise<LaunchPlan> {
@@ -250,23 +288,37 @@ async function planFor(input: TargetInput): Promise<LaunchPlan> {
   const url = input.target !== undefined && isUrl(input.target) ? input.target : input.httpUrl;
   const http = { transport: input.transport ?? 'http', headers: input.headers ?? {} };
   if (url === undefined) {
-    if (input.transport !== undefined && input.transport !== 'stdio') throw new TargetError(`--transport ${input.transport} needs a URL: a URL target, or --http-url with the command that serves it`);
-    if (Object.keys(input.headers ?? {}).length > 0) throw new TargetError('--header applies to HTTP servers only (a URL target, or --http-url)');
-    if (input.port !== undefined) throw new TargetError('--port needs --http-url: it names the port the started server listens on');
+    if (input.transport !== undefined && input.transport !== 'stdio')
+      throw new TargetError(
+        `--transport ${input.transport} needs a URL: a URL target, or --http-url with the command that serves it`,
+      );
+    if (Object.keys(input.headers ?? {}).length > 0)
+      throw new TargetError('--header applies to HTTP servers only (a URL target, or --http-url)');
+    if (input.port !== undefined)
+      throw new TargetError('--port needs --http-url: it names the port the started server listens on');
     return resolveLaunch(input, cwd, env);
   }
-  if (input.transport === 'stdio') throw new TargetError(`${url} is a URL; --transport stdio needs a file, a directory or -- <command>`);
+  if (input.transport === 'stdio')
+    throw new TargetError(`${url} is a URL; --transport stdio needs a file, a directory or -- <command>`);
   if (url === input.target) {
-    if (input.httpUrl !== undefined) throw new TargetError('give either a URL target or --http-url with a command, not both');
-    if (input.port !== undefined) throw new TargetError('--port needs --http-url: a URL target is a server that is already running');
+    if (input.httpUrl !== undefined)
+      throw new TargetError('give either a URL target or --http-url with a command, not both');
+    if (input.port !== undefined)
+      throw new TargetError('--port needs --http-url: a URL target is a server that is already running');
     return { description: url, command: '', args: [], cwd, env, url, ...http };
   }
   if (!isUrl(url)) throw new TargetError(`--http-url takes a URL such as http://127.0.0.1:{port}/mcp, not ${url}`);
   const port = input.port === 'auto' ? await freePort() : input.port;
   const launch = await resolveLaunch(input, cwd, env);
-  const cliTarget = ['--http-url', quoteArg(url), ...(input.port === undefined ? [] : ['--port', String(input.port)]), launch.cliTarget ?? quoteArg(launch.description)].join(' ');
+  const cliTarget = [
+    '--http-url',
+    quoteArg(url),
+    ...(input.port === undefined ? [] : ['--port', String(input.port)]),
+    launch.cliTarget ?? quoteArg(launch.description),
+  ].join(' ');
   if (port === undefined) {
-    if ([url, launch.command, ...launch.args].some((s) => s.includes('{port}'))) throw new TargetError('{port} appears in the URL or the command: give --port N or --port auto');
+    if ([url, launch.command, ...launch.args].some((s) => s.includes('{port}')))
+      throw new TargetError('{port} appears in the URL or the command: give --port N or --port auto');
     return { ...launch, cliTarget, url, ...http };
   }
   const fill = (text: string) => text.replaceAll('{port}', String(port));
@@ -292,7 +344,8 @@ async function resolveLaunch(input: TargetInput, cwd: string, env: Record<string
   }
 
   const target = input.target;
-  if (target === undefined || target === '') throw new TargetError('no target given: pass a server path, a URL, or -- <command> [args…]');
+  if (target === undefined || target === '')
+    throw new TargetError('no target given: pass a server path, a URL, or -- <command> [args…]');
 
   const absolute = path.resolve(cwd, target);
   const st = statOrUndefined(absolute);

@@ -52,21 +52,39 @@ export function connect(plan: LaunchPlan, opts: ConnectOptions): Connection {
   const secrets = secretsOf(plan);
   // A launch error quotes the command line and the server's output, either of which may hold a secret.
   const redacted = (err: unknown) =>
-    err instanceof LaunchError ? new LaunchError(redact(err.message, secrets), redact(err.command, secrets), err.code, redact(err.stderrTail, secrets)) : err;
-  return { ...connection, open: (transcript, signal) => connection.open(transcript, signal).catch((err: unknown) => Promise.reject(redacted(err))) };
+    err instanceof LaunchError
+      ? new LaunchError(
+          redact(err.message, secrets),
+          redact(err.command, secrets),
+          err.code,
+          redact(err.stderrTail, secrets),
+        )
+      : err;
+  return {
+    ...connection,
+    open: (transcript, signal) =>
+      connection.open(transcript, signal).catch((err: unknown) => Promise.reject(redacted(err))),
+  };
 }
 
 function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
   const url = plan.url;
   const serve = plan.serve;
-  if (serve !== undefined) return { open: async (transcript) => startServe(serve, plan, transcript), close: async () => {} };
-  if (url === undefined) return { open: (transcript, signal) => startStdio(plan, transcript, { startAllowanceMs: opts.timeoutMs, signal }), close: async () => {} };
+  if (serve !== undefined)
+    return { open: async (transcript) => startServe(serve, plan, transcript), close: async () => {} };
+  if (url === undefined)
+    return {
+      open: (transcript, signal) => startStdio(plan, transcript, { startAllowanceMs: opts.timeoutMs, signal }),
+      close: async () => {},
+    };
   let prepared: Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> | undefined;
   return {
     // Prepared with the first (shared) session's transcript: it tells the server's story, as on stdio.
     async open(transcript, signal) {
       const { target, kind } = await (prepared ??= prepare(plan, url, transcript, opts, signal));
-      return kind === 'sse' ? LegacySseTransport.open(target, transcript, opts.timeoutMs) : new StreamableHttpTransport(target, transcript);
+      return kind === 'sse'
+        ? LegacySseTransport.open(target, transcript, opts.timeoutMs)
+        : new StreamableHttpTransport(target, transcript);
     },
     async close() {
       const ready = await prepared?.catch(() => undefined);
@@ -76,7 +94,13 @@ function connectTo(plan: LaunchPlan, opts: ConnectOptions): Connection {
 }
 
 /** Starts the server (if the plan has a command) and waits for its URL, then finds out which HTTP transport it speaks. */
-async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, opts: ConnectOptions, signal?: AbortSignal): Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> {
+async function prepare(
+  plan: LaunchPlan,
+  url: string,
+  transcript: Transcript,
+  opts: ConnectOptions,
+  signal?: AbortSignal,
+): Promise<{ target: HttpTarget; kind: 'http' | 'sse' }> {
   const target: HttpTarget = { url: new URL(url), headers: plan.headers ?? {} };
   // A server the run starts takes its turn like a stdio one (runs side by side start one each), and its start is measured.
   const leave = plan.command ? await gateFor(plan).enter(signal) : () => {};
@@ -94,7 +118,13 @@ async function prepare(plan: LaunchPlan, url: string, transcript: Transcript, op
 }
 
 /** Polls the URL until any HTTP response comes (its status does not matter); fails when the server exits or the time is up. */
-async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: LaunchPlan, readyMs: number, transcript: Transcript): Promise<void> {
+async function awaitAnswer(
+  target: HttpTarget,
+  server: ServerProcess,
+  plan: LaunchPlan,
+  readyMs: number,
+  transcript: Transcript,
+): Promise<void> {
   const deadline = performance.now() + readyMs;
   const agent = sessionAgent(target.url);
   const shown = redactUrl(String(target.url));
@@ -102,10 +132,20 @@ async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: Laun
     for (let attempt = 0; ; attempt++) {
       if (server.ended) {
         const exit = await new Promise<ExitInfo>((resolve) => server.onExit(resolve));
-        throw launchFailure(plan, server, `exited (code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'}) before answering at ${shown}`);
+        throw launchFailure(
+          plan,
+          server,
+          `exited (code ${exit.code ?? 'none'}, signal ${exit.signal ?? 'none'}) before answering at ${shown}`,
+        );
       }
       try {
-        const res = await send({ method: 'GET', url: target.url, headers: { Accept: 'text/event-stream', ...target.headers }, agent, signal: AbortSignal.timeout(1000) });
+        const res = await send({
+          method: 'GET',
+          url: target.url,
+          headers: { Accept: 'text/event-stream', ...target.headers },
+          agent,
+          signal: AbortSignal.timeout(1000),
+        });
         res.destroy();
         transcript.add('event', `${shown} answers (GET → ${res.statusCode})`);
         return;
@@ -117,7 +157,8 @@ async function awaitAnswer(target: HttpTarget, server: ServerProcess, plan: Laun
         }
       }
       const left = deadline - performance.now();
-      if (left <= 0) throw launchFailure(plan, server, `did not answer at ${shown} within ${Math.round(readyMs / 1000)} s`);
+      if (left <= 0)
+        throw launchFailure(plan, server, `did not answer at ${shown} within ${Math.round(readyMs / 1000)} s`);
       await new Promise((resolve) => setTimeout(resolve, Math.min(backoff(attempt, POLL_FIRST_MS, POLL_MAX_MS), left)));
     }
   } finally {
@@ -140,16 +181,36 @@ function launchFailure(plan: LaunchPlan, server: ServerProcess, what: string): L
  * POST an InitializeRequest; when that fails with 400, 404 or 405, GET the URL, and an `endpoint` event as
  * the first event means legacy HTTP+SSE. A session the probe created is deleted again.
  */
-async function detect(target: HttpTarget, transcript: Transcript, { timeoutMs: waitMs, probeVersion }: ConnectOptions): Promise<'http' | 'sse'> {
+async function detect(
+  target: HttpTarget,
+  transcript: Transcript,
+  { timeoutMs: waitMs, probeVersion }: ConnectOptions,
+): Promise<'http' | 'sse'> {
   const agent = sessionAgent(target.url);
   const note = (text: string) => transcript.add('event', `transport detection: ${text}`);
   const shown = redactUrl(String(target.url));
-  const initialize = { jsonrpc: '2.0', id: 'mcp-conformance-detect', method: 'initialize', params: { protocolVersion: probeVersion, capabilities: {}, clientInfo: TOOL } };
+  const initialize = {
+    jsonrpc: '2.0',
+    id: 'mcp-conformance-detect',
+    method: 'initialize',
+    params: { protocolVersion: probeVersion, capabilities: {}, clientInfo: TOOL },
+  };
   try {
     let res: http.IncomingMessage;
     try {
-      const headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...target.headers };
-      res = await send({ method: 'POST', url: target.url, headers, body: JSON.stringify(initialize), agent, signal: AbortSignal.timeout(waitMs) });
+      const headers = {
+        Accept: 'application/json, text/event-stream',
+        'Content-Type': 'application/json',
+        ...target.headers,
+      };
+      res = await send({
+        method: 'POST',
+        url: target.url,
+        headers,
+        body: JSON.stringify(initialize),
+        agent,
+        signal: AbortSignal.timeout(waitMs),
+      });
     } catch (err) {
       if (!timedOut(err)) throw new LaunchError(`nothing answered at ${shown}: ${failure(err)}`, shown);
       note(`POST initialize: no response within ${waitMs} ms; assuming Streamable HTTP`);
@@ -161,15 +222,32 @@ async function detect(target: HttpTarget, transcript: Transcript, { timeoutMs: w
       note(`POST initialize → ${status}: Streamable HTTP`);
       const sid = res.headers['mcp-session-id'];
       if (typeof sid === 'string') {
-        const deleted = await send({ method: 'DELETE', url: target.url, headers: { ...target.headers, 'Mcp-Session-Id': sid }, agent, signal: AbortSignal.timeout(waitMs) }).catch(() => undefined);
+        const deleted = await send({
+          method: 'DELETE',
+          url: target.url,
+          headers: { ...target.headers, 'Mcp-Session-Id': sid },
+          agent,
+          signal: AbortSignal.timeout(waitMs),
+        }).catch(() => undefined);
         deleted?.resume();
       }
       return 'http';
     }
-    const stream = await send({ method: 'GET', url: target.url, headers: { Accept: 'text/event-stream', ...target.headers }, agent, signal: AbortSignal.timeout(waitMs) }).catch(() => undefined);
-    const first = stream?.statusCode === 200 && mediaType(stream) === 'text/event-stream' ? await firstEvent(stream, waitMs) : undefined;
+    const stream = await send({
+      method: 'GET',
+      url: target.url,
+      headers: { Accept: 'text/event-stream', ...target.headers },
+      agent,
+      signal: AbortSignal.timeout(waitMs),
+    }).catch(() => undefined);
+    const first =
+      stream?.statusCode === 200 && mediaType(stream) === 'text/event-stream'
+        ? await firstEvent(stream, waitMs)
+        : undefined;
     const legacy = first?.type === 'endpoint';
-    note(`POST initialize → ${status}, GET → ${stream?.statusCode ?? 'no response'}${first ? `, first event ${first.type}` : ''}: ${legacy ? 'legacy HTTP+SSE' : 'Streamable HTTP'}`);
+    note(
+      `POST initialize → ${status}, GET → ${stream?.statusCode ?? 'no response'}${first ? `, first event ${first.type}` : ''}: ${legacy ? 'legacy HTTP+SSE' : 'Streamable HTTP'}`,
+    );
     return legacy ? 'sse' : 'http';
   } finally {
     agent.destroy();

@@ -78,9 +78,18 @@ function bodyKind(text: string): BodyKind {
     return { ids: [], input: false, unreadableId: false };
   }
   const isRequestId = (v: unknown): v is RequestId => typeof v === 'string' || typeof v === 'number';
-  const ids = all.flatMap((m) => (isObject(m) && isRequestId(m.id) && !('result' in m) && !('error' in m) ? [m.id] : []));
-  const input = all.length > 0 && all.every((m) => isObject(m) && (typeof m.method === 'string' ? !('id' in m) : 'result' in m || 'error' in m));
-  const unreadableId = all.length === 1 && isObject(all[0]) && typeof all[0].method === 'string' && 'id' in all[0] && !isRequestId(all[0].id);
+  const ids = all.flatMap((m) =>
+    isObject(m) && isRequestId(m.id) && !('result' in m) && !('error' in m) ? [m.id] : [],
+  );
+  const input =
+    all.length > 0 &&
+    all.every((m) => isObject(m) && (typeof m.method === 'string' ? !('id' in m) : 'result' in m || 'error' in m));
+  const unreadableId =
+    all.length === 1 &&
+    isObject(all[0]) &&
+    typeof all[0].method === 'string' &&
+    'id' in all[0] &&
+    !isRequestId(all[0].id);
   return { ids, input, unreadableId };
 }
 
@@ -197,7 +206,14 @@ export abstract class HttpTransport implements Transport {
    * `waitMs`, reading stops that long after sending, or when `stop` settles if sooner (`cut` says it did), so streams
    * left open can be watched.
    */
-  protected async exchange(method: 'GET' | 'POST' | 'DELETE', headers: Record<string, string>, label: string, body?: string, waitMs?: number, stop?: Promise<unknown>): Promise<HttpOutcome> {
+  protected async exchange(
+    method: 'GET' | 'POST' | 'DELETE',
+    headers: Record<string, string>,
+    label: string,
+    body?: string,
+    waitMs?: number,
+    stop?: Promise<unknown>,
+  ): Promise<HttpOutcome> {
     const deadline = new AbortController();
     let cut = false;
     let read = false;
@@ -223,8 +239,17 @@ export abstract class HttpTransport implements Transport {
     const { text, bytes } = await readBody(res, MAX_BYTES);
     read = true;
     clearTimeout(timer);
-    this.note(`${this.describe(method, res, label)}${text ? `: ${clip(text)}` : ''}${cut ? ' (still open when the watch ended)' : ''}`);
-    return { status: res.statusCode, contentType: mediaType(res), headers: res.headers, bytes, body: text, ...(cut ? { cut } : {}) };
+    this.note(
+      `${this.describe(method, res, label)}${text ? `: ${clip(text)}` : ''}${cut ? ' (still open when the watch ended)' : ''}`,
+    );
+    return {
+      status: res.statusCode,
+      contentType: mediaType(res),
+      headers: res.headers,
+      bytes,
+      body: text,
+      ...(cut ? { cut } : {}),
+    };
   }
 
   /** Reads an SSE stream: records each event, delivers messages, notes which requests they answered. */
@@ -246,7 +271,11 @@ export abstract class HttpTransport implements Transport {
 
   private onEvent(event: SseEvent, answered?: Set<string>, answers?: null): void {
     if (event.id !== undefined) this.eventIds.push(event.id);
-    const fields = [event.id !== undefined && `id ${JSON.stringify(event.id)}`, event.type !== 'message' && `event ${event.type}`, event.retry !== undefined && `retry ${event.retry}`];
+    const fields = [
+      event.id !== undefined && `id ${JSON.stringify(event.id)}`,
+      event.type !== 'message' && `event ${event.type}`,
+      event.retry !== undefined && `retry ${event.retry}`,
+    ];
     const shown = fields.filter(Boolean).join(', ');
     this.note(`SSE event${shown ? ` (${shown})` : ''}${event.data.trim() === '' ? ', no data' : ''}`);
     if (this.onControlEvent(event) || event.type !== 'message' || event.data.trim() === '') return;
@@ -257,14 +286,20 @@ export abstract class HttpTransport implements Transport {
    * Hands a message (SSE event data, or a JSON body) to the session; notes the requests it answers. `answers`: the
    * request of the POST it came back on (null: one whose id could not be echoed).
    */
-  private deliver(text: string, parsed: Pick<InboundLine, 'json' | 'problem'>, answered?: Set<string>, answers?: RequestId | null): void {
+  private deliver(
+    text: string,
+    parsed: Pick<InboundLine, 'json' | 'problem'>,
+    answered?: Set<string>,
+    answers?: RequestId | null,
+  ): void {
     const line: InboundLine = { entry: this.transcript.add('recv', text), ...parsed };
     if (answers !== undefined) {
       line.answers = answers;
       if (answers !== null) answered?.add(String(answers));
     }
     for (const m of items(line.json)) {
-      if (isObject(m) && ('result' in m || 'error' in m) && (typeof m.id === 'string' || typeof m.id === 'number')) answered?.add(String(m.id));
+      if (isObject(m) && ('result' in m || 'error' in m) && (typeof m.id === 'string' || typeof m.id === 'number'))
+        answered?.add(String(m.id));
     }
     this.lines.emit(line);
   }
@@ -275,23 +310,37 @@ export abstract class HttpTransport implements Transport {
     const kind = bodyKind(text);
     let headArrived!: () => void;
     const head = new Promise<void>((resolve) => (headArrived = resolve));
-    const record: Post = { sent: entry, request: kind.ids.length > 0, outcome: Promise.resolve({ contentType: '', headers: {}, bytes: 0, body: '' }) };
+    const record: Post = {
+      sent: entry,
+      request: kind.ids.length > 0,
+      outcome: Promise.resolve({ contentType: '', headers: {}, bytes: 0, body: '' }),
+    };
     record.outcome = this.order.then(() => this.postNow(text, kind, headArrived, record));
     if (kind.ids.length === 0) this.order = head;
     this.posts.push(record);
     return entry;
   }
 
-  private async postNow(text: string, { ids, input, unreadableId }: BodyKind, headArrived: () => void, record: Post): Promise<HttpOutcome> {
+  private async postNow(
+    text: string,
+    { ids, input, unreadableId }: BodyKind,
+    headArrived: () => void,
+    record: Post,
+  ): Promise<HttpOutcome> {
     const answered = new Set<string>();
     let res: http.IncomingMessage;
     let headers: Record<string, string>;
     try {
-      headers = { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json', ...this.sessionHeaders(text) };
+      headers = {
+        Accept: 'application/json, text/event-stream',
+        'Content-Type': 'application/json',
+        ...this.sessionHeaders(text),
+      };
       res = await send({ method: 'POST', url: this.postUrl(), headers, body: text, agent: this.agent });
     } catch (err) {
       headArrived();
-      if (!this.closed) this.answerRest(ids, answered, this.note(`POST failed: ${failure(err)}`), `no HTTP response: ${failure(err)}`);
+      if (!this.closed)
+        this.answerRest(ids, answered, this.note(`POST failed: ${failure(err)}`), `no HTTP response: ${failure(err)}`);
       return { contentType: '', headers: {}, bytes: 0, body: '', error: failure(err) };
     }
     headArrived();
@@ -316,7 +365,10 @@ export abstract class HttpTransport implements Transport {
       else if (status >= 300 && body.trim() !== '') this.note(`body: ${clip(body)}`);
     }
     if (!this.closed && messages) {
-      const why = status >= 400 ? `HTTP ${status} without a JSON-RPC response` : `HTTP ${status} ${contentType || 'without a content type'} ended without the response to this request`;
+      const why =
+        status >= 400
+          ? `HTTP ${status} without a JSON-RPC response`
+          : `HTTP ${status} ${contentType || 'without a content type'} ended without the response to this request`;
       this.answerRest(ids, answered, head, outcome.body.trim() ? `${why}: ${clip(outcome.body)}` : why);
     }
     return outcome;
@@ -326,7 +378,13 @@ export abstract class HttpTransport implements Transport {
    * Reads a body of messages as it arrives: each JSON object or array is delivered when it is complete, so one sent
    * in a body that stays open is seen (what remains at the end, not JSON, is noted). Returns the whole body.
    */
-  private async readMessages(res: http.IncomingMessage, head: NonNullable<Post['head']>, ids: RequestId[], answered: Set<string>, tied?: null): Promise<{ body: string; bytes: number }> {
+  private async readMessages(
+    res: http.IncomingMessage,
+    head: NonNullable<Post['head']>,
+    ids: RequestId[],
+    answered: Set<string>,
+    tied?: null,
+  ): Promise<{ body: string; bytes: number }> {
     const values = new JsonValues();
     const decoder = new StringDecoder('utf8');
     const parts: string[] = [];
@@ -366,7 +424,11 @@ export abstract class HttpTransport implements Transport {
   /** Makes up an error reply for every request of the POST that got no answer. */
   private answerRest(ids: RequestId[], answered: Set<string>, entry: TranscriptEntry, why: string): void {
     for (const id of ids.filter((i) => !answered.has(String(i)))) {
-      this.lines.emit({ entry, json: { jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR, message: why } }, synthetic: true });
+      this.lines.emit({
+        entry,
+        json: { jsonrpc: '2.0', id, error: { code: TRANSPORT_ERROR, message: why } },
+        synthetic: true,
+      });
     }
   }
 

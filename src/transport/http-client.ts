@@ -26,12 +26,15 @@ export function sessionAgent(url: URL): http.Agent {
   return url.protocol === 'https:' ? new https.Agent(options) : new http.Agent(options);
 }
 
-
 /** Each host name resolved once per run: every new connection of every session would otherwise look it up again. */
 const resolved = new Map<string, Promise<LookupAddress[]>>();
 
 /** net's lookup hook, from the run's cache (a failed lookup is not kept: the next connection asks again). */
-function lookup(hostname: string, options: dns.LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void): void {
+function lookup(
+  hostname: string,
+  options: dns.LookupOptions,
+  callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void,
+): void {
   let addresses = resolved.get(hostname);
   if (!addresses) {
     addresses = dns.promises.lookup(hostname, { all: true });
@@ -41,7 +44,8 @@ function lookup(hostname: string, options: dns.LookupOptions, callback: (err: No
   addresses.then(
     (all) => {
       const fit = options.family ? all.filter((a) => a.family === options.family) : all;
-      if (fit.length === 0) callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '');
+      if (fit.length === 0)
+        callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND', hostname }), '');
       else if (options.all) callback(null, fit);
       else callback(null, fit[0].address, fit[0].family);
     },
@@ -65,16 +69,25 @@ export async function send(req: HttpRequest): Promise<http.IncomingMessage> {
 function sendOnce(req: HttpRequest): Promise<http.IncomingMessage> {
   const mod = req.url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const r = mod.request(req.url, { method: req.method, headers: req.headers, agent: req.agent, signal: req.signal, lookup }, resolve);
+    const r = mod.request(
+      req.url,
+      { method: req.method, headers: req.headers, agent: req.agent, signal: req.signal, lookup },
+      resolve,
+    );
     // Small messages go out at once rather than waiting for the last packet's ACK (Nagle).
     r.on('socket', (socket) => socket.setNoDelay(true));
-    r.on('error', (err: NodeJS.ErrnoException) => reject(Object.assign(err, { stale: r.reusedSocket && err.code === 'ECONNRESET' })));
+    r.on('error', (err: NodeJS.ErrnoException) =>
+      reject(Object.assign(err, { stale: r.reusedSocket && err.code === 'ECONNRESET' })),
+    );
     r.end(req.body);
   });
 }
 
 /** A response body, read whole up to `maxBytes` (the rest is counted, not kept). */
-export async function readBody(res: http.IncomingMessage, maxBytes: number): Promise<{ text: string; bytes: number; truncated: boolean }> {
+export async function readBody(
+  res: http.IncomingMessage,
+  maxBytes: number,
+): Promise<{ text: string; bytes: number; truncated: boolean }> {
   const parts: Buffer[] = [];
   let kept = 0;
   let bytes = 0;

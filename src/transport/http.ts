@@ -28,7 +28,11 @@ function headerValue(value: string): string {
  * the body: the version its `_meta` names (else the session's), its method and target. Undefined when neither names
  * a version (the initialize wire).
  */
-function requestMetadata(body: string, sessionVersion: string | undefined, paramHeaders?: ParamHeaders): Record<string, string> | undefined {
+function requestMetadata(
+  body: string,
+  sessionVersion: string | undefined,
+  paramHeaders?: ParamHeaders,
+): Record<string, string> | undefined {
   let m: unknown;
   try {
     m = JSON.parse(body);
@@ -53,7 +57,9 @@ function requestMetadata(body: string, sessionVersion: string | undefined, param
     ...Object.fromEntries(paramValues),
     'MCP-Protocol-Version': version,
     ...(typeof method === 'string' && { 'Mcp-Method': headerValue(method) }),
-    ...(typeof method === 'string' && (NAMED.has(method) || TASK_NAMED.has(method)) && typeof target === 'string' && { 'Mcp-Name': headerValue(target) }),
+    ...(typeof method === 'string' &&
+      (NAMED.has(method) || TASK_NAMED.has(method)) &&
+      typeof target === 'string' && { 'Mcp-Name': headerValue(target) }),
   };
 }
 
@@ -108,9 +114,22 @@ export class StreamableHttpTransport extends HttpTransport {
    * recorded in the transcript and read whole (for at most `waitMs`, or until `stop` settles), its messages never
    * delivered to the session.
    */
-  probe(method: 'GET' | 'POST' | 'DELETE', label: string, overrides: Record<string, string | undefined> = {}, body?: string, waitMs?: number, stop?: Promise<unknown>): Promise<HttpOutcome> {
-    const accept = { GET: { Accept: 'text/event-stream' }, POST: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' }, DELETE: {} }[method];
-    const headers = Object.entries({ ...accept, ...this.sessionHeaders(body), ...overrides }).filter((e): e is [string, string] => e[1] !== undefined);
+  probe(
+    method: 'GET' | 'POST' | 'DELETE',
+    label: string,
+    overrides: Record<string, string | undefined> = {},
+    body?: string,
+    waitMs?: number,
+    stop?: Promise<unknown>,
+  ): Promise<HttpOutcome> {
+    const accept = {
+      GET: { Accept: 'text/event-stream' },
+      POST: { Accept: 'application/json, text/event-stream', 'Content-Type': 'application/json' },
+      DELETE: {},
+    }[method];
+    const headers = Object.entries({ ...accept, ...this.sessionHeaders(body), ...overrides }).filter(
+      (e): e is [string, string] => e[1] !== undefined,
+    );
     return this.exchange(method, Object.fromEntries(headers), label, body, waitMs, stop);
   }
 
@@ -131,7 +150,13 @@ export class StreamableHttpTransport extends HttpTransport {
   /** The first session id the server gives (on the initialize response) is the session's; the stateless wire has none. */
   protected onHead(res: http.IncomingMessage, sent: Record<string, string>): void {
     const sid = res.headers['mcp-session-id'];
-    if (this.sessionId === undefined && typeof sid === 'string' && this.statelessVersion === undefined && sent['Mcp-Method'] === undefined) this.sessionId = sid;
+    if (
+      this.sessionId === undefined &&
+      typeof sid === 'string' &&
+      this.statelessVersion === undefined &&
+      sent['Mcp-Method'] === undefined
+    )
+      this.sessionId = sid;
   }
 
   protected onControlEvent(): boolean {
@@ -149,7 +174,12 @@ export class StreamableHttpTransport extends HttpTransport {
   private async listen(): Promise<void> {
     let res: http.IncomingMessage;
     try {
-      res = await send({ method: 'GET', url: this.target.url, headers: { Accept: 'text/event-stream', ...this.sessionHeaders() }, agent: this.agent });
+      res = await send({
+        method: 'GET',
+        url: this.target.url,
+        headers: { Accept: 'text/event-stream', ...this.sessionHeaders() },
+        agent: this.agent,
+      });
     } catch (err) {
       if (!this.closed) this.note(`GET failed: ${failure(err)}`);
       return this.heard(undefined);

@@ -64,7 +64,8 @@ export class InProcessServer {
     this.transcript.add('event', 'serve (in-process)');
     try {
       const started = serve({ input: this.input, output: this.stdout });
-      if (isThenable(started)) started.then(undefined, (err: unknown) => this.crash(`serve rejected: ${describe(err)}`));
+      if (isThenable(started))
+        started.then(undefined, (err: unknown) => this.crash(`serve rejected: ${describe(err)}`));
     } catch (err) {
       this.crash(`serve threw: ${describe(err)}`);
     }
@@ -129,7 +130,12 @@ export class InProcessServer {
   }
 
   private crash(why: string): void {
-    this.end(this.closing ? { code: null, signal: null, how: 'closed' } : { code: null, signal: null, how: 'crashed', why: `the server crashed: ${why}` }, why);
+    this.end(
+      this.closing
+        ? { code: null, signal: null, how: 'closed' }
+        : { code: null, signal: null, how: 'crashed', why: `the server crashed: ${why}` },
+      why,
+    );
   }
 
   private end(info: ExitInfo, why: string): void {
@@ -147,7 +153,9 @@ export class InProcessServer {
 }
 
 const isThenable = (value: unknown): value is PromiseLike<unknown> =>
-  (typeof value === 'object' || typeof value === 'function') && value !== null && typeof (value as { then?: unknown }).then === 'function';
+  (typeof value === 'object' || typeof value === 'function') &&
+  value !== null &&
+  typeof (value as { then?: unknown }).then === 'function';
 
 const describe = (err: unknown): string => (err instanceof Error ? `${err.name}: ${err.message}` : String(err));
 

@@ -64,7 +64,10 @@ export function treeReader(pid: number): () => { cpuMs: number; sleeping: boolea
     const own = readStat(pid);
     if (!own) return undefined;
     const infos = [own, ...tree.map(readStat).filter((info) => info !== undefined)];
-    return { cpuMs: infos.reduce((n, info) => n + info.ticks, 0) * TICK_MS, sleeping: infos.every((info) => info.state === 'S') };
+    return {
+      cpuMs: infos.reduce((n, info) => n + info.ticks, 0) * TICK_MS,
+      sleeping: infos.every((info) => info.state === 'S'),
+    };
   };
 }
 
@@ -90,7 +93,10 @@ function processTable(): Map<number, number> {
   }
   if (process.platform === 'win32') return table;
   try {
-    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('ps', ['-A', '-o', 'pid=,ppid='], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     for (const line of out.split('\n')) {
       const m = /^\s*(\d+)\s+(\d+)\s*$/.exec(line);
       if (m) table.set(Number(m[1]), Number(m[2]));

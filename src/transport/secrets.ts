@@ -17,11 +17,17 @@ const SECRET_NAME = /TOKEN|KEY|SECRET|PASS(WORD|WD)?|AUTH|CREDENTIAL|PRIVATE|COO
  * the value of each environment entry whose name looks secret, and the value of each named secret (from the
  * plan's environment, else the inherited one, which the server gets too).
  */
-export function secretsOf({ headers = {}, env, secretNames = [] }: Pick<LaunchPlan, 'headers' | 'env' | 'secretNames'>): string[] {
+export function secretsOf({
+  headers = {},
+  env,
+  secretNames = [],
+}: Pick<LaunchPlan, 'headers' | 'env' | 'secretNames'>): string[] {
   const fromEnv = Object.entries(env).flatMap(([name, v]) => (SECRET_NAME.test(name) ? [v] : []));
   const named = secretNames.flatMap((name) => env[name] ?? process.env[name] ?? []);
   const secrets = [...Object.values(headers).flatMap((v) => [v, v.replace(/^\S+\s+/, '')]), ...fromEnv, ...named];
-  return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET))].sort((a, b) => b.length - a.length);
+  return [...new Set(secrets.map((s) => s.trim()).filter((s) => s.length >= MIN_SECRET))].sort(
+    (a, b) => b.length - a.length,
+  );
 }
 
 /** A deep copy of `value` in which every secret, wherever a server echoed it, reads ***. */
@@ -30,7 +36,8 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
   const scrub = (v: unknown): unknown => {
     if (typeof v === 'string') return secrets.reduce((s, secret) => s.replaceAll(secret, REDACTED), v);
     if (Array.isArray(v)) return v.map(scrub);
-    if (typeof v === 'object' && v !== null) return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+    if (typeof v === 'object' && v !== null)
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
     return v;
   };
   return scrub(value) as T;
@@ -38,7 +45,9 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
 
 /** `Name: ***, Other: ***`, for the transcript. */
 export function describeHeaders(headers: Readonly<Record<string, string>>): string {
-  return Object.keys(headers).map((name) => `${name}: ${REDACTED}`).join(', ');
+  return Object.keys(headers)
+    .map((name) => `${name}: ${REDACTED}`)
+    .join(', ');
 }
 
 /** The URL with any password in it replaced. */

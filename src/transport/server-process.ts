@@ -81,13 +81,31 @@ function installExitHook(): void {
  * Windows runs `.cmd`/`.bat` shims (npx, installed servers) only through cmd.exe with its own quoting, which execa
  * does: it is loaded there only, as it is slow to load.
  */
-async function spawnChild(plan: LaunchPlan): Promise<{ child: ChildProcess; started: Promise<NodeJS.ErrnoException | undefined> }> {
+async function spawnChild(
+  plan: LaunchPlan,
+): Promise<{ child: ChildProcess; started: Promise<NodeJS.ErrnoException | undefined> }> {
   let child: ChildProcess;
   if (process.platform !== 'win32') {
-    child = spawn(plan.command, plan.args, { cwd: plan.cwd, env: { ...process.env, ...plan.env }, stdio: 'pipe', detached: true });
+    child = spawn(plan.command, plan.args, {
+      cwd: plan.cwd,
+      env: { ...process.env, ...plan.env },
+      stdio: 'pipe',
+      detached: true,
+    });
   } else {
     const { execa } = await import('execa');
-    const subprocess = execa(plan.command, plan.args, { cwd: plan.cwd, env: plan.env, extendEnv: true, stdio: 'pipe', buffer: false, encoding: 'buffer', stripFinalNewline: false, reject: false, detached: true, forceKillAfterDelay: false });
+    const subprocess = execa(plan.command, plan.args, {
+      cwd: plan.cwd,
+      env: plan.env,
+      extendEnv: true,
+      stdio: 'pipe',
+      buffer: false,
+      encoding: 'buffer',
+      stripFinalNewline: false,
+      reject: false,
+      detached: true,
+      forceKillAfterDelay: false,
+    });
     // The result promise never rejects (reject: false); keep it from being reported as unhandled anyway.
     void Promise.resolve(subprocess).catch(() => {});
     child = subprocess;
@@ -324,7 +342,12 @@ export class ServerProcess {
  * Spawns the command of `plan` in its own process group, with piped stdio (stdout is the caller's unless
  * `logStdout`). Rejects with a {@link LaunchError} when the command cannot be started at all.
  */
-export async function spawnServer(plan: LaunchPlan, transcript: Transcript, opts: ProcessOptions, logStdout: boolean): Promise<ServerProcess> {
+export async function spawnServer(
+  plan: LaunchPlan,
+  transcript: Transcript,
+  opts: ProcessOptions,
+  logStdout: boolean,
+): Promise<ServerProcess> {
   const shown = formatCommand(plan.command, plan.args);
   let cwdOk = false;
   try {
@@ -334,7 +357,11 @@ export async function spawnServer(plan: LaunchPlan, transcript: Transcript, opts
   }
   if (!cwdOk) {
     transcript.add('event', `spawn failed: working directory not found: ${plan.cwd}`);
-    throw new LaunchError(`cannot start ${plan.command}: working directory not found: ${plan.cwd}`, plan.command, 'ENOENT');
+    throw new LaunchError(
+      `cannot start ${plan.command}: working directory not found: ${plan.cwd}`,
+      plan.command,
+      'ENOENT',
+    );
   }
 
   let subprocess: ChildProcess;

@@ -61,7 +61,10 @@ export class SseParser {
   }
 
   private line(line: string): void {
-    if (line === '') return this.dispatch();
+    if (line === '') {
+      this.dispatch();
+      return;
+    }
     if (line.startsWith(':')) return; // a comment (keep-alive)
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
@@ -89,7 +92,11 @@ export class SseParser {
 
   private dispatch(): void {
     if (this.fields > 0) {
-      const event: SseEvent = { type: this.type || 'message', data: this.data.join('\n'), hasData: this.data.length > 0 };
+      const event: SseEvent = {
+        type: this.type || 'message',
+        data: this.data.join('\n'),
+        hasData: this.data.length > 0,
+      };
       if (this.id !== undefined) event.id = this.id;
       if (this.retry !== undefined) event.retry = this.retry;
       this.onEvent(event);

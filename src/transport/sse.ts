@@ -31,7 +31,10 @@ export class LegacySseTransport extends HttpTransport {
     const url = await Promise.race([endpoint, late]).finally(() => clearTimeout(timer));
     if (url) return t;
     await t.close();
-    throw new LaunchError(`GET ${redactUrl(String(target.url))} gave no SSE endpoint event within ${waitMs} ms (legacy HTTP+SSE)`, String(target.url));
+    throw new LaunchError(
+      `GET ${redactUrl(String(target.url))} gave no SSE endpoint event within ${waitMs} ms (legacy HTTP+SSE)`,
+      String(target.url),
+    );
   }
 
   protected postUrl(): URL {
@@ -60,7 +63,12 @@ export class LegacySseTransport extends HttpTransport {
 
   private async listen(): Promise<void> {
     try {
-      const res = await send({ method: 'GET', url: this.target.url, headers: { Accept: 'text/event-stream', ...this.target.headers }, agent: this.agent });
+      const res = await send({
+        method: 'GET',
+        url: this.target.url,
+        headers: { Accept: 'text/event-stream', ...this.target.headers },
+        agent: this.agent,
+      });
       this.note(this.describe('GET', res));
       if (res.statusCode === 200 && mediaType(res) === 'text/event-stream') await this.readStream(res);
       else res.resume();

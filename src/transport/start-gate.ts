@@ -96,7 +96,12 @@ export class StartAborted extends Error {
 const gates = new Map<string, StartGate>();
 
 /** The gate of one server command (the same command, arguments, folder and environment are the same server). */
-export function gateFor(plan: { command: string; args: readonly string[]; cwd: string; env?: Record<string, string> }): StartGate {
+export function gateFor(plan: {
+  command: string;
+  args: readonly string[];
+  cwd: string;
+  env?: Record<string, string>;
+}): StartGate {
   const key = JSON.stringify([plan.command, plan.args, plan.cwd, plan.env ?? {}]);
   let gate = gates.get(key);
   if (!gate) gates.set(key, (gate = new StartGate()));

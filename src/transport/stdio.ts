@@ -47,7 +47,10 @@ const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenientUtf8 = new TextDecoder('utf-8', { ignoreBOM: true });
 
 /** The server end the stdio wire talks to: a child process, or a server of the caller's process (no pid). */
-type StdioPeer = Pick<ServerProcess | InProcessServer, 'stdin' | 'stdout' | 'exited' | 'ended' | 'running' | 'onExit' | 'waitRawExit' | 'stderrTail' | 'stop'> & { pid: number | undefined };
+type StdioPeer = Pick<
+  ServerProcess | InProcessServer,
+  'stdin' | 'stdout' | 'exited' | 'ended' | 'running' | 'onExit' | 'waitRawExit' | 'stderrTail' | 'stop'
+> & { pid: number | undefined };
 
 /** A server speaking newline-delimited JSON on stdin/stdout: a child process, or (kind in-process) the caller's streams. */
 export class StdioTransport implements Transport {
@@ -127,8 +130,15 @@ export class StdioTransport implements Transport {
       void server.waitRawExit(STDOUT_EOF_GRACE_MS).then((exited) => {
         if (exited || !server.running) return;
         const inProcess = this.kind === 'in-process';
-        this.transcript.add('event', inProcess ? 'output ended while the server runs on' : 'stdout closed while the process runs on');
-        this.deaf.fire(inProcess ? 'server ended its output while the session was open' : 'server closed its stdout (the process is still running)');
+        this.transcript.add(
+          'event',
+          inProcess ? 'output ended while the server runs on' : 'stdout closed while the process runs on',
+        );
+        this.deaf.fire(
+          inProcess
+            ? 'server ended its output while the session was open'
+            : 'server closed its stdout (the process is still running)',
+        );
       });
     });
     this.stdout.on('error', () => {});
@@ -157,7 +167,6 @@ export class StdioTransport implements Transport {
   receiving(): boolean {
     return this.splitter.pending > 0;
   }
-
 
   get exited(): ExitInfo | undefined {
     return this.server.exited;
@@ -263,7 +272,11 @@ function decodeLine(raw: RawLine, problems: string[]): { text: string; utf8: boo
  * Spawns the server of `plan` in its own process group, with piped stdio.
  * Rejects with a {@link LaunchError} when the command cannot be started at all.
  */
-export async function startStdio(plan: LaunchPlan, transcript: Transcript, opts: StdioOptions = {}): Promise<StdioTransport> {
+export async function startStdio(
+  plan: LaunchPlan,
+  transcript: Transcript,
+  opts: StdioOptions = {},
+): Promise<StdioTransport> {
   // Server processes of one command start no more at once than the machine runs well (see StartGate).
   const gate = gateFor(plan);
   const leave = await gate.enter(opts.signal);
@@ -276,6 +289,11 @@ export async function startStdio(plan: LaunchPlan, transcript: Transcript, opts:
 }
 
 /** Starts `serve` in this process on a fresh pair of streams, talked to exactly as a stdio server. */
-export function startServe(serve: Serve, plan: LaunchPlan, transcript: Transcript, opts: StdioOptions = {}): StdioTransport {
+export function startServe(
+  serve: Serve,
+  plan: LaunchPlan,
+  transcript: Transcript,
+  opts: StdioOptions = {},
+): StdioTransport {
   return new StdioTransport(startInProcess(serve, transcript), plan, transcript, opts);
 }

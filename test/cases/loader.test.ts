@@ -2,7 +2,7 @@ import { mkdtemp, mkdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadCases, parseCase } from '../../src/cases/load.js';
+import { loadCases, parseCase } from '../../src/checks/cases/load.js';
 import { ConfigError } from '../../src/config/yaml-file.js';
 import { globToRegExp } from '../../src/suite/glob.js';
 import { loadSuite } from '../../src/suite/suite.js';
@@ -40,7 +40,8 @@ describe('case files', () => {
     const { checks } = await loadSuite();
     const cases = checks.filter((c) => c.source);
     expect(cases.length).toBeGreaterThan(20);
-    for (const c of cases) expect(c.requirement.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/.+#/);
+    for (const c of cases)
+      expect(c.requirement.spec).toMatch(/^https:\/\/modelcontextprotocol\.io\/specification\/.+#/);
   });
 
   it('names file, line, column and field for a typo in a key', () => {
@@ -60,16 +61,24 @@ describe('case files', () => {
   });
 
   it('names the field of a wrong value and an unknown matcher operator', () => {
-    expect(errorOf('level.yaml', HEADER.replace('level: MUST', 'level: MUSTY') + 'steps:\n  - request: ping\n')).toMatch(/^level\.yaml:6:10: requirement\.level: must be one of MUST, SHOULD, MAY$/);
-    expect(errorOf('op.yaml', `${HEADER}steps:\n  - request: ping\n    expect: { result: { $tpye: object } }\n`)).toMatch(/^op\.yaml:11:\d+: steps\[0\]\.expect\.result\.\$tpye: unknown operator/);
+    expect(
+      errorOf('level.yaml', HEADER.replace('level: MUST', 'level: MUSTY') + 'steps:\n  - request: ping\n'),
+    ).toMatch(/^level\.yaml:6:10: requirement\.level: must be one of MUST, SHOULD, MAY$/);
+    expect(
+      errorOf('op.yaml', `${HEADER}steps:\n  - request: ping\n    expect: { result: { $tpye: object } }\n`),
+    ).toMatch(/^op\.yaml:11:\d+: steps\[0\]\.expect\.result\.\$tpye: unknown operator/);
   });
 
   it('keeps notifications and raw lines off the shared session', () => {
-    expect(errorOf('shared.yaml', `${HEADER}steps:\n  - notify: notifications/x\n`)).toMatch(/steps\[0\]\.notify: needs session fresh or uninitialized/);
+    expect(errorOf('shared.yaml', `${HEADER}steps:\n  - notify: notifications/x\n`)).toMatch(
+      /steps\[0\]\.notify: needs session fresh or uninitialized/,
+    );
   });
 
   it('rejects a user case whose id repeats a built-in one', async () => {
-    const dir = await caseDir({ 'dup.yaml': HEADER.replace('mine/echo/hello', 'ping/respond') + 'steps:\n  - request: ping\n' });
+    const dir = await caseDir({
+      'dup.yaml': HEADER.replace('mine/echo/hello', 'ping/respond') + 'steps:\n  - request: ping\n',
+    });
     await expect(loadSuite({ caseDirs: [dir] })).rejects.toThrow(/ping\/respond/);
     await expect(loadCases([join(dir, 'nope')])).rejects.toThrow(/case folder not found/);
   });
@@ -93,9 +102,11 @@ describe('the CLI with case files', () => {
 
   it('runs a user case and reports it like a built-in one', async () => {
     const dir = await caseDir({
-      'add.yaml': HEADER.replace('mine/echo/hello', 'mine/add/sum') +
+      'add.yaml':
+        HEADER.replace('mine/echo/hello', 'mine/add/sum') +
         'requires: { capabilities: [tools] }\nsteps:\n  - request: tools/call\n    params: { name: add, arguments: { a: 2, b: 3 } }\n    expect: { result: { structuredContent: { sum: 5 } } }\n',
-      'wrong.yaml': HEADER.replace('mine/echo/hello', 'mine/add/wrong') +
+      'wrong.yaml':
+        HEADER.replace('mine/echo/hello', 'mine/add/wrong') +
         'steps:\n  - request: tools/call\n    params: { name: add, arguments: { a: 2, b: 3 } }\n    expect: { result: { structuredContent: { sum: 6 } } }\n',
     });
     const r = await runCli(['--cases', dir, '--only', 'mine/**', FAULTY]);
@@ -106,10 +117,17 @@ describe('the CLI with case files', () => {
     expect(r.exitCode).toBe(1);
   });
 
-  it('calls only the tools the run\'s policy lets calls reach (--tool-calls, --allow-tool), and says why it left one out', async () => {
+  it("calls only the tools the run's policy lets calls reach (--tool-calls, --allow-tool), and says why it left one out", async () => {
     const cases = ['--cases', join(ROOT, 'test/fixtures/cases/tool-policy'), '--only', 'policy/**', REFERENCE];
-    const [safe, allowed, all, none] = await Promise.all([[], ['--allow-tool', 'write-note'], ['--tool-calls', 'all'], ['--tool-calls', 'none']].map((flags) => runCli([...flags, ...cases])));
-    const verdicts = (r: typeof safe) => Object.fromEntries(r.report!.checks.map((c) => [c.id.slice('policy/tools/'.length), `${c.status}: ${c.message}`]));
+    const [safe, allowed, all, none] = await Promise.all(
+      [[], ['--allow-tool', 'write-note'], ['--tool-calls', 'all'], ['--tool-calls', 'none']].map((flags) =>
+        runCli([...flags, ...cases]),
+      ),
+    );
+    const verdicts = (r: typeof safe) =>
+      Object.fromEntries(
+        r.report!.checks.map((c) => [c.id.slice('policy/tools/'.length), `${c.status}: ${c.message}`]),
+      );
     const notReadOnly = 'not annotated readOnlyHint: true (allow it with --allow-tool write-note, or --tool-calls all)';
     // index-docs runs only as a task: a plain tools/call of it is never made, whatever the policy.
     const taskOnly = 'index-docs: tools/call index-docs not made: it can only be called as a task';
@@ -120,7 +138,12 @@ describe('the CLI with case files', () => {
       'raw-write-note': `skip: tools/call write-note not made: ${notReadOnly}`,
     });
     for (const r of [allowed, all]) {
-      expect(verdicts(r)).toEqual({ add: 'pass: tools/call: as expected', each: `pass: 11 tools checked; left out: ${taskOnly}`, 'write-note': 'pass: tools/call: as expected', 'raw-write-note': 'pass: the line: as expected' });
+      expect(verdicts(r)).toEqual({
+        add: 'pass: tools/call: as expected',
+        each: `pass: 11 tools checked; left out: ${taskOnly}`,
+        'write-note': 'pass: tools/call: as expected',
+        'raw-write-note': 'pass: the line: as expected',
+      });
     }
     expect(verdicts(none)).toEqual({
       add: 'skip: tools/call add not made: tool calls are off (--tool-calls none)',
@@ -129,7 +152,10 @@ describe('the CLI with case files', () => {
       'raw-write-note': 'skip: tools/call write-note not made: tool calls are off (--tool-calls none)',
     });
     // The server saw no call it should not have: its transcript holds none.
-    const called = (r: typeof safe) => r.report!.checks.flatMap((c) => c.transcript ?? []).filter((e) => e.dir === 'send' && e.text.includes('"tools/call"')).length;
+    const called = (r: typeof safe) =>
+      r
+        .report!.checks.flatMap((c) => c.transcript ?? [])
+        .filter((e) => e.dir === 'send' && e.text.includes('"tools/call"')).length;
     expect([called(none), called(safe), called(all)]).toEqual([0, 11, 14]);
   });
 

@@ -7,7 +7,10 @@ import type { Report } from '../../src/schema/generated/report.js';
 import { ROOT } from '../helpers.js';
 
 /** The TypeScript SDK's example server with its demo authorization server (a separate port), offline. */
-const SDK_EXAMPLE = join(ROOT, 'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js');
+const SDK_EXAMPLE = join(
+  ROOT,
+  'node_modules/@modelcontextprotocol/sdk/dist/esm/examples/server/simpleStreamableHttp.js',
+);
 
 const freePort = () =>
   new Promise<number>((resolve) => {
@@ -17,19 +20,24 @@ const freePort = () =>
     });
   });
 
-const statuses = (r: Report) => Object.fromEntries(r.checks.filter((c) => c.id.startsWith('auth/')).map((c) => [c.id, c.status]));
+const statuses = (r: Report) =>
+  Object.fromEntries(r.checks.filter((c) => c.id.startsWith('auth/')).map((c) => [c.id, c.status]));
 const messageOf = (r: Report, id: string) => r.checks.find((c) => c.id === id)?.message ?? '';
 
 /** Starts the example with `flags`, waits until both its servers listen, and runs the auth checks on it. */
 async function runOnSdkExample(flags: string[]): Promise<Report> {
   const [mcp, auth] = [await freePort(), await freePort()];
-  const server = execa(process.execPath, [SDK_EXAMPLE, ...flags], { reject: false, env: { MCP_PORT: String(mcp), MCP_AUTH_PORT: String(auth) } });
+  const server = execa(process.execPath, [SDK_EXAMPLE, ...flags], {
+    reject: false,
+    env: { MCP_PORT: String(mcp), MCP_AUTH_PORT: String(auth) },
+  });
   try {
     await new Promise<void>((resolve) => {
       let seen = '';
       server.stdout!.on('data', (d: Buffer) => {
         seen += String(d);
-        if (seen.includes('Authorization Server listening') && seen.includes('Streamable HTTP Server listening')) resolve();
+        if (seen.includes('Authorization Server listening') && seen.includes('Streamable HTTP Server listening'))
+          resolve();
       });
     });
     // The example names itself http://localhost:PORT/mcp: its metadata's resource is that URL.
@@ -42,7 +50,9 @@ async function runOnSdkExample(flags: string[]): Promise<Report> {
 
 // Each run asks the demo authorization server for three tokens (registration, authorization, token request each): on a
 // loaded machine that takes longer than the default minute.
-describe('the TypeScript SDK example server with --oauth (its demo authorization server hands out codes without a login)', { timeout: 180_000 }, () => {
+describe('the TypeScript SDK example server with --oauth (its demo authorization server hands out codes without a login)', {
+  timeout: 180_000,
+}, () => {
   it('answers a token it cannot verify with HTTP 500, and serves tokens issued for another resource or for none', async () => {
     const report = await runOnSdkExample(['--oauth']);
     const s = statuses(report);
@@ -69,7 +79,14 @@ const FASTMCP = join(ROOT, 'test/fixtures/servers/auth/fastmcp-jwks.mjs');
 
 describe('fastmcp with authenticate and JWKSVerifier, trusting --auth-server', { timeout: 180_000 }, () => {
   const run = (flags: string[]) =>
-    runConformance({ target: [process.execPath, FASTMCP, ...flags], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: '2025-11-25', only: ['auth/**'], authServer: true });
+    runConformance({
+      target: [process.execPath, FASTMCP, ...flags],
+      httpUrl: 'http://127.0.0.1:{port}/mcp',
+      port: 'auto',
+      revision: '2025-11-25',
+      only: ['auth/**'],
+      authServer: true,
+    });
 
   it('passes every authorization check with the audience set', async () => {
     const report = await run([]);
@@ -80,6 +97,8 @@ describe('fastmcp with authenticate and JWKSVerifier, trusting --auth-server', {
 
   it('fails the audience check, and only it, without the audience', async () => {
     const report = await run(['--no-audience']);
-    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)).toEqual(['auth/token/audience']);
+    expect(report.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id)).toEqual([
+      'auth/token/audience',
+    ]);
   });
 });

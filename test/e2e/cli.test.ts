@@ -13,7 +13,6 @@ const QUICK = ['--seed', '1', '--runs', '10'];
 const only = (check: string) => [...QUICK, '--only', check];
 
 describe.concurrent('the CLI', () => {
-
   for (const [fault, check] of [
     ['no-jsonrpc', 'base/jsonrpc/version'],
     ['string-ids', 'base/response/id-echo'],
@@ -68,7 +67,16 @@ describe.concurrent('the CLI', () => {
     const pidFile = join(await mkdtemp(join(tmpdir(), 'mcpc-pid-')), 'pid');
     // The lifecycle checks start several servers (version probes, fresh sessions); the zoo's grandchild member runs
     // the whole suite on this fault and looks for survivors too (test/e2e/zoo.test.ts).
-    const r = await runCli([...QUICK, '--only', 'lifecycle/**', '--env', 'MCP_FAULTS=grandchild', '--env', `GRANDCHILD_PID_FILE=${pidFile}`, FAULTY]);
+    const r = await runCli([
+      ...QUICK,
+      '--only',
+      'lifecycle/**',
+      '--env',
+      'MCP_FAULTS=grandchild',
+      '--env',
+      `GRANDCHILD_PID_FILE=${pidFile}`,
+      FAULTY,
+    ]);
     expect(r.report).toBeDefined();
     // Every server of the run left a grandchild; those that got to write their pid are listed (one a line).
     const pids = (await readFile(pidFile, 'utf8')).split('\n').filter(Boolean).map(Number);

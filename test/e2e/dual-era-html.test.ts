@@ -16,7 +16,16 @@ const ALL = await loadSuite().then(({ checks, frameRules }) => checks.length + f
 
 const CHROMIUM = '/usr/bin/chromium';
 const SKIP = `${CHROMIUM} is absent (apt-get install chromium); skipped locally, a failure when CI=true`;
-const ARGS = ['--no-sandbox', '--headless', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = [
+  '--no-sandbox',
+  '--headless',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 const ERAS = ['2026-07-28', '2025-11-25'];
 /**
  * batch-output breaks the initialize wire only, unknown-resource-32002 and stateless-ping-served the stateless wire
@@ -29,10 +38,21 @@ let browser: Browser | undefined;
 let url: string;
 
 beforeAll(async () => {
-  run = await runCli(['--seed', '1', '--env', `MCP_FAULTS=${FAULTS}`, '--env', 'MCP_REVISION=all', '--', process.execPath, FAULTY]);
+  run = await runCli([
+    '--seed',
+    '1',
+    '--env',
+    `MCP_FAULTS=${FAULTS}`,
+    '--env',
+    'MCP_REVISION=all',
+    '--',
+    process.execPath,
+    FAULTY,
+  ]);
   url = pathToFileURL(join(run.out, 'index.html')).href;
   if (!existsSync(CHROMIUM)) {
-    if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
+    if (process.env.CI === 'true')
+      throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
     return;
   }
   browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
@@ -56,7 +76,11 @@ describe('a dual-era run', () => {
   });
 
   it('writes a badge that names the revisions setting its verdict', async () => {
-    expect(JSON.parse(await readFile(join(run.out, 'badge.json'), 'utf8'))).toMatchObject({ label: 'MCP 2026-07-28 + 2025-11-25', message: '7 failing', color: 'red' });
+    expect(JSON.parse(await readFile(join(run.out, 'badge.json'), 'utf8'))).toMatchObject({
+      label: 'MCP 2026-07-28 + 2025-11-25',
+      message: '7 failing',
+      color: 'red',
+    });
   });
 });
 
@@ -78,13 +102,20 @@ describe('its index.html in headless Chromium', () => {
     };
     return { page, settle };
   }
-  const texts = (page: Page, selector: string) => page.locator(selector).evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => (e as HTMLElement).innerText.trim()));
+  const texts = (page: Page, selector: string) =>
+    page
+      .locator(selector)
+      .evaluateAll((els) =>
+        els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => (e as HTMLElement).innerText.trim()),
+      );
 
   it('names the server and target once and lists the revisions with their verdicts', async (ctx) => {
     const { page, settle } = await open(ctx);
     expect(await page.locator('h1').innerText()).toMatch(/^MCP Reference Server\s+FAIL$/);
     const facts = await page.locator('.facts').innerText();
-    expect(facts).toMatch(/^Target\s+\S+node \S+faulty-server\.mjs\s*\nServer\s+mcp-reference-server 1\.0\.0 \(MCP Reference Server\)\s*\nRevisions\s+/);
+    expect(facts).toMatch(
+      /^Target\s+\S+node \S+faulty-server\.mjs\s*\nServer\s+mcp-reference-server 1\.0\.0 \(MCP Reference Server\)\s*\nRevisions\s+/,
+    );
     expect(facts).not.toContain(' · 2025-11-25:'); // no target glued per era
     expect(facts).not.toContain('none recorded');
     expect(await page.locator('.facts .runs').first().locator('li').allInnerTexts()).toEqual([
@@ -105,10 +136,22 @@ describe('its index.html in headless Chromium', () => {
     expect(await row.locator('td').count()).toBe(2);
     expect(await row.locator('td[data-era="1"] .cell.s-fail.differs').allInnerTexts()).toEqual(['stdio/no-batch']);
     // The mark (≠) is drawn by the stylesheet after the id.
-    expect(await row.locator('td[data-era="1"] .cell.differs').evaluate((e) => getComputedStyle(e, '::after').content)).toBe('" ≠"');
-    expect(await row.locator('td[data-era="0"] .cell[href="#check-2026-07-28/transport/stdio/no-batch"]').getAttribute('class')).toBe('cell s-pass differs');
-    const marked = await page.locator('.cell.differs').evaluateAll((els) => els.map((e) => e.getAttribute('href')!.slice('#check-'.length)).sort());
-    expect(marked).toEqual(['resources/read/unknown-uri', 'transport/stdio/no-batch'].flatMap((id) => ERAS.map((era) => `${era}/${id}`)).sort());
+    expect(
+      await row.locator('td[data-era="1"] .cell.differs').evaluate((e) => getComputedStyle(e, '::after').content),
+    ).toBe('" ≠"');
+    expect(
+      await row
+        .locator('td[data-era="0"] .cell[href="#check-2026-07-28/transport/stdio/no-batch"]')
+        .getAttribute('class'),
+    ).toBe('cell s-pass differs');
+    const marked = await page
+      .locator('.cell.differs')
+      .evaluateAll((els) => els.map((e) => e.getAttribute('href')!.slice('#check-'.length)).sort());
+    expect(marked).toEqual(
+      ['resources/read/unknown-uri', 'transport/stdio/no-batch']
+        .flatMap((id) => ERAS.map((era) => `${era}/${id}`))
+        .sort(),
+    );
     await settle();
   });
 
@@ -120,17 +163,28 @@ describe('its index.html in headless Chromium', () => {
 
     await page.locator('#filters button[data-filter="era"][value="1"]').click();
     expect(await texts(page, '.matrix th[scope="col"]')).toEqual(['area', '2025-11-25 FAIL']);
-    const hrefs = await page.locator('.cell').evaluateAll((els) => els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('href')));
+    const hrefs = await page
+      .locator('.cell')
+      .evaluateAll((els) =>
+        els.filter((e) => (e as HTMLElement).offsetParent !== null).map((e) => e.getAttribute('href')),
+      );
     expect(hrefs.length).toBe(ALL);
     expect(hrefs.every((h) => h!.startsWith('#check-2025-11-25/'))).toBe(true);
     expect(await texts(page, 'details.check')).toHaveLength(ALL);
 
     await page.locator('#filters button[data-filter="status"][value="fail"]').click();
     await page.locator('#filters button[data-filter="era"][value=""]').click();
-    expect(await texts(page, '.matrix th[scope="row"]')).toEqual(expect.arrayContaining(['transport', 'stateless', 'resources', 'base']));
+    expect(await texts(page, '.matrix th[scope="row"]')).toEqual(
+      expect.arrayContaining(['transport', 'stateless', 'resources', 'base']),
+    );
     await page.locator('#filters button[data-filter="area"]', { hasText: /^base$/ }).click();
     expect(await texts(page, '.matrix th[scope="row"]')).toEqual(['base']);
-    expect(await texts(page, '.cell')).toEqual(['response/id-types', 'response/id-echo', 'response/id-types', 'response/id-echo']);
+    expect(await texts(page, '.cell')).toEqual([
+      'response/id-types',
+      'response/id-echo',
+      'response/id-types',
+      'response/id-echo',
+    ]);
     await settle();
   });
 
@@ -139,11 +193,18 @@ describe('its index.html in headless Chromium', () => {
     const top = (await page.locator('header').boundingBox())!;
     const matrix = (await page.locator('#matrix').boundingBox())!;
     const path = join(run.out, 'dual-era.png');
-    await page.screenshot({ path, fullPage: true, clip: { x: 0, y: top.y - 16, width: 1280, height: matrix.y + matrix.height - top.y + 32 } });
+    await page.screenshot({
+      path,
+      fullPage: true,
+      clip: { x: 0, y: top.y - 16, width: 1280, height: matrix.y + matrix.height - top.y + 32 },
+    });
     const png = await readFile(path);
     expect(png.subarray(1, 4).toString()).toBe('PNG');
     // Width and height from the IHDR chunk: the whole header and matrix, not one screen of them.
-    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, Math.round(matrix.y + matrix.height - top.y + 32)]);
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([
+      1280,
+      Math.round(matrix.y + matrix.height - top.y + 32),
+    ]);
     expect(png.readUInt32BE(20)).toBeGreaterThan(1500);
     if (process.env.MCPC_SCREENSHOT_DIR) await copyFile(path, join(process.env.MCPC_SCREENSHOT_DIR, 'dual-era.png'));
     await settle();

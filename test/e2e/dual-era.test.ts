@@ -15,7 +15,11 @@ const CONTEXT7 = join(ROOT, 'node_modules/@upstash/context7-mcp/dist/index.js');
 const reportIn = async (dir: string) => JSON.parse(await readFile(join(dir, 'report.json'), 'utf8')) as Report;
 const fileIn = (dir: string, name: string) => readFile(join(dir, name), 'utf8');
 /** Every check that neither passed nor was skipped, as `status id`. */
-const findings = (report: Report) => report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id}`).sort();
+const findings = (report: Report) =>
+  report.checks
+    .filter((c) => c.status !== 'pass' && c.status !== 'skip')
+    .map((c) => `${c.status} ${c.id}`)
+    .sort();
 
 /** The run's reports: each revision's from OUT/<revision>/, and the combined one from OUT/. */
 async function perRevision(out: string) {
@@ -30,9 +34,13 @@ async function perRevision(out: string) {
 async function expectCombined(out: string, runs: readonly Report[], combined: Report, badgeBy: string) {
   expect((await readdir(out)).sort()).toEqual([...ERAS, ...FILES].sort());
   expect(combined.server).toBeUndefined();
-  expect(combined.runs).toEqual(runs.map((r, i) => ({ prefix: ERAS[i], revision: ERAS[i], target: r.target, server: r.server })));
+  expect(combined.runs).toEqual(
+    runs.map((r, i) => ({ prefix: ERAS[i], revision: ERAS[i], target: r.target, server: r.server })),
+  );
   expect(combined.checks.map((c) => c.id)).toEqual(runs.flatMap((r, i) => r.checks.map((c) => `${ERAS[i]}/${c.id}`)));
-  expect(findings(combined)).toEqual(runs.flatMap((r, i) => findings(r).map((f) => f.replace(' ', ` ${ERAS[i]}/`))).sort());
+  expect(findings(combined)).toEqual(
+    runs.flatMap((r, i) => findings(r).map((f) => f.replace(' ', ` ${ERAS[i]}/`))).sort(),
+  );
   const suites = [...(await fileIn(out, 'junit.xml')).matchAll(/<testsuite name="([^"]+)"/g)].map((m) => m[1]);
   expect(new Set(suites.map((s) => s.split('/')[0]))).toEqual(new Set(ERAS));
   expect(JSON.parse(await fileIn(out, 'badge.json'))).toMatchObject({ label: `MCP ${badgeBy}` });
@@ -57,8 +65,13 @@ describe.concurrent('--revision auto, the default', () => {
     // The layout is what is tested here: a few checks make it (the reference server passes the whole suite in each
     // revision in test/e2e/faults.test.ts).
     const only = ['--only', 'lifecycle/**', '--only', 'base/jsonrpc/version'];
-    const eras = [[[SERVER], '2025-11-25'], [[SERVER, '--revision', '2026-07-28'], '2026-07-28']] as const;
-    const runs = await Promise.all(eras.map(([args]) => runCli(['--seed', '1', ...only, '--', process.execPath, ...args])));
+    const eras = [
+      [[SERVER], '2025-11-25'],
+      [[SERVER, '--revision', '2026-07-28'], '2026-07-28'],
+    ] as const;
+    const runs = await Promise.all(
+      eras.map(([args]) => runCli(['--seed', '1', ...only, '--', process.execPath, ...args])),
+    );
     for (const [i, [, era]] of eras.entries()) {
       const r = runs[i];
       expect(r.exitCode, r.stdout + r.stderr).toBe(0);
@@ -76,8 +89,10 @@ describe.concurrent('--revision auto, the default', () => {
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     expect(r.stdout).toContain('revisions   2026-07-28: fail · 2025-11-25: pass');
     const { runs, combined } = await perRevision(r.out);
-    expect(runs.map((run) => [run.server?.name, run.server?.protocolVersion])).toEqual(ERAS.map((era) => ['Context7', era]));
-    // Each one defended against the specification's text in the project's notes; a change either way shows here.
+    expect(runs.map((run) => [run.server?.name, run.server?.protocolVersion])).toEqual(
+      ERAS.map((era) => ['Context7', era]),
+    );
+    // Each a warning the SDK's server earns, its reason beside it; a change either way shows here.
     const sdkWarnings = [
       'warn base/error/message-concise', // multi-line (zod) error messages: "SHOULD be limited to a concise single sentence"
       'warn base/robustness/invalid-request', // valid JSON that is no request goes unanswered instead of -32600
@@ -89,26 +104,37 @@ describe.concurrent('--revision auto, the default', () => {
     expect(findings(runs[1])).toEqual(sdkWarnings);
     await expectCombined(r.out, runs, combined, '2026-07-28');
     // The closing lines: each finding once, with the revisions it is found on, failures first (then in report order).
-    const closing = r.stdout.slice(r.stdout.lastIndexOf('\nrevisions ') + 1).split('\n').slice(1, 7);
-    expect([closing[0], ...closing.slice(1).sort()]).toEqual(['FAIL  stateless/version/unsupported  on 2026-07-28', ...sdkWarnings.map((w) => `WARN  ${w.slice('warn '.length)}  on 2026-07-28, 2025-11-25`)]);
+    const closing = r.stdout
+      .slice(r.stdout.lastIndexOf('\nrevisions ') + 1)
+      .split('\n')
+      .slice(1, 7);
+    expect([closing[0], ...closing.slice(1).sort()]).toEqual([
+      'FAIL  stateless/version/unsupported  on 2026-07-28',
+      ...sdkWarnings.map((w) => `WARN  ${w.slice('warn '.length)}  on 2026-07-28, 2025-11-25`),
+    ]);
   });
 
   it('judges context7’s error messages by their own text: a long URI it quotes back is the request’s', async () => {
     const cases = await mkdtemp(join(tmpdir(), 'mcpc-cases-'));
     const uri = `http://mcp-conformance.invalid/${'long-path/'.repeat(40)}`;
-    await writeFile(join(cases, 'long-uri.yaml'), [
-      'id: echo/resources/long-uri',
-      'title: A resources/read of an unknown, long URI gets an error',
-      'requirement: { id: res.read.not-found, level: SHOULD, spec: "https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling", text: An unknown resource gets an error }',
-      'steps:',
-      `  - { request: resources/read, params: { uri: "${uri}" }, expect: { error: {} } }`,
-      '',
-    ].join('\n'));
+    await writeFile(
+      join(cases, 'long-uri.yaml'),
+      [
+        'id: echo/resources/long-uri',
+        'title: A resources/read of an unknown, long URI gets an error',
+        'requirement: { id: res.read.not-found, level: SHOULD, spec: "https://modelcontextprotocol.io/specification/2025-11-25/server/resources#error-handling", text: An unknown resource gets an error }',
+        'steps:',
+        `  - { request: resources/read, params: { uri: "${uri}" }, expect: { error: {} } }`,
+        '',
+      ].join('\n'),
+    );
     const only = ['--only', 'echo/resources/long-uri', '--only', 'base/error/message-concise'];
     const r = await runCli(['--revision', '2025-11-25', '--cases', cases, ...only, '--', process.execPath, CONTEXT7]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     // Its answer is `Resource not found: <the URI>`, over 300 characters only by what the request sent.
-    expect(JSON.stringify(r.report?.checks.find((c) => c.id === 'echo/resources/long-uri')?.transcript)).toContain(`Resource not found: ${uri}`);
+    expect(JSON.stringify(r.report?.checks.find((c) => c.id === 'echo/resources/long-uri')?.transcript)).toContain(
+      `Resource not found: ${uri}`,
+    );
     expect(statusOf(r.report, 'base/error/message-concise')).toBe('pass');
   });
 });
@@ -121,14 +147,25 @@ describe('--revision auto on a legacy server that answers server/discover', () =
     expect((await readdir(r.out)).sort()).toEqual(FILES);
     expect(r.report?.server?.protocolVersion).toBe('2025-11-25');
     expect(r.report?.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
-    const why = '2026-07-28 not run: server/discover lists supportedVersions ["2025-11-25","2025-06-18","2025-03-26"], without 2026-07-28; the server is tested on the initialize wire only';
+    const why =
+      '2026-07-28 not run: server/discover lists supportedVersions ["2025-11-25","2025-06-18","2025-03-26"], without 2026-07-28; the server is tested on the initialize wire only';
     expect(r.stdout).toContain(`eras        ${why}`);
     const discover = r.report?.checks.find((c) => c.id === 'stateless/discover/result');
     expect([discover?.status, discover?.message]).toEqual(['skip', why]);
   });
 
   it('asks server/discover again in a fresh session when it was refused beside initialize, and tests both eras', async () => {
-    const r = await runCli(['--seed', '1', '--env', 'MCP_FAULTS=discover-after-initialize', '--env', 'MCP_REVISION=all', '--', process.execPath, FAULTY]);
+    const r = await runCli([
+      '--seed',
+      '1',
+      '--env',
+      'MCP_FAULTS=discover-after-initialize',
+      '--env',
+      'MCP_REVISION=all',
+      '--',
+      process.execPath,
+      FAULTY,
+    ]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toContain('revisions   2026-07-28: pass · 2025-11-25: pass');
     const { runs } = await perRevision(r.out);
@@ -137,20 +174,46 @@ describe('--revision auto on a legacy server that answers server/discover', () =
   });
 
   it('tests a server of the initialize wire that answers server/discover with an empty result there only, and says why', async () => {
-    const r = await runCli(['--seed', '1', '--env', 'MCP_FAULTS=discover-empty-result', '--', process.execPath, FAULTY]);
+    const r = await runCli([
+      '--seed',
+      '1',
+      '--env',
+      'MCP_FAULTS=discover-empty-result',
+      '--',
+      process.execPath,
+      FAULTY,
+    ]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.report?.server?.protocolVersion).toBe('2025-11-25');
-    expect(r.stdout).toContain('eras        2026-07-28 not run: server/discover was answered with a result that lists no supportedVersions (no DiscoverResult), and initialize was answered');
+    expect(r.stdout).toContain(
+      'eras        2026-07-28 not run: server/discover was answered with a result that lists no supportedVersions (no DiscoverResult), and initialize was answered',
+    );
   });
 
   it('gives --revision 2026-07-28 on that server one failure naming the cause, and skips every other check with it', async () => {
-    const r = await runCli(['--seed', '1', '--revision', '2026-07-28', '--env', 'MCP_FAULTS=legacy-discover', '--', process.execPath, FAULTY]);
+    const r = await runCli([
+      '--seed',
+      '1',
+      '--revision',
+      '2026-07-28',
+      '--env',
+      'MCP_FAULTS=legacy-discover',
+      '--',
+      process.execPath,
+      FAULTY,
+    ]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(1);
     const checks = r.report?.checks ?? [];
-    expect(checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id}`)).toEqual(['fail stateless/discover/result']);
-    expect(checks[0].message).toMatch(/^the server does not support 2026-07-28: server\/discover lists supportedVersions \["2025-11-25","2025-06-18","2025-03-26"\], without 2026-07-28/);
+    expect(checks.filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.status} ${c.id}`)).toEqual([
+      'fail stateless/discover/result',
+    ]);
+    expect(checks[0].message).toMatch(
+      /^the server does not support 2026-07-28: server\/discover lists supportedVersions \["2025-11-25","2025-06-18","2025-03-26"\], without 2026-07-28/,
+    );
     // Every check but the frame rules (which judge the frames seen, with their own reasons).
-    const skipped = checks.filter((c) => c.message.startsWith('not run: the server does not support 2026-07-28 (server/discover lists supportedVersions'));
+    const skipped = checks.filter((c) =>
+      c.message.startsWith('not run: the server does not support 2026-07-28 (server/discover lists supportedVersions'),
+    );
     expect(skipped.length).toBeGreaterThan(50);
     expect(statusOf(r.report, 'resources/read/unknown-uri')).toBe('skip');
   });

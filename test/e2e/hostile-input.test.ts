@@ -24,7 +24,10 @@ async function folder(files: Record<string, string>): Promise<string> {
 
 describe('hostile files given to the tool', () => {
   it('refuses a deeply nested case file at once, with one line naming file, line and column (exit 2)', async () => {
-    for (const text of ['['.repeat(100_000) + ']'.repeat(100_000), Array.from({ length: 5000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n')]) {
+    for (const text of [
+      '['.repeat(100_000) + ']'.repeat(100_000),
+      Array.from({ length: 5000 }, (_, i) => `${' '.repeat(i)}a:`).join('\n'),
+    ]) {
       const dir = await folder({ 'deep.yaml': text });
       const t0 = performance.now();
       const r = await runCli(['list', '--cases', dir]);

@@ -1,10 +1,10 @@
 // The stateless wire (2026-07-28) over Streamable HTTP: the headers the client mirrors from each request, the
 // reference server in both of its stateless modes, each fault of the stateless HTTP checks, and --revision auto.
-import http from 'node:http';
+import type http from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { TASK_EXTENSION_CHECKS } from '../../src/checks/tasks-extension.js';
-import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless-http.js';
+import { TASK_EXTENSION_CHECKS } from '../../src/checks/tasks-ext/checks.js';
+import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless/http.js';
 import { paramHeadersOf, statelessMeta } from '../../src/discovery/discover.js';
 import { runConformance } from '../../src/index.js';
 import { verdict } from '../../src/report/summary.js';
@@ -21,7 +21,10 @@ const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
 const SEED = ['--seed', '7', '--runs', '10'];
 const FAULTY_HTTP = join(ROOT, 'test/fixtures/servers/faulty-http-server.mjs');
 
-const notPassing = (r: Report | undefined) => (r?.checks ?? []).filter((c) => c.status !== 'pass' && c.status !== 'skip').map((c) => `${c.id}: ${c.status} ${c.message}`);
+const notPassing = (r: Report | undefined) =>
+  (r?.checks ?? [])
+    .filter((c) => c.status !== 'pass' && c.status !== 'skip')
+    .map((c) => `${c.id}: ${c.status} ${c.message}`);
 
 describe('a stateless session over Streamable HTTP', () => {
   /** A server that answers every request with an empty result and a session id. */
@@ -33,7 +36,9 @@ describe('a stateless session over Streamable HTTP', () => {
       } catch {
         // raw input: answered with id null
       }
-      res.writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'minted' }).end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
+      res
+        .writeHead(200, { 'Content-Type': 'application/json', 'Mcp-Session-Id': 'minted' })
+        .end(JSON.stringify({ jsonrpc: '2.0', id, result: {} }));
     });
 
   it('mirrors the version, method and target of each request in headers, and keeps no session', async () => {
@@ -47,7 +52,12 @@ describe('a stateless session over Streamable HTTP', () => {
     await session.request('tools/list', { _meta: { 'io.modelcontextprotocol/protocolVersion': '1900-01-01' } });
     session.sendRaw('{"jsonrpc":"2.0","id":"raw","method":');
     await transport.posts.at(-1)!.outcome;
-    const pick = (h: http.IncomingHttpHeaders) => [h['mcp-protocol-version'], h['mcp-method'], h['mcp-name'], h['mcp-session-id']];
+    const pick = (h: http.IncomingHttpHeaders) => [
+      h['mcp-protocol-version'],
+      h['mcp-method'],
+      h['mcp-name'],
+      h['mcp-session-id'],
+    ];
     const b64 = (text: string) => `=?base64?${Buffer.from(text).toString('base64')}?=`;
     expect(seen.map((s) => s.method)).toEqual(Array(6).fill('POST'));
     expect(seen.map((s) => pick(s.headers))).toEqual([
@@ -62,11 +72,12 @@ describe('a stateless session over Streamable HTTP', () => {
     expect(seen).toHaveLength(6); // no DELETE: there is no session to end
   });
 
-  it('names the task in Mcp-Name on the Tasks extension\'s requests, as a client must', async () => {
+  it("names the task in Mcp-Name on the Tasks extension's requests, as a client must", async () => {
     const { url, seen } = await recording();
     const { s: session } = scriptedSession(url);
     session.requestMeta = statelessMeta(STATELESS_REVISION);
-    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) await session.request(method, { taskId: 'task-1' });
+    for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel'])
+      await session.request(method, { taskId: 'task-1' });
     await session.request('tasks/get', { taskId: 'tâche' });
     expect(seen.map((s) => [s.headers['mcp-method'], s.headers['mcp-name']])).toEqual([
       ['tasks/get', 'task-1'],
@@ -81,13 +92,28 @@ describe('a stateless session over Streamable HTTP', () => {
     const { url, seen } = await recording();
     const { s: session } = scriptedSession(url);
     session.requestMeta = statelessMeta(STATELESS_REVISION);
-    session.paramHeaders = paramHeadersOf([{ name: 'query', inputSchema: { type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' }, limit: { type: 'integer', 'x-mcp-header': 'Limit' }, text: { type: 'string' } } } }]);
+    session.paramHeaders = paramHeadersOf([
+      {
+        name: 'query',
+        inputSchema: {
+          type: 'object',
+          properties: {
+            region: { type: 'string', 'x-mcp-header': 'Region' },
+            limit: { type: 'integer', 'x-mcp-header': 'Limit' },
+            text: { type: 'string' },
+          },
+        },
+      },
+    ]);
     await session.request('tools/call', { name: 'query', arguments: { region: 'eu-west-1', limit: 5, text: 'x' } });
     await session.request('tools/call', { name: 'query', arguments: { region: 'Zürich', limit: null } });
     await session.request('tools/call', { name: 'echo', arguments: { region: 'eu' } });
     const params = (h: http.IncomingHttpHeaders) => Object.entries(h).filter(([k]) => k.startsWith('mcp-param-'));
     expect(seen.map((s) => params(s.headers))).toEqual([
-      [['mcp-param-region', 'eu-west-1'], ['mcp-param-limit', '5']],
+      [
+        ['mcp-param-region', 'eu-west-1'],
+        ['mcp-param-limit', '5'],
+      ],
       [['mcp-param-region', `=?base64?${Buffer.from('Zürich').toString('base64')}?=`]],
       [],
     ]);
@@ -98,21 +124,51 @@ describe('a stateless session over Streamable HTTP', () => {
 describe('the reference server on the stateless wire over HTTP', () => {
   for (const mode of [STATELESS_REVISION, 'all']) {
     it(`passes every 2026-07-28 check with --revision ${mode}`, async () => {
-      const r = await runCli([...STARTED, ...SEED, '--revision', STATELESS_REVISION, '--', 'node', HTTP_REFERENCE, '--revision', mode]);
+      const r = await runCli([
+        ...STARTED,
+        ...SEED,
+        '--revision',
+        STATELESS_REVISION,
+        '--',
+        'node',
+        HTTP_REFERENCE,
+        '--revision',
+        mode,
+      ]);
       expect(r.exitCode, r.stdout).toBe(0);
       expect(notPassing(r.report)).toEqual([]);
       expect(r.report!.server?.protocolVersion).toBe(STATELESS_REVISION);
       const passed = r.report!.checks.filter((c) => c.status === 'pass').map((c) => c.id);
       expect(STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !passed.includes(id))).toEqual([]);
-      for (const id of ['stateless/discover/result', 'stateless/meta/required', 'stateless/version/unsupported', 'stateless/tools/order', 'stateless/result-type', 'stateless/caching']) expect(passed).toContain(id);
+      for (const id of [
+        'stateless/discover/result',
+        'stateless/meta/required',
+        'stateless/version/unsupported',
+        'stateless/tools/order',
+        'stateless/result-type',
+        'stateless/caching',
+      ])
+        expect(passed).toContain(id);
       // The Tasks extension over HTTP: the reference refuses task requests without Mcp-Name, so these passing proves the suite sends it.
       expect(TASK_EXTENSION_CHECKS.map((c) => c.id).filter((id) => !passed.includes(id))).toEqual([]);
     });
   }
 
   it('is tested in both eras by --revision auto when it serves both', async () => {
-    const runs = await conformEach(await resolveOptions({ target: [process.execPath, HTTP_REFERENCE, '--revision', 'all'], httpUrl: 'http://127.0.0.1:{port}/mcp', port: 'auto', revision: 'auto', seed: 7, runs: 5 }));
-    expect(runs.map((r) => [r.report.server?.protocolVersion, verdict(r.report)])).toEqual([[STATELESS_REVISION, 'pass'], ['2025-11-25', 'pass']]);
+    const runs = await conformEach(
+      await resolveOptions({
+        target: [process.execPath, HTTP_REFERENCE, '--revision', 'all'],
+        httpUrl: 'http://127.0.0.1:{port}/mcp',
+        port: 'auto',
+        revision: 'auto',
+        seed: 7,
+        runs: 5,
+      }),
+    );
+    expect(runs.map((r) => [r.report.server?.protocolVersion, verdict(r.report)])).toEqual([
+      [STATELESS_REVISION, 'pass'],
+      ['2025-11-25', 'pass'],
+    ]);
   });
 });
 
@@ -146,7 +202,9 @@ describe('a subscriptions/listen answered with application/json (the official fi
     });
     const listen = report.checks.find((c) => c.id === 'stateless/subscriptions/listen');
     expect(listen?.status).toBe('fail');
-    expect(listen?.message).toMatch(/^notifications\/subscriptions\/acknowledged came in an HTTP 200 application\/json body/);
+    expect(listen?.message).toMatch(
+      /^notifications\/subscriptions\/acknowledged came in an HTTP 200 application\/json body/,
+    );
     // What came is in the transcript as it came.
     expect(JSON.stringify(listen?.transcript)).toContain('notifications/subscriptions/acknowledged');
   });

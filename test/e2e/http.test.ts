@@ -2,8 +2,8 @@ import { execa } from 'execa';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP_SESSION_CHECKS } from '../../src/checks/http-sessions.js';
-import { HTTP_STREAM_CHECKS } from '../../src/checks/http-streams.js';
+import { HTTP_SESSION_CHECKS } from '../../src/checks/http/sessions.js';
+import { HTTP_STREAM_CHECKS } from '../../src/checks/http/streams.js';
 import { differences, notPassing, ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
@@ -17,10 +17,7 @@ const TOKEN = 's3cret-token-4711';
 // The runs here go one after another: each starts a server and a CLI, and the machines that run the suite may be small.
 // The fault rows run in the test's worker: test/http-faults.test.ts.
 
-
-
 describe('the reference server over HTTP', () => {
-
   it('passes everything when already running at a URL, and no report shows the --header value', async () => {
     const server = execa(process.execPath, [HTTP_REFERENCE, '--port', '0'], { reject: false });
     try {
@@ -34,7 +31,9 @@ describe('the reference server over HTTP', () => {
       expect(r.exitCode, r.stdout).toBe(0);
       expect(notPassing(r.report)).toEqual([]);
       expect(r.report!.target).toEqual({ description: url, url });
-      const files = await Promise.all(['report.json', 'junit.xml', 'index.html'].map((f) => readFile(join(r.out, f), 'utf8')));
+      const files = await Promise.all(
+        ['report.json', 'junit.xml', 'index.html'].map((f) => readFile(join(r.out, f), 'utf8')),
+      );
       for (const text of [r.stdout, r.stderr, ...files]) expect(text).not.toContain(TOKEN);
       expect(files[0]).toContain('headers Authorization: ***');
     } finally {
@@ -47,7 +46,9 @@ describe('the reference server over HTTP', () => {
     const r = await runCli([...STARTED, '--', 'node', '-e', "console.error('boom: no API key'); process.exit(3)"]);
     expect(r.exitCode).toBe(2);
     expect(r.report).toBeUndefined();
-    expect(r.stderr).toMatch(/^mcp-conformance: node -e .* exited \(code 3, signal none\) before answering at http:\/\/127\.0\.0\.1:\d+\/mcp\nlast server output:\n {2}boom: no API key$/);
+    expect(r.stderr).toMatch(
+      /^mcp-conformance: node -e .* exited \(code 3, signal none\) before answering at http:\/\/127\.0\.0\.1:\d+\/mcp\nlast server output:\n {2}boom: no API key$/,
+    );
   });
 });
 
@@ -73,7 +74,9 @@ describe('server-everything over HTTP', () => {
     // The SDK answers every request with an SSE stream (so no JSON answer to judge), primes it, and sends nothing on
     // the GET stream unprompted (so no server request to compare across streams).
     const verdicts = Object.fromEntries(http.report!.checks.map((c) => [c.id, c.status]));
-    expect(Object.fromEntries([...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS].map((c) => [c.id, verdicts[c.id]]))).toEqual({
+    expect(
+      Object.fromEntries([...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS].map((c) => [c.id, verdicts[c.id]])),
+    ).toEqual({
       'transport/http/notification-reject': 'pass',
       'transport/http/session-id-secure': 'pass',
       'transport/http/session-delete': 'pass',
@@ -89,11 +92,23 @@ describe('server-everything over HTTP', () => {
   }, 180_000);
 
   it('completes over legacy HTTP+SSE (detected), with initialize passing', async () => {
-    const r = await runCli(['--http-url', 'http://127.0.0.1:{port}/sse', '--port', 'auto', ...SEED, '--', 'node', EVERYTHING, 'sse']);
+    const r = await runCli([
+      '--http-url',
+      'http://127.0.0.1:{port}/sse',
+      '--port',
+      'auto',
+      ...SEED,
+      '--',
+      'node',
+      EVERYTHING,
+      'sse',
+    ]);
     expect([0, 1]).toContain(r.exitCode);
     expect(r.report?.summary.error).toBe(0);
     expect(statusOf(r.report, 'lifecycle/initialize/result')).toBe('pass');
     expect(statusOf(r.report, 'ping/respond')).toBe('pass');
-    expect(r.report!.checks.find((c) => c.id === 'transport/http/notification-202')?.message).toContain('this run uses legacy HTTP+SSE');
+    expect(r.report!.checks.find((c) => c.id === 'transport/http/notification-202')?.message).toContain(
+      'this run uses legacy HTTP+SSE',
+    );
   }, 180_000);
 });

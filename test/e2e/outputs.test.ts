@@ -10,12 +10,18 @@ import { LIMITS, ZOO_SERVER } from '../fixtures/servers/zoo/zoo.mjs';
 import { CLI, REFERENCE } from '../helpers.js';
 
 const SERVER = join(REFERENCE, 'server.mjs');
-// Far above what a healthy exit takes on a loaded machine, far below a hang (the tool once spun for minutes).
+// Far above what a healthy exit takes on a loaded machine, far below a hang.
 const NO_HANG_MS = 40_000;
 
 // No SIGKILL of execa's own 5 s after a test's signal: how the tool stops is what those tests look at.
 const cli = (args: string[], env: Record<string, string> = {}) =>
-  execa(process.execPath, [CLI, ...args], { reject: false, env: { GITHUB_ACTIONS: '', NO_COLOR: '1', ...env }, timeout: NO_HANG_MS, killSignal: 'SIGKILL', forceKillAfterDelay: false });
+  execa(process.execPath, [CLI, ...args], {
+    reject: false,
+    env: { GITHUB_ACTIONS: '', NO_COLOR: '1', ...env },
+    timeout: NO_HANG_MS,
+    killSignal: 'SIGKILL',
+    forceKillAfterDelay: false,
+  });
 
 /** A server command that first leaves a file behind, so a test can tell whether any server started. */
 async function markingServer(): Promise<{ marker: string; command: string[] }> {
@@ -36,7 +42,13 @@ describe.concurrent('the paths the run writes', () => {
       const r = await cli(['--out', path, ...command]);
       expect(r.timedOut).toBe(false);
       expect(r.exitCode).toBe(2);
-      expect(String(r.stderr).trim().split('\n')).toEqual([expect.stringMatching(new RegExp(`^mcp-conformance: --out ${path}: cannot write reports into this folder \\((ENOENT|ENOTDIR): .+\\)$`))]);
+      expect(String(r.stderr).trim().split('\n')).toEqual([
+        expect.stringMatching(
+          new RegExp(
+            `^mcp-conformance: --out ${path}: cannot write reports into this folder \\((ENOENT|ENOTDIR): .+\\)$`,
+          ),
+        ),
+      ]);
       expect(existsSync(marker)).toBe(false);
     });
   }
@@ -44,14 +56,23 @@ describe.concurrent('the paths the run writes', () => {
   it('a GitHub step summary that cannot be written: exit 2 naming it, before any server starts', async () => {
     const { marker, command } = await markingServer();
     const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
-    const r = await cli(['--out', out, ...command], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: '/proc/nope/summary.md' });
-    expect([r.exitCode, String(r.stderr).trim()]).toEqual([2, 'mcp-conformance: GITHUB_STEP_SUMMARY /proc/nope/summary.md: cannot append to this file (ENOENT: no such file or directory)']);
+    const r = await cli(['--out', out, ...command], {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_STEP_SUMMARY: '/proc/nope/summary.md',
+    });
+    expect([r.exitCode, String(r.stderr).trim()]).toEqual([
+      2,
+      'mcp-conformance: GITHUB_STEP_SUMMARY /proc/nope/summary.md: cannot append to this file (ENOENT: no such file or directory)',
+    ]);
     expect(existsSync(marker)).toBe(false);
   });
 
   it('the report command checks its --out before it reads anything', async () => {
     const r = await cli(['report', '--out', '/proc/nope/reports', 'no-such-report.json']);
-    expect([r.exitCode, String(r.stderr).trim()]).toEqual([2, 'mcp-conformance: --out /proc/nope/reports: cannot write reports into this folder (ENOENT: no such file or directory)']);
+    expect([r.exitCode, String(r.stderr).trim()]).toEqual([
+      2,
+      'mcp-conformance: --out /proc/nope/reports: cannot write reports into this folder (ENOENT: no such file or directory)',
+    ]);
   });
 
   it('a folder that turns unwritable mid-run: SIGTERM ends the run, the reports fail in one line, and the tool exits soon', async () => {
@@ -74,14 +95,28 @@ describe.concurrent('the paths the run writes', () => {
     // well under it, even on a loaded machine (as in the zoo's signal tests).
     expect(performance.now() - t0).toBeLessThan(15_000);
     expect(r.exitCode, String(r.stderr)).toBe(2);
-    expect(String(r.stderr)).toMatch(new RegExp(`^mcp-conformance: ${out}: cannot write reports into this folder \\(ENOENT: no such file or directory\\)$`));
+    expect(String(r.stderr)).toMatch(
+      new RegExp(
+        `^mcp-conformance: ${out}: cannot write reports into this folder \\(ENOENT: no such file or directory\\)$`,
+      ),
+    );
   });
 
-  it('a second signal exits at once with 143, even while the first one\'s reports are being written', async () => {
+  it("a second signal exits at once with 143, even while the first one's reports are being written", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mcpc-'));
     const started = join(dir, 'started');
     const server = `touch '${started}' && exec '${process.execPath}' '${ZOO_SERVER}'`;
-    const run = cli(['--out', join(dir, 'reports'), ...LIMITS, '--env', 'ZOO_MODE=hang-ping', '--', 'sh', '-c', server]);
+    const run = cli([
+      '--out',
+      join(dir, 'reports'),
+      ...LIMITS,
+      '--env',
+      'ZOO_MODE=hang-ping',
+      '--',
+      'sh',
+      '-c',
+      server,
+    ]);
     for (let i = 0; i < 200 && !existsSync(started); i++) await sleep(50);
     await sleep(500);
     run.kill('SIGTERM');
@@ -94,12 +129,19 @@ describe.concurrent('the paths the run writes', () => {
     expect(r.exitCode).toBe(143);
   });
 
-  it('two runs with the same --out at once both finish, and the folder holds one run\'s complete reports', async () => {
+  it("two runs with the same --out at once both finish, and the folder holds one run's complete reports", async () => {
     const out = join(await mkdtemp(join(tmpdir(), 'mcpc-')), 'reports');
     const args = ['--out', out, '--only', 'ping/**', '--only', 'lifecycle/**', REFERENCE];
     const [a, b] = await Promise.all([cli(args), cli(args)]);
     expect([a.exitCode, b.exitCode], String(a.stderr) + String(b.stderr)).toEqual([0, 0]);
-    expect((await readdir(out)).sort()).toEqual(['badge.json', 'badge.svg', 'index.html', 'junit.xml', 'report.json', 'report.sarif']);
+    expect((await readdir(out)).sort()).toEqual([
+      'badge.json',
+      'badge.svg',
+      'index.html',
+      'junit.xml',
+      'report.json',
+      'report.sarif',
+    ]);
     const { runId } = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
     expect(runId).toMatch(/^[\w-]{36}$/);
     expect(await readFile(join(out, 'junit.xml'), 'utf8')).toContain(`name="mcp-conformance.run-id" value="${runId}"`);

@@ -46,19 +46,32 @@ describe.concurrent('mcp-conformance report', () => {
     expect(run.exitCode).toBe(1);
     expect(r.stdout).toMatch(/^FAIL {2}\d+ checks: /);
     expect((await readdir(out)).sort()).toEqual(FILES);
-    for (const file of FILES) expect(await readFile(join(out, file), 'utf8'), file).toBe(await readFile(join(run.out, file), 'utf8'));
+    for (const file of FILES)
+      expect(await readFile(join(out, file), 'utf8'), file).toBe(await readFile(join(run.out, file), 'utf8'));
   });
 
   it('writes JUnit that a JUnit consumer reads with failures as failures and harness errors as errors', async () => {
     const junit = (await parse(await readFile(join(run.out, 'junit.xml'), 'utf8'))) as TestSuites;
     const cases = (junit.testsuite ?? []).flatMap((s) => s.testcase ?? []);
-    const ids = (has: (c: TestCase) => boolean) => cases.filter(has).map((c) => c.name).sort();
-    const withStatus = (status: Status) => run.report!.checks.filter((c) => c.status === status).map((c) => c.id).sort();
+    const ids = (has: (c: TestCase) => boolean) =>
+      cases
+        .filter(has)
+        .map((c) => c.name)
+        .sort();
+    const withStatus = (status: Status) =>
+      run
+        .report!.checks.filter((c) => c.status === status)
+        .map((c) => c.id)
+        .sort();
     expect(cases).toHaveLength(run.report!.checks.length);
     expect(ids((c) => c.failure !== undefined)).toEqual(withStatus('fail'));
     expect(ids((c) => c.error !== undefined)).toEqual(withStatus('error'));
     expect(ids((c) => c.skipped !== undefined)).toEqual(withStatus('skip'));
-    expect(junit).toMatchObject({ tests: run.report!.checks.length, failures: run.report!.summary.fail, errors: run.report!.summary.error });
+    expect(junit).toMatchObject({
+      tests: run.report!.checks.length,
+      failures: run.report!.summary.fail,
+      errors: run.report!.summary.error,
+    });
     const error = cases.find((c) => c.error)!.error![0];
     expect(error.type).toBe('error');
     expect(error.message).toMatch(/budget/);

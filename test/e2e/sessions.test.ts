@@ -15,7 +15,19 @@ import { FAULTY, REFERENCE, ROOT, runCli } from '../helpers.js';
 /** The faulty server (no fault unless MCP_FAULTS) behind a shell that counts its starts in a file. */
 async function counted(args: string[], faults = ''): Promise<{ report: Report; starts: number }> {
   const log = join(await mkdtemp(join(tmpdir(), 'mcpc-starts-')), 'starts');
-  const run = await runCli(['--seed', '3', ...args, '--env', `START_LOG=${log}`, '--env', `MCP_FAULTS=${faults}`, '--', 'sh', '-c', `echo x >> "$START_LOG"; exec "${process.execPath}" "${FAULTY}"`]);
+  const run = await runCli([
+    '--seed',
+    '3',
+    ...args,
+    '--env',
+    `START_LOG=${log}`,
+    '--env',
+    `MCP_FAULTS=${faults}`,
+    '--',
+    'sh',
+    '-c',
+    `echo x >> "$START_LOG"; exec "${process.execPath}" "${FAULTY}"`,
+  ]);
   expect(run.report, run.stderr).toBeDefined();
   return { report: run.report!, starts: (await readFile(log, 'utf8')).split('\n').filter(Boolean).length };
 }
@@ -30,41 +42,67 @@ describe('server processes of a stdio run', () => {
     // The report counts them too, and says how many were let start at once (two a core: a light server).
     expect(report.processes).toMatchObject({ started: 12, startsAtOnce: 2 * availableParallelism() });
     // The version probes and the uninitialized cases had servers of their own; nine checks took turns on the other two.
-    const own = ['lifecycle/version/echo', 'lifecycle/version/unsupported', 'lifecycle/ping/before-initialize', 'base/notification/no-response'];
+    const own = [
+      'lifecycle/version/echo',
+      'lifecycle/version/unsupported',
+      'lifecycle/ping/before-initialize',
+      'base/notification/no-response',
+    ];
     expect(own.map((id) => statuses(report)[id])).toEqual(['pass', 'pass', 'pass', 'pass']);
   });
 
-  it('a check that fails on a scratch session after another check\'s input runs again alone, and its verdict stands', async () => {
+  it("a check that fails on a scratch session after another check's input runs again alone, and its verdict stands", async () => {
     // After a line that is not JSON, the server answers every request but ping with an error: on a scratch session
     // the checks after malformed-json fail; alone, they pass.
     const [poisoned, clean] = await Promise.all([counted([], 'poisoned-by-garbage'), counted([])]);
     expect(statuses(poisoned.report)).toEqual(statuses(clean.report));
     expect(poisoned.starts).toBeGreaterThan(clean.starts);
     // The checks that did not pass there say so, until the first that failed; the checks after it ran alone at once.
-    const noted = poisoned.report.checks.filter((c) => c.message.includes('\n(this is its run on a server of its own; on a session where other checks had sent their input first, it gave '));
+    const noted = poisoned.report.checks.filter((c) =>
+      c.message.includes(
+        '\n(this is its run on a server of its own; on a session where other checks had sent their input first, it gave ',
+      ),
+    );
     expect(noted.length).toBeGreaterThan(0);
     expect(new Set(noted.map((c) => c.status))).toEqual(new Set(['pass']));
-    expect(clean.report.checks.filter((c) => c.message.includes('(this is its run on a server of its own'))).toEqual([]);
+    expect(clean.report.checks.filter((c) => c.message.includes('(this is its run on a server of its own'))).toEqual(
+      [],
+    );
   });
 
-  it('none when a case file of the user\'s is malformed: it is read before the probe\'s server starts', async () => {
+  it("none when a case file of the user's is malformed: it is read before the probe's server starts", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mcpc-cases-'));
     await writeFile(join(dir, 'bad.yaml'), 'id: mine/bad\ntitle: [unclosed\n');
     const log = join(dir, 'starts');
-    const run = await runCli(['--cases', dir, '--env', `START_LOG=${log}`, '--', 'sh', '-c', `echo x >> "$START_LOG"; exec "${process.execPath}" "${FAULTY}"`]);
+    const run = await runCli([
+      '--cases',
+      dir,
+      '--env',
+      `START_LOG=${log}`,
+      '--',
+      'sh',
+      '-c',
+      `echo x >> "$START_LOG"; exec "${process.execPath}" "${FAULTY}"`,
+    ]);
     expect(run.exitCode).toBe(2);
     expect(run.stderr).toMatch(/bad\.yaml/);
     expect(existsSync(log)).toBe(false);
   });
 
-  it('the auto probe\'s frames are judged with the run\'s: a malformed answer to server/discover fails schema/errors', async () => {
+  it("the auto probe's frames are judged with the run's: a malformed answer to server/discover fails schema/errors", async () => {
     const auto = await counted(['--only', 'schema/errors', '--only', 'ping/respond'], 'bad-discover-error');
     const errors = auto.report.checks.find((c) => c.id === 'schema/errors')!;
     expect(errors.status).toBe('fail');
     expect(errors.transcript?.map((e) => e.text)).toEqual([expect.stringMatching(/"code":"-32601"/)]);
     // Asked for one revision, the run sends no server/discover, and sees no error answer at all.
-    const fixed = await counted(['--only', 'schema/errors', '--only', 'ping/respond', '--revision', '2025-11-25'], 'bad-discover-error');
-    expect(fixed.report.checks.find((c) => c.id === 'schema/errors')).toMatchObject({ status: 'skip', message: expect.stringMatching(/^no .* was seen during the run$/) });
+    const fixed = await counted(
+      ['--only', 'schema/errors', '--only', 'ping/respond', '--revision', '2025-11-25'],
+      'bad-discover-error',
+    );
+    expect(fixed.report.checks.find((c) => c.id === 'schema/errors')).toMatchObject({
+      status: 'skip',
+      message: expect.stringMatching(/^no .* was seen during the run$/),
+    });
   });
 });
 
@@ -80,7 +118,8 @@ describe('scratch sessions', () => {
       opened.push(s);
       return s as unknown as Session;
     }, count);
-    const use = (work: (s: Fake) => Promise<string> | string) => (session: () => Promise<Session>) => session().then((s) => work(s as unknown as Fake));
+    const use = (work: (s: Fake) => Promise<string> | string) => (session: () => Promise<Session>) =>
+      session().then((s) => work(s as unknown as Fake));
     return { opened, lanes, use };
   };
   const kept = (r: string) => r !== 'fail';
@@ -91,14 +130,17 @@ describe('scratch sessions', () => {
     const log: string[] = [];
     const busy = new Set<number>();
     const check = (name: string) =>
-      lanes.turn(use(async (s) => {
-        expect(busy.has(s.n)).toBe(false); // nobody else on this session now
-        busy.add(s.n);
-        log.push(`${name}@${s.n}`);
-        await new Promise((r) => setTimeout(r, 5));
-        busy.delete(s.n);
-        return 'pass';
-      }), kept);
+      lanes.turn(
+        use(async (s) => {
+          expect(busy.has(s.n)).toBe(false); // nobody else on this session now
+          busy.add(s.n);
+          log.push(`${name}@${s.n}`);
+          await new Promise((r) => setTimeout(r, 5));
+          busy.delete(s.n);
+          return 'pass';
+        }),
+        kept,
+      );
     await Promise.all(['a', 'b', 'c', 'd', 'e'].map(check));
     expect(log).toEqual(['a@1', 'b@2', 'c@1', 'd@2', 'e@1']);
     expect(opened).toHaveLength(2);
@@ -107,28 +149,63 @@ describe('scratch sessions', () => {
   it('stop after a check they do not keep, or whose server died, not after one that did not use its session: the checks after run alone', async () => {
     const { opened, lanes, use } = setup(1);
     expect(await lanes.turn(() => Promise.resolve('fail'), kept)).toEqual({ result: 'fail', untouched: true }); // did not use the session
-    expect(await lanes.turn(() => Promise.reject(new Error('harness')), kept).catch((e: Error) => e.message)).toBe('harness');
-    expect(await lanes.turn(use((s) => `pass@${s.n}`), kept)).toEqual({ result: 'pass@1', untouched: true });
-    expect(await lanes.turn(use(() => 'fail'), kept)).toEqual({ result: 'fail', untouched: false });
-    expect(await lanes.turn(use(() => 'pass'), kept)).toBeUndefined();
+    expect(await lanes.turn(() => Promise.reject(new Error('harness')), kept).catch((e: Error) => e.message)).toBe(
+      'harness',
+    );
+    expect(
+      await lanes.turn(
+        use((s) => `pass@${s.n}`),
+        kept,
+      ),
+    ).toEqual({ result: 'pass@1', untouched: true });
+    expect(
+      await lanes.turn(
+        use(() => 'fail'),
+        kept,
+      ),
+    ).toEqual({ result: 'fail', untouched: false });
+    expect(
+      await lanes.turn(
+        use(() => 'pass'),
+        kept,
+      ),
+    ).toBeUndefined();
     expect(opened).toHaveLength(1);
 
     const dead = setup(1);
-    expect(await dead.lanes.turn(dead.use((s) => ((s.alive = false), 'pass')), kept)).toEqual({ result: 'pass', untouched: true });
-    expect(await dead.lanes.turn(dead.use(() => 'pass'), kept)).toBeUndefined();
+    expect(
+      await dead.lanes.turn(
+        dead.use((s) => ((s.alive = false), 'pass')),
+        kept,
+      ),
+    ).toEqual({ result: 'pass', untouched: true });
+    expect(
+      await dead.lanes.turn(
+        dead.use(() => 'pass'),
+        kept,
+      ),
+    ).toBeUndefined();
   });
 });
 
 describe('a session serving checks in turn', () => {
   it('never gives a request of its own an id a caller chose before', async () => {
     const transcript = new Transcript();
-    const plan = { description: 'reference', command: process.execPath, args: [join(REFERENCE, 'server.mjs')], cwd: ROOT, env: {} };
+    const plan = {
+      description: 'reference',
+      command: process.execPath,
+      args: [join(REFERENCE, 'server.mjs')],
+      cwd: ROOT,
+      env: {},
+    };
     const session = new Session(await startStdio(plan, transcript), transcript, 10_000);
     try {
       await Promise.all(session.requestRaw('{"jsonrpc":"2.0","id":2}', [2], '(raw line)'));
       await session.request('ping', undefined, { id: 3 });
       for (let i = 0; i < 3; i++) await session.request('ping');
-      const ids = transcript.entries.filter((e) => e.dir === 'send').map((e) => (JSON.parse(e.text) as { id: unknown }).id);
+      const ids = transcript.entries
+        .filter((e) => e.dir === 'send')
+        .map((e) => (JSON.parse(e.text) as { id: unknown }).id);
       expect(ids).toEqual([2, 3, 1, 4, 5]);
     } finally {
       await session.close();

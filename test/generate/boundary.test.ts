@@ -2,13 +2,18 @@ import { describe, expect, it } from 'vitest';
 import { boundaryArguments, MAX_BOUNDARY_VALUES } from '../../src/generate/boundary.js';
 import { schemaArbitraries } from '../../src/generate/schema-arbitrary.js';
 
-const edges = (schema: object, base: object, kind: 'valid' | 'invalid') => boundaryArguments(schema, base, kind, schemaArbitraries(schema).validate);
+const edges = (schema: object, base: object, kind: 'valid' | 'invalid') =>
+  boundaryArguments(schema, base, kind, schemaArbitraries(schema).validate);
 /** The values the edges gave property `key`. */
 const of = (values: unknown[], key: string) => values.map((v) => (v as Record<string, unknown>)[key]);
 
 describe('boundary values of a tool schema', () => {
   it('move one argument at a time to 0, -1 and 1 on top of the base: divide(a, b) gets b = 0', () => {
-    const divide = { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] };
+    const divide = {
+      type: 'object',
+      properties: { a: { type: 'number' }, b: { type: 'number' } },
+      required: ['a', 'b'],
+    };
     const valid = edges(divide, { a: 7.5, b: 2 }, 'valid');
     expect(valid).toContainEqual({ a: 7.5, b: 0 });
     expect(valid).toContainEqual({ a: 0, b: 2 });
@@ -43,7 +48,12 @@ describe('boundary values of a tool schema', () => {
   it('try each enum and const value, null where allowed, the empty string, and nested properties', () => {
     const schema = {
       type: 'object',
-      properties: { mode: { enum: ['fast', 'slow'] }, kind: { const: 'k' }, note: { type: ['string', 'null'] }, opts: { $ref: '#/$defs/opts' } },
+      properties: {
+        mode: { enum: ['fast', 'slow'] },
+        kind: { const: 'k' },
+        note: { type: ['string', 'null'] },
+        opts: { $ref: '#/$defs/opts' },
+      },
       $defs: { opts: { type: 'object', properties: { depth: { type: 'integer', minimum: 0 } } } },
     };
     const valid = edges(schema, { opts: { depth: 3 } }, 'valid');
@@ -56,7 +66,12 @@ describe('boundary values of a tool schema', () => {
   });
 
   it('keep only what the schema accepts (valid) or rejects (invalid), each once, at most MAX_BOUNDARY_VALUES', () => {
-    const schema = { type: 'object', properties: Object.fromEntries(Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'integer', minimum: 0, maximum: 9, multipleOf: 3 }])) };
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(
+        Array.from({ length: 40 }, (_, i) => [`p${i}`, { type: 'integer', minimum: 0, maximum: 9, multipleOf: 3 }]),
+      ),
+    };
     const { validate } = schemaArbitraries(schema);
     for (const kind of ['valid', 'invalid'] as const) {
       const values = edges(schema, {}, kind);
@@ -66,6 +81,8 @@ describe('boundary values of a tool schema', () => {
       for (const v of values) expect(validate(v).length === 0).toBe(kind === 'valid');
     }
     // The cap takes the first edges of every property, not all the edges of the first few.
-    expect(new Set(edges(schema, {}, 'valid').flatMap((v) => Object.keys(v as object))).size).toBeGreaterThanOrEqual(MAX_BOUNDARY_VALUES - 1);
+    expect(new Set(edges(schema, {}, 'valid').flatMap((v) => Object.keys(v as object))).size).toBeGreaterThanOrEqual(
+      MAX_BOUNDARY_VALUES - 1,
+    );
   });
 });

@@ -1,12 +1,16 @@
-import type { CheckDef } from '../../checks/check.js';
-import type { FrameRule } from '../../checks/frame-rule.js';
+import type { CheckDef } from '../../checks/kit/check.js';
+import type { FrameRule } from '../../checks/kit/frame-rule.js';
 import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
 import { loadSuite } from '../../suite/suite.js';
 import { parseCli } from '../options.js';
 
 /** What a check declares it applies to (the run skips it elsewhere, with the reason): `  [needs: …]`, or nothing. */
-function needsOf(r: Partial<Pick<CheckDef, 'requires' | 'revisions' | 'extension'>> & Pick<FrameRule, 'transport'>): string {
-  const revisions = r.revisions && (r.revisions.length === SCHEMA_REVISIONS.length ? ['every revision'] : [`revision ${r.revisions.join(', ')}`]);
+function needsOf(
+  r: Partial<Pick<CheckDef, 'requires' | 'revisions' | 'extension'>> & Pick<FrameRule, 'transport'>,
+): string {
+  const revisions =
+    r.revisions &&
+    (r.revisions.length === SCHEMA_REVISIONS.length ? ['every revision'] : [`revision ${r.revisions.join(', ')}`]);
   const parts = [
     ...(r.extension ? [`extension ${r.extension}`] : []),
     ...(r.requires?.capabilities ?? []).map((c) => `${c} capability`),
@@ -28,9 +32,13 @@ export async function listCommand(argv: string[]): Promise<number> {
   ].sort((a, b) => a.id.localeCompare(b.id));
   const width = Math.max(...rows.map((r) => r.id.length));
   for (const r of rows) {
-    process.stdout.write(`${r.id.padEnd(width)}  ${r.requirement.level.padEnd(6)}  ${r.kind.padEnd(5)}  ${r.requirement.id}  ${r.title}${needsOf(r)}\n`);
+    process.stdout.write(
+      `${r.id.padEnd(width)}  ${r.requirement.level.padEnd(6)}  ${r.kind.padEnd(5)}  ${r.requirement.id}  ${r.title}${needsOf(r)}\n`,
+    );
   }
   const requirements = new Set(rows.flatMap((r) => [r.requirement.id, ...(('covers' in r && r.covers) || [])]));
-  process.stdout.write(`${rows.length} checks (${checks.filter((c) => c.source).length} cases, ${frameRules.length} frame rules), covering ${requirements.size} requirement ids\n`);
+  process.stdout.write(
+    `${rows.length} checks (${checks.filter((c) => c.source).length} cases, ${frameRules.length} frame rules), covering ${requirements.size} requirement ids\n`,
+  );
   return 0;
 }

@@ -2,13 +2,13 @@ import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../../config/defaults.js';
-import { buildMatrix, MatrixInputError } from '../../matrix/build.js';
-import { runServers, type ServerEvent } from '../../matrix/runner.js';
-import { loadServersFile } from '../../matrix/servers-file.js';
-import { writeMatrix } from '../../matrix/write.js';
+import { loadServersFile } from '../../config/servers-file.js';
+import { buildMatrix, MatrixInputError } from '../../report/matrix/build.js';
+import { writeMatrix } from '../../report/matrix/write.js';
 import { checkFolder } from '../../report/output.js';
 import { formatTotals } from '../../report/summary.js';
 import { duration, visible } from '../../report/text.js';
+import { runServers, type ServerEvent } from '../../run/matrix.js';
 import type { Progress } from '../../run/progress.js';
 import type { Matrix } from '../../schema/generated/matrix.js';
 import { EXIT } from '../exit-codes.js';
@@ -20,14 +20,14 @@ const USAGE = [
   '',
   'Runs the suite on every server of the servers file (schema/matrix-servers.schema.json), several at a time, each',
   'as its own run with its usual reports in OUT/<server>/, then writes OUT/matrix.json and OUT/matrix.html: checks',
-  'by area against server × revision, with each server\'s verdict and what differs from the majority.',
+  "by area against server × revision, with each server's verdict and what differs from the majority.",
   '',
   'Options:',
-  '  --out DIR            Folder for the matrix and the servers\' folders (default: reports)',
+  "  --out DIR            Folder for the matrix and the servers' folders (default: reports)",
   '  --jobs N             Servers run at once (default: the number of cores)',
   '  --budget SECONDS     Time each server may take (default: 300); past it its run is stopped, its partial reports kept',
   '  --server NAME        Run only this server of the file (repeatable), e.g. one per CI job; merge with report --matrix',
-  '  --seed N             Seed of every run\'s generated checks',
+  "  --seed N             Seed of every run's generated checks",
   '  --runs N             Values each generated check tries',
   '  --timeout SECONDS    Time to wait for each response, unless the server names its own',
   '  --strict             SHOULD violations fail instead of warn',
@@ -37,7 +37,10 @@ const USAGE = [
   'Exit codes: 0 every server passed, 1 a server failed, 2 usage error, or a server errored or left no report.',
 ].join('\n');
 
-function parse<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>>(argv: string[], options: T) {
+function parse<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>>(
+  argv: string[],
+  options: T,
+) {
   try {
     return parseArgs({ args: argv, options, allowPositionals: true, strict: true });
   } catch (err) {
@@ -49,7 +52,9 @@ function number(value: string | undefined, flag: string, integer: boolean, min: 
   if (value === undefined) return undefined;
   const n = Number(value);
   if (!Number.isFinite(n) || n < min || (integer && !Number.isSafeInteger(n)) || (!integer && n <= 0)) {
-    throw new UsageError(`--${flag} takes ${integer ? `an integer of at least ${min}` : 'a positive number of seconds'}, not ${JSON.stringify(value)}`);
+    throw new UsageError(
+      `--${flag} takes ${integer ? `an integer of at least ${min}` : 'a positive number of seconds'}, not ${JSON.stringify(value)}`,
+    );
   }
   return n;
 }
@@ -72,14 +77,16 @@ export async function matrixCommand(argv: string[], signal?: AbortSignal): Promi
     process.stdout.write(`${USAGE}\n`);
     return EXIT.ok;
   }
-  if (positionals.length !== 1) throw new UsageError(`one servers file expected, got ${positionals.length} (see matrix --help)`);
+  if (positionals.length !== 1)
+    throw new UsageError(`one servers file expected, got ${positionals.length} (see matrix --help)`);
   const out = v.out ?? DEFAULTS.out;
   const jobs = number(v.jobs, 'jobs', true, 1) ?? availableParallelism();
   const budgetMs = (number(v.budget, 'budget', false, 0) ?? DEFAULTS.budget) * 1000;
   let servers = await loadServersFile(positionals[0]);
   if (v.server) {
     const unknown = v.server.filter((name) => !servers.some((s) => s.name === name));
-    if (unknown.length > 0) throw new UsageError(`--server ${visible(unknown[0])}: no such server in ${visible(positionals[0])}`);
+    if (unknown.length > 0)
+      throw new UsageError(`--server ${visible(unknown[0])}: no such server in ${visible(positionals[0])}`);
     servers = servers.filter((s) => v.server!.includes(s.name));
   }
   await checkFolder(out, `--out ${out}`);
@@ -100,15 +107,24 @@ export async function matrixCommand(argv: string[], signal?: AbortSignal): Promi
   } finally {
     show.stop();
   }
-  const matrix = await buildMatrix(servers.map((s) => join(out, s.folder)), out);
+  const matrix = await buildMatrix(
+    servers.map((s) => join(out, s.folder)),
+    out,
+  );
   return finish(matrix, out, signal);
 }
 
 /** `mcp-conformance report --matrix DIR… [--out DIR]`: the matrix of report folders made elsewhere. */
 export async function mergeMatrixCommand(argv: string[]): Promise<number> {
-  const { values: v, positionals } = parse(argv, { matrix: { type: 'boolean' }, out: { type: 'string' }, help: { type: 'boolean', short: 'h' } });
+  const { values: v, positionals } = parse(argv, {
+    matrix: { type: 'boolean' },
+    out: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (v.help) {
-    process.stdout.write('Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server report folders (a matrix run\'s OUT/<server>/, or a run\'s --out),\none column per server and revision, in the order given. --out defaults to reports.\n');
+    process.stdout.write(
+      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server report folders (a matrix run's OUT/<server>/, or a run's --out),\none column per server and revision, in the order given. --out defaults to reports.\n",
+    );
     return EXIT.ok;
   }
   if (positionals.length === 0) throw new UsageError('report --matrix: no report folder given (see --help)');
@@ -116,7 +132,10 @@ export async function mergeMatrixCommand(argv: string[]): Promise<number> {
   await checkFolder(out, `--out ${out}`);
   let matrix: Matrix;
   try {
-    matrix = await buildMatrix(positionals.map((p) => resolve(p)), resolve(out));
+    matrix = await buildMatrix(
+      positionals.map((p) => resolve(p)),
+      resolve(out),
+    );
   } catch (err) {
     if (err instanceof MatrixInputError) throw new UsageError(err.message);
     throw err;
@@ -129,7 +148,10 @@ async function finish(matrix: Matrix, out: string, signal?: AbortSignal): Promis
   const written = await writeMatrix(matrix, out);
   const width = Math.min(30, Math.max(...matrix.servers.map((s) => s.name.length)));
   const lines = matrix.servers.map((s) => {
-    const revisions = matrix.columns.filter((c) => matrix.servers[c.server] === s && c.revision !== '-').map((c) => c.revision).join(', ');
+    const revisions = matrix.columns
+      .filter((c) => matrix.servers[c.server] === s && c.revision !== '-')
+      .map((c) => c.revision)
+      .join(', ');
     const time = s.durationMs !== undefined ? `  ${duration(s.durationMs)}` : '';
     return `${visible(s.name).padEnd(width)}  ${s.verdict.toUpperCase().padEnd(9)} ${s.verdict === 'no-report' ? visible(s.reason ?? '') : `${formatTotals(s.summary)}${revisions ? `  (${revisions})` : ''}`}${time}\n`;
   });
@@ -148,7 +170,10 @@ function matrixProgress(stdout: NodeJS.WriteStream, total: number) {
   let failing = 0;
   const live = new LiveLines(stdout, () => [
     `matrix: ${done}/${total} servers done · ${failing} not passing · ${Math.floor((performance.now() - t0) / 1000)} s`,
-    ...[...running].map(([name, r]) => `  ${name}  ${r.progress ? progressText(r.progress, performance.now() - r.since) : `starting · ${Math.floor((performance.now() - r.since) / 1000)} s`}`),
+    ...[...running].map(
+      ([name, r]) =>
+        `  ${name}  ${r.progress ? progressText(r.progress, performance.now() - r.since) : `starting · ${Math.floor((performance.now() - r.since) / 1000)} s`}`,
+    ),
   ]);
   const onEvent = (e: ServerEvent) => {
     if (e.kind === 'start') running.set(e.server.name, { since: performance.now() });

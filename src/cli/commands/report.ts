@@ -36,7 +36,9 @@ export async function loadReports(files: readonly string[]): Promise<MergeInput[
       try {
         text = await readFile(file, 'utf8');
       } catch (err) {
-        throw new UsageError(`${name}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+        throw new UsageError(
+          `${name}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        );
       }
       let value: unknown;
       try {
@@ -44,7 +46,8 @@ export async function loadReports(files: readonly string[]): Promise<MergeInput[
       } catch (err) {
         throw new UsageError(`${name}: not JSON (${(err as Error).message.split('\n')[0]})`);
       }
-      if (!validate(value)) throw new UsageError(`${name}: not a report.json (${formatErrors(validate.errors, 1).join('; ')})`);
+      if (!validate(value))
+        throw new UsageError(`${name}: not a report.json (${formatErrors(validate.errors, 1).join('; ')})`);
       return { source: file, report: value };
     }),
   );
@@ -84,7 +87,9 @@ export async function loadForRerender(argv: string[], usage: string): Promise<Re
 
 /** The last lines of a re-render: the verdict with the totals, then the files written. */
 export function printWritten(report: Report, paths: readonly string[]): void {
-  process.stdout.write(`${verdict(report).toUpperCase()}  ${formatTotals(summarize(report.checks))}\nreports  ${paths.map(visible).join(', ')}\n`);
+  process.stdout.write(
+    `${verdict(report).toUpperCase()}  ${formatTotals(summarize(report.checks))}\nreports  ${paths.map(visible).join(', ')}\n`,
+  );
 }
 
 const USAGE = [
@@ -93,7 +98,7 @@ const USAGE = [
   '',
   'Renders report.json, junit.xml, index.html, badge.svg, badge.json and report.sarif again from saved report.json files.',
   'Several files are merged: shards of one run are united by check id; reports of different servers are',
-  'shown side by side, their check ids prefixed with the server name (one server\'s revisions: with the',
+  "shown side by side, their check ids prefixed with the server name (one server's revisions: with the",
   'revision). --out defaults to reports.',
   'Exit codes as for a run: 0 nothing failed, 1 a check failed, 2 a bad file or a check the harness could not judge.',
 ].join('\n');

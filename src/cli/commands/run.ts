@@ -3,7 +3,13 @@ import { findConfig } from '../../config/config.js';
 import { DEFAULTS } from '../../config/defaults.js';
 import { resolveOptions } from '../../config/options.js';
 import { renderConsole, renderSides } from '../../report/console.js';
-import { checkGitHubFiles, inGitHubActions, renderAnnotations, withoutCommands, writeGitHubFiles } from '../../report/github.js';
+import {
+  checkGitHubFiles,
+  inGitHubActions,
+  renderAnnotations,
+  withoutCommands,
+  writeGitHubFiles,
+} from '../../report/github.js';
 import { checkFolder } from '../../report/output.js';
 import { type WrittenReports, writeReports } from '../../report/write.js';
 import { join } from 'node:path';
@@ -38,7 +44,10 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
     return 0;
   }
   // Resolved once, here, so that errors name the flags; the command line's reports go to the default folder unless told.
-  const options = await resolveOptions({ ...args.options, config: args.options.config ?? findConfig(process.cwd()) }, flagOf);
+  const options = await resolveOptions(
+    { ...args.options, config: args.options.config ?? findConfig(process.cwd()) },
+    flagOf,
+  );
   const out = options.out ?? DEFAULTS.out;
   // Every path the run writes is tried before any server starts, so a typo costs a second, not a run.
   await checkFolder(out, `${args.options.out === undefined ? 'reports folder' : '--out'} ${out}`);
@@ -52,35 +61,54 @@ export async function runCommand(argv: string[], signal?: AbortSignal): Promise<
   let reported = false;
   const runOnce = async (only?: string[]): Promise<Watched & { runs: Conformed[] }> => {
     const progress = progressSink(process.stdout, args.verbose);
-    const runs = await conformEach(only ? { ...options, only } : options, signal, progress.onProgress).finally(() => progress.stop());
+    const runs = await conformEach(only ? { ...options, only } : options, signal, progress.onProgress).finally(() =>
+      progress.stop(),
+    );
     const failed = [...new Set(runs.flatMap((r) => r.report.checks.filter(failsTheRun).map((c) => c.id)))];
     // A rerun of the checks that failed writes nothing; a whole rerun writes the reports, printing only its changes.
     if (only) return { runs, report: combined(runs), code: 0, failed };
     const quiet = reported;
     reported = true;
-    const code = runs.length === 1 ? await reportRun(runs[0], out, args, signal, true, quiet) : await reportRuns(runs, out, args, signal, quiet);
+    const code =
+      runs.length === 1
+        ? await reportRun(runs[0], out, args, signal, true, quiet)
+        : await reportRuns(runs, out, args, signal, quiet);
     return { runs, report: combined(runs), code, failed };
   };
   const first = await runOnce();
   const { runs, code } = first;
   if (watched && !signal?.aborted) {
     const { watchLoop } = await import('./watch.js');
-    return watchLoop({ paths: watched, ignore: [out], first, rerun: runOnce, signal, write: (text) => process.stdout.write(text) });
+    return watchLoop({
+      paths: watched,
+      ignore: [out],
+      first,
+      rerun: runOnce,
+      signal,
+      write: (text) => process.stdout.write(text),
+    });
   }
   if (!baselineFile || signal?.aborted) return code;
-  const updated = updateBaseline(runs[0].baseline, runs.map((r) => ({ run: r.run, checks: r.report.checks })));
+  const updated = updateBaseline(
+    runs[0].baseline,
+    runs.map((r) => ({ run: r.run, checks: r.report.checks })),
+  );
   await writeFile(baselineFile.path, updated.text);
-  process.stdout.write(`baseline    wrote ${visible(baselineFile.path)}: ${updated.kept} entries kept, ${updated.added} added, ${updated.removed} removed\n`);
+  process.stdout.write(
+    `baseline    wrote ${visible(baselineFile.path)}: ${updated.kept} entries kept, ${updated.added} added, ${updated.removed} removed\n`,
+  );
   // The file now lists every failure; what is left is the harness's errors, or a run that tested nothing.
   return code === EXIT.failed ? EXIT.ok : code;
 }
 
 /** What --watch watches: the paths given, or the server's folder; each must exist. */
 async function watchPaths(paths: string[], options: ResolvedOptions, updating: boolean): Promise<string[]> {
-  if (updating || options.shard) throw new UsageError(`--watch reruns the whole suite: it takes no ${updating ? '--update-baseline' : '--shard'}`);
+  if (updating || options.shard)
+    throw new UsageError(`--watch reruns the whole suite: it takes no ${updating ? '--update-baseline' : '--shard'}`);
   const { defaultWatchPaths } = await import('./watch.js');
   const watched = paths.length > 0 ? paths : defaultWatchPaths(options.target, options.cwd);
-  if (watched.length === 0) throw new UsageError('--watch: a server at a URL has no files to watch here: name them with --watch-path');
+  if (watched.length === 0)
+    throw new UsageError('--watch: a server at a URL has no files to watch here: name them with --watch-path');
   for (const path of watched) {
     await access(path).catch(() => {
       throw new UsageError(`--watch-path ${visible(path)}: no such file or folder`);
@@ -92,12 +120,21 @@ async function watchPaths(paths: string[], options: ResolvedOptions, updating: b
 /** The expected-failures file --update-baseline writes, and whether it exists (it is read first when it does). */
 async function fileToUpdate(path: string | undefined): Promise<{ path: string; exists: boolean }> {
   if (path === undefined) throw new UsageError('--update-baseline writes the --expected-failures FILE: name it');
-  const exists = await access(path).then(() => true, () => false);
+  const exists = await access(path).then(
+    () => true,
+    () => false,
+  );
   return { path, exists };
 }
 
 /** Reports of several runs, one per revision; returns the exit code of all of them together. */
-async function reportRuns(runs: Conformed[], out: string, args: CliArgs, signal?: AbortSignal, quiet = false): Promise<number> {
+async function reportRuns(
+  runs: Conformed[],
+  out: string,
+  args: CliArgs,
+  signal?: AbortSignal,
+  quiet = false,
+): Promise<number> {
   const { combined, revisionOf } = await import('../../run/conform.js');
   const options = runs[0].options;
   // Several revisions (a dual-era server, or --revision all): each run's reports and badge in <out>/<revision>/, then
@@ -109,7 +146,8 @@ async function reportRuns(runs: Conformed[], out: string, args: CliArgs, signal?
   let text = `\n${renderSides(sidesOf(report)!, { color: colorOf(args) })}reports     ${Object.values(written).map(visible).join(', ')}\n`;
   if (args.verbose) text += processesLine(report);
   if (inGitHubActions()) text = withoutCommands(text) + (await publish(report, out, written));
-  if (testedNothing(report)) text += `nothing tested: every check of every revision was skipped${options.allowEmpty ? ' (allowed by --allow-empty)' : '; --allow-empty accepts such a run'}\n`;
+  if (testedNothing(report))
+    text += `nothing tested: every check of every revision was skipped${options.allowEmpty ? ' (allowed by --allow-empty)' : '; --allow-empty accepts such a run'}\n`;
   if (!quiet) process.stdout.write(text);
   return exitCode(report, options.allowEmpty, signal);
 }
@@ -118,10 +156,23 @@ async function reportRuns(runs: Conformed[], out: string, args: CliArgs, signal?
  * Writes one run's reports (to `out`) and console text; returns its exit code. `alone` is false for one of several revisions,
  * whose combined report is the one GitHub gets.
  */
-async function reportRun({ report, options, baseline, note }: Conformed, out: string, args: CliArgs, signal?: AbortSignal, alone = true, quiet = false): Promise<number> {
+async function reportRun(
+  { report, options, baseline, note }: Conformed,
+  out: string,
+  args: CliArgs,
+  signal?: AbortSignal,
+  alone = true,
+  quiet = false,
+): Promise<number> {
   const written = await writeReports(report, out);
-  let text = renderConsole(report, { color: colorOf(args), verbose: args.verbose, allowEmpty: options.allowEmpty, paths: Object.values(written) });
-  if (report.seed !== undefined) text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
+  let text = renderConsole(report, {
+    color: colorOf(args),
+    verbose: args.verbose,
+    allowEmpty: options.allowEmpty,
+    paths: Object.values(written),
+  });
+  if (report.seed !== undefined)
+    text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
   if (note) text += `eras        ${visible(note)}\n`;
   if (args.verbose && alone) text += processesLine(report);
   if (baseline) text += `\n${baselineAdvice(report, baseline, options.shard !== undefined)}`;
@@ -134,7 +185,10 @@ async function reportRun({ report, options, baseline, note }: Conformed, out: st
 /** `processes   14 server processes started, at most 3 alive at once; 2 let start at once (…)` (--verbose), when the run started any. */
 const processesLine = ({ processes: p }: Report) => {
   if (!p) return '';
-  const gate = p.startsAtOnce === undefined ? '' : `; ${p.startsAtOnce} let start at once${p.firstStartMs === undefined ? '' : ` (the first start cost ${p.firstStartMs} ms)`}`;
+  const gate =
+    p.startsAtOnce === undefined
+      ? ''
+      : `; ${p.startsAtOnce} let start at once${p.firstStartMs === undefined ? '' : ` (the first start cost ${p.firstStartMs} ms)`}`;
   return `processes   ${p.started} server process${p.started === 1 ? '' : 'es'} started, at most ${p.mostAlive} alive at once${gate}\n`;
 };
 
@@ -144,7 +198,10 @@ const colorOf = (args: CliArgs): boolean => args.color ?? (process.stdout.isTTY 
 /** The step summary and outputs of GitHub Actions for a report; returns its annotations. */
 async function publish(report: Report, out: string, written: WrittenReports): Promise<string> {
   const kebab = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`);
-  const paths = { reports: out, ...Object.fromEntries(Object.entries(written).map(([key, path]) => [`report-${kebab(key)}`, path])) };
+  const paths = {
+    reports: out,
+    ...Object.fromEntries(Object.entries(written).map(([key, path]) => [`report-${kebab(key)}`, path])),
+  };
   await writeGitHubFiles(report, paths);
   return renderAnnotations(report);
 }

@@ -39,7 +39,11 @@ export async function watchLoop(loop: WatchLoop): Promise<number> {
   let settle: NodeJS.Timeout | undefined;
   let wake: (() => void) | undefined;
   const onChange = (path: string) => {
-    if (ignored.some((dir) => path === dir || path.startsWith(dir + sep)) || /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path)) return;
+    if (
+      ignored.some((dir) => path === dir || path.startsWith(dir + sep)) ||
+      /(^|[/\\])(node_modules|\.git)([/\\]|$)/.test(path)
+    )
+      return;
     changed ??= path;
     clearTimeout(settle);
     settle = setTimeout(() => wake?.(), SETTLE_MS);
@@ -47,9 +51,13 @@ export async function watchLoop(loop: WatchLoop): Promise<number> {
   const watchers: FSWatcher[] = loop.paths.map((path) => {
     const full = resolve(path);
     const folder = statSync(full).isDirectory();
-    return watch(full, { recursive: folder }, (_event, name) => onChange(folder && name ? join(full, name.toString()) : full));
+    return watch(full, { recursive: folder }, (_event, name) =>
+      onChange(folder && name ? join(full, name.toString()) : full),
+    );
   });
-  const stopped = new Promise<void>((done) => (loop.signal?.aborted ? done() : loop.signal?.addEventListener('abort', () => done(), { once: true })));
+  const stopped = new Promise<void>((done) =>
+    loop.signal?.aborted ? done() : loop.signal?.addEventListener('abort', () => done(), { once: true }),
+  );
   let last = loop.first;
   loop.write(`\nwatching    ${loop.paths.map(visible).join(', ')} (Ctrl-C ends)\n`);
   try {
@@ -60,17 +68,23 @@ export async function watchLoop(loop: WatchLoop): Promise<number> {
       changed = undefined;
       const first = last.failed.length > 0 ? `; first the ${last.failed.length} check(s) that failed` : '';
       const shown = relative(process.cwd(), what);
-      loop.write(`\n${new Date().toISOString().slice(11, 19)}  ${visible(shown && !shown.startsWith('..') ? shown : what)} changed: running again${first}\n`);
+      loop.write(
+        `\n${new Date().toISOString().slice(11, 19)}  ${visible(shown && !shown.startsWith('..') ? shown : what)} changed: running again${first}\n`,
+      );
       if (last.failed.length > 0) {
         const quick = await loop.rerun(last.failed);
         if (loop.signal?.aborted) break;
         const ran = new Set(quick.report.checks.map((c) => c.id));
         const before = { ...last.report, checks: last.report.checks.filter((c) => ran.has(c.id)) };
-        loop.write(`\nthe checks that failed:\n${renderDiffText(diffReports({ source: 'last run', report: before }, { source: 'now', report: quick.report }), true)}`);
+        loop.write(
+          `\nthe checks that failed:\n${renderDiffText(diffReports({ source: 'last run', report: before }, { source: 'now', report: quick.report }), true)}`,
+        );
       }
       const full = await loop.rerun();
       if (loop.signal?.aborted) break;
-      loop.write(`\nthe whole run:\n${renderDiffText(diffReports({ source: 'last run', report: last.report }, { source: 'now', report: full.report }), true)}`);
+      loop.write(
+        `\nthe whole run:\n${renderDiffText(diffReports({ source: 'last run', report: last.report }, { source: 'now', report: full.report }), true)}`,
+      );
       last = full;
       // A change while the run ran is a reason to run again at once.
       if (changed !== undefined) setTimeout(() => wake?.(), SETTLE_MS);

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 
 /** The page's stylesheet: static, so its hash can go into the Content-Security-Policy. */
-export const STYLE = `
+const STYLE = `
 :root { --pass: #1a7f37; --fail: #cf222e; --warn: #9a6700; --skip: #6e7781; --error: #8250df; --line: #d0d7de; --muted: #57606a; --bg-soft: #f6f8fa; }
 * { box-sizing: border-box; }
 body { margin: 0 auto; max-width: 78rem; padding: 1.5rem; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #1f2328; }
@@ -69,7 +69,7 @@ footer { margin-top: 2rem; color: var(--muted); font-size: 12px; }
 `;
 
 /** What a page of runs side by side adds to the stylesheet: a column per run in the matrix, and the runs' list. */
-export const SIDES_STYLE = `
+const SIDES_STYLE = `
 .matrix.sides thead th { color: var(--muted); border-top: 0; }
 /* Equal shares, whatever the number of runs: each run's column is as wide as the others. */
 .matrix.sides thead th + th, .matrix.sides td { width: 50%; white-space: normal; }
@@ -80,29 +80,68 @@ export const SIDES_STYLE = `
 .runs .verdict { font-size: .75rem; padding: .05rem .5rem; margin-right: .4rem; }
 `;
 
+/** What the matrix of servers (matrix.html) adds: the full-width grid of checks by server × revision, and its lists. */
+const MATRIX_STYLE = `
+body { max-width: none; }
+.grid { border-collapse: separate; border-spacing: 0; font-size: 12px; }
+.grid th, .grid td { border-bottom: 1px solid var(--line); padding: .15rem .35rem; text-align: center; white-space: nowrap; }
+.grid thead th { position: sticky; background: #fff; z-index: 1; }
+.grid thead tr:nth-child(1) th { top: 0; }
+.grid thead tr:nth-child(2) th { top: 1.6rem; font-weight: 400; color: var(--muted); }
+.grid thead tr:nth-child(3) th { top: 3.1rem; }
+.grid tbody th { text-align: left; font-weight: 400; }
+.grid .area th { background: var(--bg-soft); font-weight: 600; text-align: left; }
+.grid td a { display: block; min-width: 1.6rem; color: #fff; background: var(--c); border-radius: 3px; text-decoration: none; font-weight: 700; }
+.grid td.differs a { outline: 2px solid #1f2328; outline-offset: -2px; }
+.grid td.none { color: var(--muted); }
+.grid .sum { font-weight: 400; font-size: 11px; color: var(--muted); }
+.grid .sum .verdict { display: inline-block; font-size: 11px; margin-bottom: .1rem; }
+.s-no-report { --c: #1f2328; }
+.servers { border-collapse: collapse; width: 100%; }
+.servers th, .servers td { border-top: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: baseline; }
+.explained li { margin: .35rem 0; }
+.explained .req { color: var(--muted); margin: .1rem 0 0; }
+`;
+
+/** The pages that share the stylesheet and the filter script: one run's report, runs side by side, the matrix of servers. */
+export type Page = 'run' | 'sides' | 'matrix';
+
 /**
- * The page's only script: filters the matrix and the check list by status and area (and, with `sides`, by run: the
- * runs side by side of a dual-era report, whose matrix columns it hides too), and opens the check a `#check-<id>`
- * link points at. It reads each check's status, area and run from the JSON block, and writes only `hidden`, `open`
- * and `aria-pressed`: no HTML is built from data. Without it the page still works. Without `sides` it is the script
- * of a one-run page as it always was.
+ * The pages' only script: filters the items (`data-item`) by status and area, hides a group (`data-group`) left
+ * without a shown item, and opens the check a `#check-<id>` link points at. It reads each item's facts by position
+ * from the page's JSON block, and writes only `hidden`, `open` and `aria-pressed`: no HTML is built from data. Without
+ * it the page still works.
+ * - `run`: an item is a check, of one status.
+ * - `sides`: also by run, the runs side by side of a dual-era report, whose matrix columns it hides too.
+ * - `matrix`: an item is a row of the matrix of servers, showing when one of its cells has the status; the status
+ *   `differs` shows the rows where a cell differs from the row's majority. It has no `<details>` to open.
  */
-export const scriptFor = (sides: boolean): string => `
+const scriptFor = (page: Page): string => {
+  const sides = page === 'sides';
+  const matrix = page === 'matrix';
+  const hasStatus = matrix
+    ? "(chosen.status === 'differs' ? check.differs : check.statuses.includes(chosen.status))"
+    : 'check.status === chosen.status';
+  return `
 (() => {
   'use strict';
-  const data = JSON.parse(document.getElementById('report-data').textContent);
+  const data = JSON.parse(document.getElementById('${matrix ? 'matrix-data' : 'report-data'}').textContent);
   const filters = document.getElementById('filters');
   // "" means all; an area is its position in the report, so no server string is compared here.
   const chosen = { status: '', area: ''${sides ? ", era: ''" : ''} };
   const apply = () => {
     for (const item of document.querySelectorAll('[data-item]')) {
-      const check = data.checks[Number(item.dataset.item)];
-      item.hidden = !((chosen.status === '' || check.status === chosen.status) && (chosen.area === '' || String(check.area) === chosen.area)${sides ? " && (chosen.era === '' || String(check.era) === chosen.era)" : ''});
+      const check = data.${matrix ? 'rows' : 'checks'}[Number(item.dataset.item)];
+      item.hidden = !((chosen.status === '' || ${hasStatus}) && (chosen.area === '' || String(check.area) === chosen.area)${sides ? " && (chosen.era === '' || String(check.era) === chosen.era)" : ''});
     }
-${sides ? `    for (const column of document.querySelectorAll('[data-era]')) {
+${
+  sides
+    ? `    for (const column of document.querySelectorAll('[data-era]')) {
       column.hidden = chosen.era !== '' && column.dataset.era !== chosen.era;
     }
-` : ''}    for (const group of document.querySelectorAll('[data-group]')) {
+`
+    : ''
+}    for (const group of document.querySelectorAll('[data-group]')) {
       group.hidden = !group.querySelector('[data-item]:not([hidden])');
     }
     for (const button of filters.querySelectorAll('button')) {
@@ -134,19 +173,28 @@ ${sides ? `    for (const column of document.querySelectorAll('[data-era]')) {
   reveal();
 })();
 `;
-
-export const SCRIPT = scriptFor(false);
+};
 
 const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 /**
- * Nothing loads from anywhere; only the two static blocks above may run or style the page (by hash, so markup
+ * Nothing loads from anywhere; only the page's own stylesheet and script may style or run it (by hash, so markup
  * injected by a rendering bug would still be inert). Inline `style` attributes and handlers are refused.
  */
-export const cspFor = (style: string, script: string): string =>
-  ["default-src 'none'", `style-src ${sha256(style)}`, `script-src ${sha256(script)}`, "base-uri 'none'", "form-action 'none'"].join('; ');
+const cspFor = (style: string, script: string): string =>
+  [
+    "default-src 'none'",
+    `style-src ${sha256(style)}`,
+    `script-src ${sha256(script)}`,
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
 
-export const CSP = cspFor(STYLE, SCRIPT);
+const pageOf = (style: string, script: string) => ({ style, script, csp: cspFor(style, script) });
 
-/** The stylesheet, script and policy of a page of runs side by side. */
-export const SIDES_PAGE = { style: STYLE + SIDES_STYLE, script: scriptFor(true), csp: cspFor(STYLE + SIDES_STYLE, scriptFor(true)) };
+/** Each page's stylesheet (the shared one, with what the page adds), script and policy. */
+export const PAGES: Record<Page, { style: string; script: string; csp: string }> = {
+  run: pageOf(STYLE, scriptFor('run')),
+  sides: pageOf(STYLE + SIDES_STYLE, scriptFor('sides')),
+  matrix: pageOf(STYLE + MATRIX_STYLE, scriptFor('matrix')),
+};

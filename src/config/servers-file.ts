@@ -1,0 +1,61 @@
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, resolve } from 'node:path';
+import type _Ajv2020 from 'ajv/dist/2020.js';
+import type { ValidateFunction } from 'ajv';
+import { uniqueSlugs } from '../report/merge.js';
+import type { MatrixServer, MatrixServers } from '../schema/generated/matrix-servers.js';
+import { readYamlFile, schemaProblem } from './yaml-file.js';
+
+/** A server of the servers file, its relative paths made absolute, with the folder its reports go to. */
+export interface PlannedServer extends MatrixServer {
+  /** A slug of its name, unique in the file: its folder under the matrix's --out. */
+  folder: string;
+}
+
+let validator: ValidateFunction<MatrixServers> | undefined;
+
+function serversValidator(): ValidateFunction<MatrixServers> {
+  if (!validator) {
+    const { default: Ajv2020 } = createRequire(import.meta.url)('ajv/dist/2020.js') as typeof _Ajv2020;
+    const schema = JSON.parse(
+      readFileSync(new URL('../../schema/matrix-servers.schema.json', import.meta.url), 'utf8'),
+    ) as object;
+    validator = new Ajv2020({ allErrors: true, allowUnionTypes: true }).compile<MatrixServers>(schema);
+  }
+  return validator;
+}
+
+const isUrl = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
+
+/**
+ * Reads and validates a servers file: a mistake is a ConfigError naming file, line and field. Relative paths (target,
+ * cwd, expectedFailures) are made absolute against the file's folder, so the file means the same from anywhere.
+ */
+export async function loadServersFile(file: string): Promise<PlannedServer[]> {
+  const yaml = await readYamlFile(file);
+  const validate = serversValidator();
+  if (!validate(yaml.value)) {
+    const { path, message, atKey } = schemaProblem(validate.errors ?? []);
+    throw yaml.error(path, message, atKey);
+  }
+  const seen = new Set<string>();
+  yaml.value.servers.forEach((s, i) => {
+    if (seen.has(s.name))
+      throw yaml.error(['servers', i, 'name'], `${JSON.stringify(s.name)} names another server already`);
+    seen.add(s.name);
+    if ((s.target === undefined) === (s.command === undefined))
+      throw yaml.error(['servers', i], 'give either target or command');
+    if (s.url !== undefined && s.command === undefined)
+      throw yaml.error(['servers', i, 'url'], 'url needs the command that starts the server');
+  });
+  const here = (p: string) => resolve(dirname(file), p);
+  const folders = uniqueSlugs(yaml.value.servers.map((s) => s.name));
+  return yaml.value.servers.map((s, i) => ({
+    ...s,
+    folder: folders[i],
+    ...(s.target !== undefined && !isUrl(s.target) && { target: here(s.target) }),
+    ...(s.cwd !== undefined && { cwd: here(s.cwd) }),
+    ...(s.expectedFailures !== undefined && { expectedFailures: here(s.expectedFailures) }),
+  }));
+}
