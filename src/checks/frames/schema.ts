@@ -12,7 +12,14 @@ import { schemaRevision } from '../../discovery/discover.js';
 import type { Exchange } from '../../session/session.js';
 import { isObject } from '../../json.js';
 import { requirement } from '../kit/requirement.js';
-import { type Finding, type FrameRule, answersUnreadable, failing, messageOf } from '../kit/frame-rule.js';
+import {
+  type Finding,
+  type FrameRule,
+  answersUnreadable,
+  failing,
+  messageOf,
+  serverRequestOf,
+} from '../kit/frame-rule.js';
 
 function schemaFindings(
   revision: string | undefined,
@@ -165,17 +172,8 @@ export const SCHEMA_RULES: FrameRule[] = [
     ),
     looksAt: 'server-to-client request',
     inspect(e) {
-      const m = messageOf(e);
-      // A 2026-07-28 server sends no requests at all: stateless/no-server-requests judges them.
-      if (
-        e.kind !== 'request' ||
-        !m ||
-        typeof m.method !== 'string' ||
-        !e.revision ||
-        e.revision === STATELESS_REVISION ||
-        m.method.startsWith('notifications/')
-      )
-        return undefined;
+      const m = serverRequestOf(e);
+      if (!m || !e.revision) return undefined;
       const def = serverRequestDefinition(e.revision, m.method);
       return def
         ? schemaFindings(e.revision, def, m, m.method)

@@ -1,9 +1,8 @@
 // A frame weighed against its session: what the client sent and declared, the revision negotiated, ids used before,
 // and what must not leak into logs.
-import { STATELESS_REVISION } from '../../schema/validators.js';
 import { isObject } from '../../json.js';
 import { requirement } from '../kit/requirement.js';
-import { type FrameRule, failing, messageOf } from '../kit/frame-rule.js';
+import { type FrameRule, failing, messageOf, serverRequestOf } from '../kit/frame-rule.js';
 import { metaKeysOf } from './meta.js';
 
 /** Spec-defined _meta keys under the reserved prefixes (2025-11-25, and the protocol fields of 2026-07-28). */
@@ -114,16 +113,8 @@ export const SESSION_RULES: FrameRule[] = [
     covers: ['base.request.id-unique'],
     looksAt: 'server-to-client request',
     inspect(e) {
-      const m = messageOf(e);
-      // A 2026-07-28 server sends no requests at all: stateless/no-server-requests judges them.
-      if (
-        e.kind !== 'request' ||
-        !m ||
-        typeof m.method !== 'string' ||
-        e.revision === STATELESS_REVISION ||
-        m.method.startsWith('notifications/')
-      )
-        return undefined;
+      const m = serverRequestOf(e);
+      if (!m) return undefined;
       if (!(typeof m.id === 'string' || Number.isInteger(m.id)))
         return failing(`${m.method} request with id ${JSON.stringify(m.id)}`, {
           expected: 'a string or integer id',
@@ -225,15 +216,8 @@ export const SESSION_RULES: FrameRule[] = [
     ],
     looksAt: 'server-to-client request',
     inspect(e) {
-      const m = messageOf(e);
-      if (
-        e.kind !== 'request' ||
-        !m ||
-        typeof m.method !== 'string' ||
-        e.revision === STATELESS_REVISION ||
-        m.method.startsWith('notifications/')
-      )
-        return undefined;
+      const m = serverRequestOf(e);
+      if (!m) return undefined;
       if (m.method === 'ping') return [];
       // The suite's client declares no capabilities, but in the session where the server's requests are answered.
       const declared = e.clientCapabilities ?? {};

@@ -3,6 +3,7 @@ import type { Requirement } from '../../schema/generated/report.js';
 import type { InboundEvent, Message } from '../../session/session.js';
 import type { TransportKind } from '../../transport/transport.js';
 import { isObject } from '../../json.js';
+import { STATELESS_REVISION } from '../../schema/revisions.js';
 
 /** One broken rule in one frame. */
 export interface Finding {
@@ -48,4 +49,15 @@ export const messageOf = (e: InboundEvent): Message | undefined => e.message;
 export function answersUnreadable(m: Message): boolean {
   const code = isObject(m.error) ? m.error.code : undefined;
   return 'error' in m && (m.id === null || !('id' in m)) && (code === -32700 || code === -32600);
+}
+
+/**
+ * The request a server sent the client, with its method; undefined for any other frame. A 2026-07-28 server sends no
+ * requests at all: stateless/no-server-requests judges them, so none is returned there.
+ */
+export function serverRequestOf(e: InboundEvent): (Message & { method: string }) | undefined {
+  const m = e.message;
+  if (e.kind !== 'request' || !m || typeof m.method !== 'string') return undefined;
+  if (e.revision === STATELESS_REVISION || m.method.startsWith('notifications/')) return undefined;
+  return m as Message & { method: string };
 }
