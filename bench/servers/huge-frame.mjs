@@ -4,7 +4,8 @@
 import { createServer, runStdio } from '../../examples/reference-server/mcp.mjs';
 
 const server = createServer();
-server.resources.push({
+// A plain text resource, unlike the reference server's own (which carry annotations and _meta).
+/** @type {object[]} */ (server.resources).push({
   uri: 'ref://bench/huge',
   name: 'huge',
   title: 'Huge',

@@ -295,6 +295,7 @@ function defaultTools() {
         const uri = `ref://notes/${id}`;
         server.notes.set(id, args.text);
         server.resourceUpdated(uri);
+        /** @type {object[]} */
         const content = [text(`Saved note ${id} (${uri})`)];
         if (atLeast(rev, '2025-06-18')) content.push({ type: 'resource_link', uri, name: id, mimeType: 'text/plain' });
         return { content };
@@ -1015,7 +1016,10 @@ function statelessResult(method, result) {
   };
 }
 
-/** `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both. */
+/**
+ * `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both.
+ * @param {{ revision?: string }} [options]
+ */
 export function createServer({ revision } = {}) {
   const legacy = revision !== STATELESS_VERSION;
   const stateless = revision === STATELESS_VERSION || revision === 'all';
@@ -1179,7 +1183,8 @@ export function createServer({ revision } = {}) {
 
     log(level, data) {
       // 2026-07-28 logs only for a request that asks for it, at the level its _meta names (server/utilities/logging).
-      const threshold = this.statelessRequest ? this.requestLogLevel : this.state.logLevel;
+      // Undefined when no level is set: it is in no list then.
+      const threshold = /** @type {string} */ (this.statelessRequest ? this.requestLogLevel : this.state.logLevel);
       if (
         this.capabilities.logging &&
         LOG_LEVELS.includes(threshold) &&
@@ -1229,7 +1234,9 @@ export function createServer({ revision } = {}) {
         return { jsonrpc: '2.0', id: msg.id, result: isStateless ? statelessResult(msg.method, result) : result };
       } catch (err) {
         if (err instanceof RpcError) return errorResponse(msg.id, err.code, err.message, err.data);
-        process.stderr.write(`internal error in ${msg.method}: ${err?.stack ?? err}\n`);
+        process.stderr.write(
+          `internal error in ${msg.method}: ${/** @type {{ stack?: string } | undefined} */ (err)?.stack ?? err}\n`,
+        );
         return errorResponse(msg.id, ErrorCode.INTERNAL_ERROR, 'Internal error');
       } finally {
         this.statelessRequest = false;
