@@ -69,7 +69,10 @@ export function createHttpServer({ revision } = {}) {
     /** Live sessions by id. */
     sessions: new Map(),
 
-    /** A new session id: a random UUID, so visible ASCII and unguessable. */
+    /**
+     * A new session id: a random UUID, so visible ASCII and unguessable.
+     * @type {() => string}
+     */
     newSessionId: () => randomUUID(),
 
     /** The next SSE event id of a session: a counter, so unique across all the session's streams. */
@@ -473,7 +476,9 @@ export function commandLine() {
   const auth = values.auth
     ? { issuer, jwksUrl: values['jwks-url'] ?? process.env.MCP_CONFORMANCE_JWKS_URL }
     : undefined;
-  return { port: Number(values.port ?? process.env.PORT ?? 3000), revision: values.revision, auth };
+  // Node's typings see every option as possibly `multiple`: none is.
+  const revision = /** @type {string | undefined} */ (values.revision);
+  return { port: Number(values.port ?? process.env.PORT ?? 3000), revision, auth };
 }
 
 /** The app the command line asks for: protected by a bearer token with `--auth`. */
