@@ -4,8 +4,7 @@
 import { createServer, runStdio } from '../../examples/reference-server/mcp.mjs';
 
 const server = createServer();
-// A plain text resource, unlike the reference server's own (which carry annotations and _meta).
-/** @type {object[]} */ (server.resources).push({
+server.resources.push({
   uri: 'ref://bench/huge',
   name: 'huge',
   title: 'Huge',

@@ -1031,6 +1031,7 @@ export function createServer({ revision } = {}) {
     /** The log level a stateless request's _meta asked for, while it is handled (none: no log messages for it). */
     requestLogLevel: undefined,
     state: {
+      /** @type {string | null} */
       protocolVersion: null,
       clientInfo: null,
       initialized: false,
@@ -1038,6 +1039,8 @@ export function createServer({ revision } = {}) {
       noteCounter: 0,
       requestCounter: 0,
     },
+    // The capabilities and lists are open (typed loosely): test servers and benches built on this one change them.
+    /** @type {Record<string, any>} */
     capabilities: {
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
@@ -1046,9 +1049,12 @@ export function createServer({ revision } = {}) {
       completions: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     },
+    /** @type {Record<string, any>[]} */
     tools: [...defaultTools(), ...clientRequestTools()],
+    /** @type {Record<string, any>[]} */
     resources: defaultResources(),
     templates: templates.map((t) => ({ ...t })),
+    /** @type {Record<string, any>[]} */
     prompts: defaultPrompts(),
     notes: new Map([
       ['welcome', 'Welcome to the reference server.'],
