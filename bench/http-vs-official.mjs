@@ -42,6 +42,7 @@ const work = await mkdtemp(join(tmpdir(), 'mcpc-bench-'));
 const { url, stop } = await startEverythingHttp();
 try {
   const flags = await officialNodeFlags(work);
+  /** @type {{ ours: any[], official: any[] }} */
   const results = { ours: [], official: [] };
   for (let i = 0; i < RUNS; i++) {
     // Alternate who goes first, so neither always meets a warmer server.

@@ -22,7 +22,7 @@ export function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer().on('error', reject);
     probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
+      const { port } = /** @type {import('node:net').AddressInfo} */ (probe.address());
       probe.close(() => resolve(port));
     });
   });
@@ -104,7 +104,8 @@ export function timed(args, { cwd = ROOT, env = process.env } = {}) {
  * Returns the node flags that install the hook (none on Node ≥ 22); `dir` is a scratch folder for it.
  */
 export async function officialNodeFlags(dir) {
-  if (typeof fs.globSync === 'function') return [];
+  // Node 20's typings have no fs.globSync.
+  if (typeof (/** @type {{ globSync?: unknown }} */ (fs).globSync) === 'function') return [];
   await writeFile(
     join(dir, 'fs.mjs'),
     "import fs from 'node:fs';\nexport * from 'node:fs';\nexport default fs;\nexport function globSync() { throw new Error('fs.globSync needs Node 22'); }\n",
@@ -132,7 +133,7 @@ export async function startEverythingHttp() {
   });
   const stop = () => {
     try {
-      process.kill(-server.pid, 'SIGKILL');
+      process.kill(-(/** @type {number} */ (server.pid)), 'SIGKILL');
     } catch {
       // already gone
     }

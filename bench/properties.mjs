@@ -37,10 +37,10 @@ export async function propertyRates(repeats = REPEATS, calls = CALLS) {
     const rates = [];
     for (let i = 0; i < repeats; i++) {
       const report = await run({ suite: await loadSuite({ only: [id] }), runs: calls, seed: i });
-      const check = report.checks.find((c) => c.id === id);
+      const check = /** @type {(typeof report.checks)[number]} */ (report.checks.find((c) => c.id === id));
       if (check.status !== 'pass') throw new Error(`${id}: ${check.status} ${check.message}`);
       // Each tool has its own share (boundary values first) and a value drawn twice is sent once: count what was sent.
-      const sent = Number(/^(\d+) generated/.exec(check.message)[1]);
+      const sent = Number(/** @type {RegExpExecArray} */ (/^(\d+) generated/.exec(check.message))[1]);
       rates.push(Math.round((sent / check.durationMs) * 1000));
     }
     out[id] = { median: median(rates), runs: rates, calls };

@@ -52,4 +52,4 @@ child.on('exit', (code, signal) => {
   save();
   process.exit(code ?? (signal ? 1 : 0));
 });
-for (const sig of ['SIGTERM', 'SIGINT']) process.on(sig, () => child.kill(sig));
+for (const sig of /** @type {const} */ (['SIGTERM', 'SIGINT'])) process.on(sig, () => child.kill(sig));

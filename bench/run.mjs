@@ -124,6 +124,17 @@ async function official(url, work, flags) {
   return { ms: r.ms, code: r.code, rssMB: r.rssMB, ...(await officialResults(out)) };
 }
 
+/**
+ * One run of a row, as its runner returns it.
+ * @typedef {{ ms: number, code?: number | null, rssMB?: number, checks?: number, scenarios?: number, stalls?: unknown, statuses?: Record<string, number> }} Run
+ */
+/**
+ * A row of the results: its runs summed up, or why it could not run.
+ * @typedef {{ command: string, error: string, wallMs?: undefined, peakRssMB?: undefined }} FailedRow
+ * @typedef {{ command: string, wallMs: { median: number, runs: number[] }, peakRssMB?: { median: number, max: number }, checks?: number, scenarios?: number, stalls?: unknown[], statuses?: Record<string, number>, exitCodes: (number | null | undefined)[], ratioToFloor?: number, ratioToOfficial?: number }} RanRow
+ * @typedef {FailedRow | RanRow} Row
+ */
+
 function summary(runs) {
   const keys = [...new Set(runs.flatMap((r) => Object.keys(r.statuses ?? {})))];
   return {
@@ -219,7 +230,9 @@ try {
     // resolves node_modules; e.g. from before a change), measured in the same turns.
     ...(BASELINE && toolRows(join(BASELINE, 'dist/cli/main.js'), '@base', ` (baseline build ${BASELINE})`)),
   };
+  /** @type {Record<string, Run[]>} */
   const runs = Object.fromEntries(Object.keys(rows).map((k) => [k, []]));
+  /** @type {Record<string, string>} */
   const failed = {};
   await floor(); // warm the file cache
   // The HTTP server the every-http and official rows share: one run of each first, so that no row pays its warm-up
@@ -235,7 +248,7 @@ try {
       try {
         runs[name].push(await rows[name].run());
       } catch (err) {
-        failed[name] = err.message;
+        failed[name] = /** @type {Error} */ (err).message;
       }
     }
     process.stderr.write(
@@ -251,11 +264,13 @@ try {
     cpus: os.cpus().length,
     runs: RUNS,
     rss: RSS_METHOD,
-    rows: Object.fromEntries(
-      Object.entries(rows).map(([name, row]) => [
-        name,
-        { command: row.command, ...(failed[name] ? { error: failed[name] } : summary(runs[name])) },
-      ]),
+    rows: /** @type {Record<string, Row>} */ (
+      Object.fromEntries(
+        Object.entries(rows).map(([name, row]) => [
+          name,
+          { command: row.command, ...(failed[name] ? { error: failed[name] } : summary(runs[name])) },
+        ]),
+      )
     ),
     properties,
   };
@@ -263,7 +278,7 @@ try {
   const officialMs = result.rows.official.wallMs?.median;
   for (const row of Object.values(result.rows)) {
     if (!row.wallMs) continue;
-    row.ratioToFloor = Math.round((row.wallMs.median / floorMs) * 100) / 100;
+    row.ratioToFloor = Math.round((row.wallMs.median / /** @type {number} */ (floorMs)) * 100) / 100;
     if (officialMs) row.ratioToOfficial = Math.round((row.wallMs.median / officialMs) * 100) / 100;
   }
   // The performance targets (README, Performance), as ratios of medians in this one run.
@@ -295,7 +310,7 @@ try {
     `${'row'.padEnd(16)} ${pad('wall ms', 8)} ${pad('×floor', 7)} ${pad('×official', 9)} ${pad('RSS MB', 7)} ${pad('checks', 7)}  statuses`,
   ];
   for (const [name, row] of Object.entries(result.rows)) {
-    if (row.error) {
+    if ('error' in row) {
       lines.push(`${name.padEnd(16)} could not run: ${row.error.split('\n')[0]}`);
       continue;
     }

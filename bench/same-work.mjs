@@ -42,7 +42,10 @@ export async function record(work, seed, serverCommand, args = []) {
   return { processes, lines: processes.reduce((n, p) => n + p.lines.length, 0), cliMs: r.ms };
 }
 
-/** One server process of the replay: its lines sent as recorded, stdin closed, its exit awaited. */
+/**
+ * One server process of the replay: its lines sent as recorded, stdin closed, its exit awaited.
+ * @returns {Promise<void>}
+ */
 function replayOne(serverCommand, recorded) {
   return new Promise((resolve, reject) => {
     const child = spawn(serverCommand[0], serverCommand.slice(1), { stdio: ['pipe', 'pipe', 'ignore'] });
@@ -55,7 +58,7 @@ function replayOne(serverCommand, recorded) {
     child.stdout.setEncoding('utf8');
     child.stdout.on('data', (chunk) => {
       const parts = (pending + chunk).split('\n');
-      pending = parts.pop();
+      pending = /** @type {string} */ (parts.pop());
       for (const line of parts) {
         try {
           const msg = JSON.parse(line);
@@ -72,6 +75,7 @@ function replayOne(serverCommand, recorded) {
       wake?.();
       resolve();
     });
+    /** @type {(n: number) => Promise<void>} */
     const until = (n) =>
       new Promise((res) => {
         if (responses >= n || exited) return res();

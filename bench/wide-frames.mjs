@@ -12,6 +12,7 @@ const builds = {
   tool: CLI,
   ...(process.env.BENCH_BASELINE && { base: join(process.env.BENCH_BASELINE, 'dist/cli/main.js') }),
 };
+/** @type {Record<string, { ms: number, rssMB: number, code: number | null, verdict: string }[]>} */
 const rows = Object.fromEntries(Object.keys(builds).map((name) => [name, []]));
 for (let i = 0; i < RUNS; i++) {
   for (const [name, cli] of Object.entries(builds)) {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'src/schema/generated');
-// [schema, output, extra json-schema-to-typescript options]
+/** @type {[schema: string, output: string, extra?: Partial<import('json-schema-to-typescript').Options>][]} */
 const targets = [
   ['schema/report.schema.json', 'report.ts'],
   ['schema/config.schema.json', 'config.ts'],

@@ -57,7 +57,7 @@ export async function fingerprintNow(name, root = ROOT) {
       maxBuffer: 64 << 20,
     });
   } catch (err) {
-    if (err.code !== 1) throw err; // 1: a check failed, which a recorded report may hold
+    if (/** @type {{ code?: unknown }} */ (err).code !== 1) throw err; // 1: a check failed, which a recorded report may hold
   }
   try {
     return `${JSON.stringify(fingerprint(JSON.parse(readFileSync(join(out, 'report.json'), 'utf8'))), null, 1)}\n`;
@@ -75,7 +75,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
       options: { record: { type: 'boolean' }, only: { type: 'string' }, cli: { type: 'string' } },
     }));
   } catch (err) {
-    process.stderr.write(`${err.message}\n${usage}`);
+    process.stderr.write(`${/** @type {Error} */ (err).message}\n${usage}`);
     process.exit(2);
   }
   if (values.only !== undefined && !(values.only in GOLDEN)) {

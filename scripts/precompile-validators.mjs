@@ -82,6 +82,7 @@ for (const file of readdirSync(SCHEMAS)
 // module is stamped with Ajv's version instead of schema texts.
 const require = createRequire(import.meta.url);
 const ajvVersion = require('ajv/package.json').version;
+/** @type {Record<string, [typeof Ajv | typeof Ajv2019 | typeof Ajv2020, string]>} */
 const META = {
   '2020-12': [Ajv2020, 'https://json-schema.org/draft/2020-12/schema'],
   '2019-09': [Ajv2019, 'https://json-schema.org/draft/2019-09/schema'],

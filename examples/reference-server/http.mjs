@@ -58,7 +58,10 @@ function decodeHeader(value) {
   return encoded ? Buffer.from(encoded[1], 'base64').toString('utf8') : value;
 }
 
-/** `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both. */
+/**
+ * `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both.
+ * @param {{ revision?: string }} [options]
+ */
 export function createHttpServer({ revision } = {}) {
   const legacy = revision !== STATELESS_VERSION;
   const stateless = revision === STATELESS_VERSION || revision === 'all';
@@ -66,7 +69,10 @@ export function createHttpServer({ revision } = {}) {
     /** Live sessions by id. */
     sessions: new Map(),
 
-    /** A new session id: a random UUID, so visible ASCII and unguessable. */
+    /**
+     * A new session id: a random UUID, so visible ASCII and unguessable.
+     * @type {() => string}
+     */
     newSessionId: () => randomUUID(),
 
     /** The next SSE event id of a session: a counter, so unique across all the session's streams. */
@@ -93,6 +99,7 @@ export function createHttpServer({ revision } = {}) {
         events: 0,
         stream: null,
         queue: [],
+        /** @type {unknown[] | null} */
         sink: null,
       };
       session.server.send = (message) => (session.sink ? session.sink.push(message) : this.push(session, message));
@@ -166,9 +173,17 @@ export function createHttpServer({ revision } = {}) {
 
     // ------------------------------------------------------------ the stateless wire (2026-07-28)
 
-    /** One core answers every stateless request: they need no session. In `all` mode it names both eras' versions. */
-    core: stateless ? createServer({ revision: STATELESS_VERSION }) : null,
-    /** What the core sends while it handles a request (handlers run synchronously), but for listen streams: that request's stream. */
+    /**
+     * One core answers every stateless request: they need no session. In `all` mode it names both eras' versions.
+     * Typed as set: only the stateless wire's handlers use it, and they run only when it is.
+     */
+    core: /** @type {ReturnType<typeof createServer>} */ (
+      stateless ? createServer({ revision: STATELESS_VERSION }) : null
+    ),
+    /**
+     * What the core sends while it handles a request (handlers run synchronously), but for listen streams: that request's stream.
+     * @type {unknown[] | null}
+     */
     coreSink: null,
 
     /** Whether a request is for the stateless wire: always in 2026-07-28 mode, in `all` mode when its headers or body say so. */
@@ -383,7 +398,10 @@ export function createHttpServer({ revision } = {}) {
           ),
         );
       const session = this.newSession();
-      const response = session.server.handleMessage(msg);
+      // An initialize request is answered at once, never deferred (null).
+      const response = /** @type {NonNullable<ReturnType<typeof session.server.handleMessage>>} */ (
+        session.server.handleMessage(msg)
+      );
       if (response.error) return json(res, 200, response);
       this.sessions.set(session.id, session);
       json(res, 200, response, { 'Mcp-Session-Id': session.id });
@@ -446,19 +464,21 @@ export function serve(app, port) {
  * else MCP_CONFORMANCE_ISSUER and MCP_CONFORMANCE_JWKS_URL: see auth.mjs), as the command line gives them.
  */
 export function commandLine() {
-  const options = {
+  const options = /** @type {const} */ ({
     port: { type: 'string' },
     revision: { type: 'string' },
     auth: { type: 'boolean' },
     issuer: { type: 'string' },
     'jwks-url': { type: 'string' },
-  };
+  });
   const { values } = parseArgs({ options });
   const issuer = values.issuer ?? process.env.MCP_CONFORMANCE_ISSUER;
   const auth = values.auth
     ? { issuer, jwksUrl: values['jwks-url'] ?? process.env.MCP_CONFORMANCE_JWKS_URL }
     : undefined;
-  return { port: Number(values.port ?? process.env.PORT ?? 3000), revision: values.revision, auth };
+  // Node's typings see every option as possibly `multiple`: none is.
+  const revision = /** @type {string | undefined} */ (values.revision);
+  return { port: Number(values.port ?? process.env.PORT ?? 3000), revision, auth };
 }
 
 /** The app the command line asks for: protected by a bearer token with `--auth`. */

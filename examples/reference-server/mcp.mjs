@@ -295,6 +295,7 @@ function defaultTools() {
         const uri = `ref://notes/${id}`;
         server.notes.set(id, args.text);
         server.resourceUpdated(uri);
+        /** @type {object[]} */
         const content = [text(`Saved note ${id} (${uri})`)];
         if (atLeast(rev, '2025-06-18')) content.push({ type: 'resource_link', uri, name: id, mimeType: 'text/plain' });
         return { content };
@@ -1015,7 +1016,10 @@ function statelessResult(method, result) {
   };
 }
 
-/** `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both. */
+/**
+ * `revision`: undefined serves the initialize wire only; '2026-07-28' the stateless wire only; 'all' both.
+ * @param {{ revision?: string }} [options]
+ */
 export function createServer({ revision } = {}) {
   const legacy = revision !== STATELESS_VERSION;
   const stateless = revision === STATELESS_VERSION || revision === 'all';
@@ -1027,6 +1031,7 @@ export function createServer({ revision } = {}) {
     /** The log level a stateless request's _meta asked for, while it is handled (none: no log messages for it). */
     requestLogLevel: undefined,
     state: {
+      /** @type {string | null} */
       protocolVersion: null,
       clientInfo: null,
       initialized: false,
@@ -1034,6 +1039,8 @@ export function createServer({ revision } = {}) {
       noteCounter: 0,
       requestCounter: 0,
     },
+    // The capabilities and lists are open (typed loosely): test servers and benches built on this one change them.
+    /** @type {Record<string, any>} */
     capabilities: {
       tools: { listChanged: true },
       resources: { subscribe: true, listChanged: true },
@@ -1042,9 +1049,12 @@ export function createServer({ revision } = {}) {
       completions: {},
       tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } },
     },
+    /** @type {Record<string, any>[]} */
     tools: [...defaultTools(), ...clientRequestTools()],
+    /** @type {Record<string, any>[]} */
     resources: defaultResources(),
     templates: templates.map((t) => ({ ...t })),
+    /** @type {Record<string, any>[]} */
     prompts: defaultPrompts(),
     notes: new Map([
       ['welcome', 'Welcome to the reference server.'],
@@ -1179,7 +1189,8 @@ export function createServer({ revision } = {}) {
 
     log(level, data) {
       // 2026-07-28 logs only for a request that asks for it, at the level its _meta names (server/utilities/logging).
-      const threshold = this.statelessRequest ? this.requestLogLevel : this.state.logLevel;
+      // Undefined when no level is set: it is in no list then.
+      const threshold = /** @type {string} */ (this.statelessRequest ? this.requestLogLevel : this.state.logLevel);
       if (
         this.capabilities.logging &&
         LOG_LEVELS.includes(threshold) &&
@@ -1229,7 +1240,9 @@ export function createServer({ revision } = {}) {
         return { jsonrpc: '2.0', id: msg.id, result: isStateless ? statelessResult(msg.method, result) : result };
       } catch (err) {
         if (err instanceof RpcError) return errorResponse(msg.id, err.code, err.message, err.data);
-        process.stderr.write(`internal error in ${msg.method}: ${err?.stack ?? err}\n`);
+        process.stderr.write(
+          `internal error in ${msg.method}: ${/** @type {{ stack?: string } | undefined} */ (err)?.stack ?? err}\n`,
+        );
         return errorResponse(msg.id, ErrorCode.INTERNAL_ERROR, 'Internal error');
       } finally {
         this.statelessRequest = false;

@@ -24,6 +24,7 @@ export const missingTasks = () => ({ requiredCapabilities: { extensions: { [TASK
 /**
  * A server's extension tasks, by id. `fail(code, message, data)` makes the error a handler throws; `changed(task)` is
  * told each new state, as tasks/get would return it (for notifications/tasks).
+ * @param {(task: object) => void} [changed]
  */
 export function createExtensionTasks(fail, changed = () => {}) {
   const tasks = new Map();
@@ -49,7 +50,8 @@ export function createExtensionTasks(fail, changed = () => {}) {
       const result = run();
       entry.result = result;
       touch(entry, { status: 'completed' });
-    } catch (err) {
+    } catch (thrown) {
+      const err = /** @type {any} */ (thrown); // anything: read defensively
       entry.error = {
         code: Number.isInteger(err?.code) ? err.code : -32603,
         message: String(err?.message ?? 'Internal error'),
