@@ -3,7 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../src/schema/generated/report.js';
+import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
 import { loadSuite } from '../src/suite/suite.js';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -62,4 +62,29 @@ export async function differences(stdio: Report, http: Report): Promise<string[]
   return stdio.checks
     .filter((c) => shared.has(c.id) && overHttp.get(c.id) !== c.status)
     .map((c) => `${c.id}: ${c.status} → ${overHttp.get(c.id)}`);
+}
+
+/** A check result as a report holds it, for the renderers' tests: a MUST (a SHOULD when it warns) of `page`. */
+export function fakeCheck(
+  id: string,
+  status: Status,
+  over: Partial<CheckResult> = {},
+  page = 'basic#requests',
+): CheckResult {
+  return {
+    id,
+    title: `The ${id.split('/').pop()} check`,
+    area: id.split('/')[0],
+    status,
+    level: status === 'warn' ? 'SHOULD' : 'MUST',
+    requirement: {
+      id: `req.${id.replace(/\//g, '.')}`,
+      level: status === 'warn' ? 'SHOULD' : 'MUST',
+      spec: `https://modelcontextprotocol.io/specification/2025-11-25/${page}`,
+      text: 'The server does what the specification asks.',
+    },
+    message: `${status} as seen`,
+    durationMs: 2.5,
+    ...over,
+  };
 }

@@ -1,10 +1,10 @@
-import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import _Ajv2020 from 'ajv/dist/2020.js';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { NO_CHROMIUM, launchChromium } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { buildMatrix, MatrixInputError } from '../src/report/matrix/build.js';
 import { renderMatrixHtml } from '../src/report/matrix/html.js';
@@ -176,32 +176,17 @@ describe('the matrix of report folders', () => {
 
 // ---- in a real browser
 
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 describe('matrix.html in headless Chromium', () => {
   let browser: Browser | undefined;
   let root: string;
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true') throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium`);
-      return;
-    }
+    browser = await launchChromium();
+    if (!browser) return;
     root = await mkdtemp(join(tmpdir(), 'mcp-matrix-html-'));
     const matrix = await buildMatrix(await folders(root), root);
     url = pathToFileURL((await writeMatrix(matrix, root)).html).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
   afterAll(async () => {
     await browser?.close();
@@ -209,7 +194,7 @@ describe('matrix.html in headless Chromium', () => {
   });
 
   async function open(ctx: TestContext, target = url) {
-    ctx.skip(!browser, `${CHROMIUM} is absent`);
+    ctx.skip(!browser, NO_CHROMIUM);
     const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];

@@ -1,39 +1,24 @@
-import { existsSync } from 'node:fs';
 import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { NO_CHROMIUM, launchChromium } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { renderHtml } from '../src/report/html.js';
 import { jsonDiff } from '../src/report/html/json-diff.js';
 import { escapeHtml, html, safeHref, scriptJson } from '../src/report/html/markup.js';
 import { writeReports } from '../src/report/write.js';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
+import { fakeCheck } from './helpers.js';
 
 /** Markup a hostile server might put in any string it controls. */
 const IMG = '<img src=x onerror="window.__pwned=1">';
 const CLOSE_SCRIPT = '</script><script>window.__pwned=1</script>';
 const JS_LINK = 'javascript:window.__pwned=1';
 
-function check(id: string, status: Status, over: Partial<CheckResult> = {}): CheckResult {
-  return {
-    id,
-    title: `The ${id.split('/').pop()} check`,
-    area: id.split('/')[0],
-    status,
-    level: status === 'warn' ? 'SHOULD' : 'MUST',
-    requirement: {
-      id: `req.${id.replace(/\//g, '.')}`,
-      level: status === 'warn' ? 'SHOULD' : 'MUST',
-      spec: 'https://modelcontextprotocol.io/specification/2025-11-25/server/tools#calling-tools',
-      text: 'The server does what the specification asks.',
-    },
-    message: `${status} as seen`,
-    durationMs: 3,
-    ...over,
-  };
-}
+const check = (id: string, status: Status, over: Partial<CheckResult> = {}) =>
+  fakeCheck(id, status, { durationMs: 3, ...over }, 'server/tools#calling-tools');
 
 const tools = [{ name: 'echo', description: IMG, inputSchema: { type: 'object' } }];
 
@@ -161,33 +146,16 @@ describe('index.html as text', () => {
 
 // ---- in a real browser
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = `${CHROMIUM} is absent (apt-get install chromium); skipped locally, a failure when CI=true`;
-const ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-
 describe('index.html in headless Chromium', () => {
   let browser: Browser | undefined;
   let dir: string;
   let url: string;
 
   beforeAll(async () => {
-    if (!existsSync(CHROMIUM)) {
-      if (process.env.CI === 'true')
-        throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
-      return;
-    }
+    browser = await launchChromium();
+    if (!browser) return;
     dir = await mkdtemp(join(tmpdir(), 'mcp-html-'));
     url = pathToFileURL((await writeReports(report, dir)).html).href;
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   });
   afterAll(async () => {
     await browser?.close();
@@ -196,7 +164,7 @@ describe('index.html in headless Chromium', () => {
 
   /** A fresh page at `hash`, recording console errors, page errors and every request the page makes. */
   async function open(ctx: TestContext, hash = '', javaScriptEnabled = true) {
-    ctx.skip(!browser, SKIP);
+    ctx.skip(!browser, NO_CHROMIUM);
     const context = await browser!.newContext({ javaScriptEnabled, viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];

@@ -6,26 +6,10 @@ import { badgeFor, renderBadgeJson } from '../src/report/badge.js';
 import { renderConsole } from '../src/report/console.js';
 import { renderHtml } from '../src/report/html.js';
 import { renderJunit } from '../src/report/junit.js';
-import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
+import type { Report } from '../src/schema/generated/report.js';
+import { fakeCheck } from './helpers.js';
 
-function check(id: string, status: Status, over: Partial<CheckResult> = {}): CheckResult {
-  return {
-    id,
-    title: `The ${id.split('/').pop()} check`,
-    area: id.split('/')[0],
-    status,
-    level: status === 'warn' ? 'SHOULD' : 'MUST',
-    requirement: {
-      id: `req.${id.replace(/\//g, '.')}`,
-      level: status === 'warn' ? 'SHOULD' : 'MUST',
-      spec: 'https://modelcontextprotocol.io/specification/2025-11-25/basic#requests',
-      text: 'The server does what the specification asks.',
-    },
-    message: `${status} as seen`,
-    durationMs: 2.5,
-    ...over,
-  };
-}
+const check = fakeCheck;
 
 const SINGLE_ERA: Report = {
   runId: '00000000-0000-4000-8000-000000000001',

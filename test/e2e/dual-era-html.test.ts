@@ -2,11 +2,11 @@
 // combined index.html looked at in headless Chromium as a user would: one server, the revisions with their verdicts,
 // a matrix of one row per area and a column per revision, a revision switch; and a screenshot of the header and
 // the matrix (written to the run's folder, and to $MCPC_SCREENSHOT_DIR when set).
-import { existsSync } from 'node:fs';
 import { copyFile, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { NO_CHROMIUM, launchChromium } from '../browser.js';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { type CliRun, FAULTY, runCli } from '../helpers.js';
 import { loadSuite } from '../../src/suite/suite.js';
@@ -14,18 +14,6 @@ import { loadSuite } from '../../src/suite/suite.js';
 /** Every check and frame rule of the suite: each era's report lists them all. */
 const ALL = await loadSuite().then(({ checks, frameRules }) => checks.length + frameRules.length);
 
-const CHROMIUM = '/usr/bin/chromium';
-const SKIP = `${CHROMIUM} is absent (apt-get install chromium); skipped locally, a failure when CI=true`;
-const ARGS = [
-  '--no-sandbox',
-  '--headless',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
 const ERAS = ['2026-07-28', '2025-11-25'];
 /**
  * batch-output breaks the initialize wire only, unknown-resource-32002 and stateless-ping-served the stateless wire
@@ -50,12 +38,7 @@ beforeAll(async () => {
     FAULTY,
   ]);
   url = pathToFileURL(join(run.out, 'index.html')).href;
-  if (!existsSync(CHROMIUM)) {
-    if (process.env.CI === 'true')
-      throw new Error(`${CHROMIUM} is missing: CI must install Debian's chromium (see .ci/run)`);
-    return;
-  }
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  browser = await launchChromium();
 }, 120_000);
 afterAll(() => browser?.close());
 
@@ -86,7 +69,7 @@ describe('a dual-era run', () => {
 
 describe('its index.html in headless Chromium', () => {
   async function open(ctx: TestContext): Promise<{ page: Page; settle: () => Promise<void> }> {
-    ctx.skip(!browser, SKIP);
+    ctx.skip(!browser, NO_CHROMIUM);
     const context = await browser!.newContext({ viewport: { width: 1280, height: 900 } });
     const page = await context.newPage();
     const problems: string[] = [];
