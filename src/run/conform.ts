@@ -3,9 +3,10 @@ import type { Suite } from '../suite/suite.js';
 import type { ResolvedOptions } from '../config/options.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
 import { ConfigError } from '../config/yaml-file.js';
-import { eraRefusal, initialize, statelessMeta } from '../discovery/discover.js';
+import { eraRefusal, handshakeCheckId, initialize, statelessMeta } from '../discovery/discover.js';
 import { isObject } from '../json.js';
 import { mergeReports } from '../report/merge.js';
+import { summarize } from '../report/summary.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { type Reply, Session } from '../session/session.js';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -32,6 +33,8 @@ export interface Conformed {
   note?: string;
   /** Server processes the whole command started (the auto probe's too), and the most alive at once. */
   processes?: ProcessCount;
+  /** Why the server does not speak this revision, one of several asked for (--revision all): its checks skipped. */
+  unspoken?: string;
 }
 
 /**
@@ -86,6 +89,8 @@ async function runOne(
     handover?: Handover;
     warm?: Promise<Warm>[];
     eraLeftOut?: { revision: string; reason: string };
+    /** One revision of several (--revision all): one the server does not speak is skipped, not failed. */
+    oneOfAll?: boolean;
   },
   onProgress?: OnProgress,
 ): Promise<Conformed> {
@@ -97,6 +102,7 @@ async function runOne(
     );
   }
   const { runSuite } = await import('./run.js');
+  let unspoken: string | undefined;
   const report = await runSuite({
     plan,
     suite: options.shard ? shardSuite(suite, options.shard) : suite,
@@ -113,14 +119,15 @@ async function runOne(
     eraLeftOut: start?.eraLeftOut,
     onProgress,
     issuer: options.issuer,
+    ...(start?.oneOfAll && { unspoken: (reason: string) => (unspoken = reason) }),
   });
-  const note = start?.eraLeftOut?.reason;
+  const note = unspoken ? `${options.revision} not spoken: ${unspoken}` : start?.eraLeftOut?.reason;
   // A plan names no transport for stdio (its default); a legacy SSE server found behind an http plan counts as http.
   const run: RunContext = {
     revision: options.revision,
     transport: plan.transport ?? (plan.url === undefined ? 'stdio' : 'http'),
   };
-  if (!baseline) return { report, options, run, note };
+  if (!baseline) return { report, options, run, note, ...(unspoken && { unspoken }) };
   const frameRules = new Set(suite.frameRules.map((r) => r.id));
   const partial = (c: CheckResult) => options.shard !== undefined && frameRules.has(c.id);
   return {
@@ -129,6 +136,7 @@ async function runOne(
     baseline,
     run,
     note,
+    ...(unspoken && { unspoken }),
   };
 }
 
@@ -274,6 +282,7 @@ async function runEachCounted(
           handover: first ? spoken?.handover : undefined,
           warm: first ? spoken?.warm : undefined,
           eraLeftOut,
+          oneOfAll: revision === 'all',
         },
         told?.(all[i]),
       );
@@ -285,7 +294,28 @@ async function runEachCounted(
   );
   const failed = ended.find((e) => e.status === 'rejected');
   if (failed) throw failed.reason;
-  return runs.filter(Boolean);
+  return spokenNone(runs.filter(Boolean));
+}
+
+/**
+ * Runs of --revision all when the server speaks none of the revisions: that is no run that tested nothing, but a
+ * server whose every handshake was refused, so each handshake's check fails.
+ */
+function spokenNone(runs: Conformed[]): Conformed[] {
+  if (runs.length === 0 || runs.some((r) => r.unspoken === undefined)) return runs;
+  return runs.map((run) => {
+    const handshake = handshakeCheckId(run.options.revision);
+    const checks = run.report.checks.map((c) =>
+      c.id === handshake
+        ? {
+            ...c,
+            status: 'fail' as const,
+            message: `${c.message}\nThe server speaks none of the revisions asked for, so this fails.`,
+          }
+        : c,
+    );
+    return { ...run, report: { ...run.report, checks, summary: summarize(checks) } };
+  });
 }
 
 /** Runs of several revisions (one per era of a dual-era server) that go side by side, at most. */
