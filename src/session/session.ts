@@ -456,9 +456,10 @@ export class Session {
   }
 
   /**
-   * The request a response answers, in `requests` (pending or expired ones): by its id, or for an HTTP error body
-   * without one, the request whose POST it came back on (requirements §4.5); failing that, a request whose id has the
-   * same value as another JSON type (resolved so the run goes on; the id-echo check fails it).
+   * The request a response answers, in `requests` (pending or expired ones): for an HTTP error body, the request whose
+   * POST it came back on, whatever its own id says (requirements §4.5; transport/http/error-body judges that id); else
+   * by its id; failing that, a request whose id has the same value as another JSON type (resolved so the run goes on;
+   * the id-echo check fails it).
    */
   private match<T>(
     requests: Map<string, T>,
@@ -467,7 +468,7 @@ export class Session {
     of: (value: T) => Exchange,
   ): { value: T; looseId: boolean } | undefined {
     const exact =
-      requests.get(key(id)) ?? (answers === undefined || answers === null ? undefined : requests.get(key(answers)));
+      (answers === undefined || answers === null ? undefined : requests.get(key(answers))) ?? requests.get(key(id));
     if (exact) return { value: exact, looseId: false };
     if (typeof id !== 'string' && typeof id !== 'number') return undefined;
     for (const value of requests.values()) {

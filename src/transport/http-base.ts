@@ -101,8 +101,9 @@ function parse(text: string): Pick<InboundLine, 'json' | 'problem'> {
   }
 }
 
-/** An error response without a usable id: what SDKs put in the body of an HTTP error status. */
-const isBareError = (json: unknown) => isObject(json) && 'error' in json && (json.id === null || !('id' in json));
+/** A JSON-RPC answer, or a batch of them: what the body of an HTTP error status may hold (any other JSON is no message). */
+const isJsonRpcBody = (json: unknown) =>
+  Array.isArray(json) || (isObject(json) && (isObject(json.error) || 'result' in json));
 
 /**
  * What Streamable HTTP and legacy HTTP+SSE share: POSTing messages (in order where order matters), reading
@@ -291,8 +292,9 @@ export abstract class HttpTransport implements Transport {
     parsed: Pick<InboundLine, 'json' | 'problem'>,
     answered?: Set<string>,
     answers?: RequestId | null,
+    httpError?: InboundLine['httpError'],
   ): void {
-    const line: InboundLine = { entry: this.transcript.add('recv', text), ...parsed };
+    const line: InboundLine = { entry: this.transcript.add('recv', text), ...parsed, ...(httpError && { httpError }) };
     if (answers !== undefined) {
       line.answers = answers;
       if (answers !== null) answered?.add(String(answers));
@@ -361,7 +363,7 @@ export abstract class HttpTransport implements Transport {
     } else {
       const { text: body, bytes } = await readBody(res, MAX_BYTES);
       Object.assign(outcome, { body, bytes });
-      if (messages && body.trim() !== '') this.deliverBody(body, status, ids, answered, tied);
+      if (messages && body.trim() !== '') this.deliverBody(body, status, ids, answered, tied, record.sent);
       else if (status >= 300 && body.trim() !== '') this.note(`body: ${clip(body)}`);
     }
     if (!this.closed && messages) {
@@ -410,15 +412,38 @@ export abstract class HttpTransport implements Transport {
     return { body: parts.join(''), bytes: head.bytes };
   }
 
-  /** A JSON body is messages whatever its content type says (the content-type check judges that). */
-  private deliverBody(body: string, status: number, ids: RequestId[], answered: Set<string>, tied?: null): void {
+  /**
+   * A JSON body is messages whatever its content type says (the content-type check judges that). The JSON-RPC body of
+   * an HTTP error status answers the POST that carried it, whatever its id (requirements §4.5: it "MAY comprise a
+   * JSON-RPC error response that has no id"): its request when the POST held one, else none (null).
+   */
+  private deliverBody(
+    body: string,
+    status: number,
+    ids: RequestId[],
+    answered: Set<string>,
+    tied?: null,
+    post?: TranscriptEntry,
+  ): void {
     const parsed = parse(body);
     if (parsed.problem) {
       this.note(`body: ${clip(body)}`);
       return;
     }
-    // An error body of an HTTP error status answers the POSTed request even with id null (requirements §4.5).
-    this.deliver(body, parsed, answered, status >= 400 && ids.length === 1 && isBareError(parsed.json) ? ids[0] : tied);
+    if (status < 400 || !post) {
+      this.deliver(body, parsed, answered, tied);
+      return;
+    }
+    const httpError = { status, post: post.seq };
+    if (!isJsonRpcBody(parsed.json)) {
+      this.lines.emit({
+        entry: this.transcript.add('recv', body),
+        problem: `the JSON body of HTTP ${status} is no JSON-RPC message`,
+        httpError,
+      });
+      return;
+    }
+    this.deliver(body, parsed, answered, ids.length === 1 ? ids[0] : null, httpError);
   }
 
   /** Makes up an error reply for every request of the POST that got no answer. */

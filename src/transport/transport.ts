@@ -37,6 +37,12 @@ export interface InboundLine {
    */
   answers?: string | number | null;
   /**
+   * HTTP: this came as the body of an HTTP error status (`status`) to the POST sent as transcript entry `post`. A
+   * JSON-RPC body answers that POST, whatever its id (`answers`); a JSON body that is not JSON-RPC is no message at all
+   * (`problem` says so), and the request gets the transport's own error.
+   */
+  httpError?: { status: number; post: number };
+  /**
    * Made up by the transport to answer a request the server will never answer (an HTTP error without a
    * JSON-RPC body, a POST response without the reply, no HTTP response at all): not a server frame.
    */

@@ -123,6 +123,39 @@ export const ENVELOPE_RULES: FrameRule[] = [
     },
   },
   {
+    id: 'transport/http/error-body',
+    title: 'The JSON body of an HTTP error status is a JSON-RPC error with no id, or the id of the request it answers',
+    requirement: requirement(
+      'http.post.error-body',
+      'SHOULD',
+      'basic/transports#sending-messages-to-the-server',
+      'An HTTP error status to a POST may carry a JSON-RPC error response without an id; a JSON body is that, never another id',
+    ),
+    looksAt: 'body of an HTTP error status',
+    transport: 'http',
+    inspect(e) {
+      const http = e.line.httpError;
+      if (!http) return undefined;
+      const where = `the body of HTTP ${http.status} to the POST #${http.post}`;
+      const m = messageOf(e);
+      if (!m)
+        return [{ severity: 'warn', message: `${where} is JSON but no JSON-RPC message`, actual: e.line.entry.text }];
+      const request = e.line.answers;
+      // No id is what the transport names; the request's own id, or null where none could be read, is JSON-RPC's.
+      if (!('id' in m) || (request !== null && request !== undefined && m.id === request)) return [];
+      if (m.id === null && (request === null || answersUnreadable(m))) return [];
+      return [
+        {
+          severity: 'warn',
+          message: `${where} has id ${JSON.stringify(m.id)}; ${request === null || request === undefined ? 'the POST held no request id' : `it answers the request with id ${JSON.stringify(request)}`}`,
+          expected:
+            request === null || request === undefined ? 'no id (or null)' : `no id, or ${JSON.stringify(request)}`,
+          actual: m,
+        },
+      ];
+    },
+  },
+  {
     id: 'base/response/result-xor-error',
     title: 'A response has exactly one of result and error',
     requirement: requirement(
