@@ -44,6 +44,12 @@ interface Traced {
   working?: boolean;
   /** Answered, or given up on. */
   settled: Promise<void>;
+  /**
+   * A tools/call that reported fewer than two progress notifications, called once more with its numeric arguments at
+   * the upper end of their range (see upperEnd): how much work a tool does may be an argument, and whether progress
+   * can be seen to go backwards must not hang on the value the seed drew.
+   */
+  again?: Traced;
 }
 
 interface Probe {
@@ -108,6 +114,40 @@ export function toolCalls(
     calls.push({ label: `tools/call ${name}`, method: 'tools/call', params: { name, arguments: args } });
   }
   return { calls, leftOut };
+}
+
+/** The value a numeric argument takes when no maximum bounds it: enough steps for a counting tool, short for a duration. */
+const UNBOUNDED_UPPER = 10;
+
+/**
+ * The arguments with each top-level numeric one at the upper end of its schema's range (its maximum, else
+ * UNBOUNDED_UPPER when that is more); undefined when that changes nothing.
+ */
+export function upperEnd(schema: unknown, args: unknown): Record<string, unknown> | undefined {
+  if (!isObject(schema) || !isObject(schema.properties) || !isObject(args)) return undefined;
+  const raised: Record<string, unknown> = { ...args };
+  let changed = false;
+  for (const [name, value] of Object.entries(args)) {
+    const p = schema.properties[name];
+    if (typeof value !== 'number' || !isObject(p)) continue;
+    const integer = p.type === 'integer';
+    const exclusive = typeof p.exclusiveMaximum === 'number' ? p.exclusiveMaximum : undefined;
+    const top =
+      typeof p.maximum === 'number'
+        ? p.maximum
+        : exclusive !== undefined
+          ? integer
+            ? Math.ceil(exclusive) - 1
+            : exclusive - Math.abs(exclusive) * 1e-9 - 1e-9
+          : Math.max(value, UNBOUNDED_UPPER);
+    const upper = integer ? Math.floor(top) : top;
+    // A multipleOf or an enum is left alone: the raised value must stay valid.
+    if (upper > value && p.multipleOf === undefined && p.enum === undefined && p.const === undefined) {
+      raised[name] = upper;
+      changed = true;
+    }
+  }
+  return changed ? raised : undefined;
 }
 
 /** The list requests of the declared capabilities, which a server may report progress for as well. */
@@ -218,12 +258,41 @@ export function probeRun(ctx: CheckContext): Promise<ProbeRun> {
           );
       return skip;
     });
-    const done = run.done.then((traces) => {
+    const done = run.done.then(async (traces) => {
       const slow = unanswered(ctx, traces);
       for (const [name, why] of slow) if (!ctx.slowTools.has(name)) ctx.slowTools.set(name, why);
+      await callAgain(ctx, session, traces);
       return { session, traces, leftOut: tools.leftOut, slow };
     });
     return { calls: tools.calls, traces: run.traces, working: run.working, sorted, done };
+  });
+}
+
+/**
+ * Each answered tools/call of the probe that reported fewer than two progress notifications, called once more (all at
+ * once) with its numeric arguments at the upper end of their range: `again` on its trace. A second call that is not
+ * answered within --timeout is left out (the first call answered: the tool is not slow at the values the run uses).
+ */
+async function callAgain(ctx: CheckContext, session: Session, traces: Traced[]): Promise<void> {
+  const schemas = new Map(ctx.profile.tools.map((t) => [String(t.name), t.inputSchema]));
+  const firsts: Traced[] = [];
+  const calls: Call[] = [];
+  for (const t of traces) {
+    if (t.method !== 'tools/call' || !t.reply || t.progress.length >= 2) continue;
+    const name = String(t.params.name);
+    const raised = upperEnd(schemas.get(name), t.params.arguments);
+    if (!raised) continue;
+    firsts.push(t);
+    calls.push({
+      label: `tools/call ${name} (again, arguments ${JSON.stringify(raised)})`,
+      method: 'tools/call',
+      params: { name, arguments: raised },
+    });
+  }
+  if (calls.length === 0) return;
+  const again = await trace(session, calls, ctx.timeoutMs).done;
+  again.forEach((t, i) => {
+    if (t.reply) firsts[i].again = t;
   });
 }
 
