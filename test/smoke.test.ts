@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HTTP_CHECKS } from '../src/checks/http/checks.js';
+import { FRAME_RULES } from '../src/checks/index.js';
 import { HTTP_SESSION_CHECKS } from '../src/checks/http/sessions.js';
 import { HTTP_STREAM_CHECKS } from '../src/checks/http/streams.js';
 import { runConformance } from '../src/index.js';
@@ -15,7 +16,13 @@ const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
 const STARTED = ['--http-url', 'http://127.0.0.1:{port}/mcp', '--port', 'auto'];
 /** The same generated values in runs that are compared, and fewer of them. */
 const SEED = ['--seed', '7', '--runs', '10'];
-const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
+/** The Streamable HTTP checks, and the frame rules of that transport (they judge every HTTP body). */
+const TRANSPORT_CHECKS = [
+  ...HTTP_CHECKS,
+  ...HTTP_SESSION_CHECKS,
+  ...HTTP_STREAM_CHECKS,
+  ...FRAME_RULES.filter((r) => r.id.startsWith('transport/http/')),
+];
 
 describe.concurrent('the CLI', () => {
   it('exits 1 with transport/stdio/stdout-only-messages failing on a server with fault banner', async () => {
