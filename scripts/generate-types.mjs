@@ -2,7 +2,7 @@
 import { compile, compileFromFile } from 'json-schema-to-typescript';
 import { readFile, writeFile, mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const out = join(root, 'src/schema/generated');
@@ -33,7 +33,7 @@ async function skillTypes(options) {
   const doc = JSON.parse(await readFile(join(root, 'schema/mcp/2026-07-28.schema.json'), 'utf8'));
   const local = {
     canRead: /^https:\/\/mcp-conformance\.dev\/schema\/mcp\//,
-    read: (file) => readFile(join(root, 'schema/mcp', new URL(file.url).pathname.split('/').pop()), 'utf8'),
+    read: (file) => readFile(join(root, 'schema/mcp', basename(new URL(file.url).pathname)), 'utf8'),
   };
   const { description: _whole, ...rest } = doc;
   const schema = { ...rest, title: 'Skills extension', anyOf: SKILLS.map((d) => ({ $ref: `#/$defs/${d}` })) };
@@ -41,6 +41,7 @@ async function skillTypes(options) {
 }
 
 export async function generate() {
+  /** @type {Record<string, string>} */
   const files = {};
   const options = { bannerComment: banner, additionalProperties: false, style: { singleQuote: true } };
   for (const [input, output, extra = {}] of targets)
