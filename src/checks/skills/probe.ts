@@ -99,7 +99,7 @@ export const get = (ctx: CheckContext, uri: string): Promise<Reply> =>
 /** `scheme://…/SKILL.md` URIs the server's instructions name. */
 export function instructedUris(ctx: CheckContext): string[] {
   const text = ctx.profile.instructions ?? '';
-  return [...new Set(text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>()[\]{}]*\/SKILL\.md(?![\w.-])/gi) ?? [])];
+  return [...new Set(text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>()[\]{}]*\/SKILL\.md(?![\w-]|\.\w)/gi) ?? [])];
 }
 
 /** Every entry to judge: the listed ones (the first of each URI), then those the instructions name and skills/get gives. */
