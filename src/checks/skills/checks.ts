@@ -435,7 +435,7 @@ export const SKILLS_CHECKS: CheckDef[] = [
               .filter((u): u is string => typeof u === 'string' && u.startsWith(`${where.root}/`)),
           );
           if (directoryRead(ctx)) for (const u of await filesUnder(ctx, where.root)) shown.add(u);
-          const missing = [...shown].filter((u) => !listed.has(u));
+          const missing = [...shown].filter((u) => !listed.has(u) && u !== entry.uri);
           if (missing.length > 0)
             outcomes.push(
               fail(`${entry.uri}'s manifest leaves out ${missing.join(', ')}, which the server serves in the skill`, {
@@ -562,18 +562,22 @@ export const SKILLS_CHECKS: CheckDef[] = [
               for (const c of dir.children.filter((c) => c.uri === e.uri))
                 seen.push({ where: 'resources/directory/read', item: c, named: true });
           }
-          for (const { where: how, item, named } of seen) {
+          // Named from the file's own frontmatter (an entry that differs from it is skills/frontmatter/matches' finding).
+          const parsed = 'bytes' in got ? frontmatterOf(got.bytes.toString('utf8')) : undefined;
+          const authored = parsed && 'value' in parsed ? parsed.value : undefined;
+          for (const { where: how, item, named: listedItem } of seen) {
+            const named = listedItem && authored !== undefined;
             const bad: string[] = [];
             if (item.mimeType !== 'text/markdown') bad.push(`mimeType ${JSON.stringify(item.mimeType ?? null)}`);
-            if (named && item.name !== e.frontmatter.name) bad.push(`name ${JSON.stringify(item.name ?? null)}`);
-            if (named && item.description !== e.frontmatter.description)
+            if (named && item.name !== authored.name) bad.push(`name ${JSON.stringify(item.name ?? null)}`);
+            if (named && item.description !== authored.description)
               bad.push(`description ${JSON.stringify(item.description ?? null)}`);
             if (bad.length > 0)
               outcomes.push(
                 warn(`${e.uri} in ${how} has ${bad.join(', ')}`, {
                   expected: {
                     mimeType: 'text/markdown',
-                    ...(named && { name: e.frontmatter.name, description: e.frontmatter.description }),
+                    ...(named && { name: authored.name, description: authored.description }),
                   },
                   actual: bounded(item),
                 }),
@@ -640,7 +644,8 @@ export const SKILLS_CHECKS: CheckDef[] = [
               continue;
             }
             const byUri = new Map(got.children.map((c) => [c.uri, c]));
-            const missing = [...expected.keys()].filter((u) => !byUri.has(u));
+            // A walk cut at its page limit may not have reached them: only what it saw is judged.
+            const missing = got.truncated ? [] : [...expected.keys()].filter((u) => !byUri.has(u));
             const deeper = got.children.filter(
               (c) =>
                 typeof c.uri !== 'string' || !c.uri.startsWith(`${dir}/`) || c.uri.slice(dir.length + 1).includes('/'),

@@ -102,18 +102,25 @@ export function instructedUris(ctx: CheckContext): string[] {
   return [...new Set(text.match(/[a-z][a-z0-9+.-]*:\/\/[^\s"'`<>()[\]{}]*\/SKILL\.md(?![\w-]|\.\w)/gi) ?? [])];
 }
 
-/** Every entry to judge: the listed ones (the first of each URI), then those the instructions name and skills/get gives. */
+/**
+ * Every entry to judge: the listed ones, then those the instructions name, which skills/get gives. A skill listed more
+ * than once (split across pages: skills/list/atomic's finding) is judged by its skills/get entry instead.
+ */
 export function entries(ctx: CheckContext): Promise<Entry[]> {
   return ctx.memo('skills/entries', async () => {
+    const listed = (await listing(ctx)).skills.map(({ raw }) => raw);
+    const times = (uri: string) => listed.filter((raw) => isObject(raw) && raw.uri === uri).length;
     const out: Entry[] = [];
-    for (const { raw } of (await listing(ctx)).skills) {
+    const fetched: string[] = [];
+    for (const raw of listed) {
       const e = entryOf(raw, 'skills/list');
-      if (e && !out.some((o) => o.uri === e.uri)) out.push(e);
+      if (!e || out.some((o) => o.uri === e.uri) || fetched.includes(e.uri)) continue;
+      if (times(e.uri) === 1) out.push(e);
+      else fetched.push(e.uri);
     }
-    for (const uri of instructedUris(ctx).filter((u) => !out.some((o) => o.uri === u))) {
-      const skill = resultOf(await get(ctx, uri))?.skill;
-      const e = entryOf(skill, 'skills/get');
-      if (e && e.uri === uri) out.push(e);
+    for (const uri of [...fetched, ...instructedUris(ctx)].filter((u) => !out.some((o) => o.uri === u))) {
+      const e = entryOf(resultOf(await get(ctx, uri))?.skill, 'skills/get');
+      if (e && e.uri === uri && !out.some((o) => o.uri === uri)) out.push(e);
     }
     return out;
   });
@@ -149,8 +156,13 @@ export function read(ctx: CheckContext, uri: string): Promise<Read> {
   });
 }
 
-/** A directory read over all its pages: the children, or the reply that failed. */
-export type Directory = { children: Record<string, unknown>[]; replies: Reply[] } | { failed: Reply };
+/**
+ * A directory read over all its pages: the children, or the reply that failed. `truncated`: the walk stopped at
+ * MAX_PAGES, so children may be missing from it.
+ */
+export type Directory =
+  | { children: Record<string, unknown>[]; replies: Reply[]; truncated: boolean }
+  | { failed: Reply };
 
 export function directory(ctx: CheckContext, uri: string): Promise<Directory> {
   return ctx.memo(`skills/directory ${uri}`, async () => {
@@ -167,7 +179,7 @@ export function directory(ctx: CheckContext, uri: string): Promise<Directory> {
       cursor = typeof r.nextCursor === 'string' && !seen.has(r.nextCursor) ? r.nextCursor : undefined;
       if (cursor !== undefined) seen.add(cursor);
     } while (cursor !== undefined && replies.length < MAX_PAGES);
-    return { children, replies };
+    return { children, replies, truncated: cursor !== undefined };
   });
 }
 
