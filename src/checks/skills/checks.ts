@@ -123,7 +123,7 @@ export const SKILLS_CHECKS: CheckDef[] = [
       if (off) return off;
       const walk = await listing(ctx);
       if (walk.failed)
-        return fail(`skills/list ${walk.pages.length > 0 ? `page ${walk.pages.length + 1} ` : ''}gave no listing`, {
+        return fail(`skills/list ${walk.replies.length > 0 ? `page ${walk.replies.length + 1} ` : ''}gave no listing`, {
           expected: { result: { resultType: 'complete', skills: [] } },
           actual: describeReply(walk.failed),
         });
@@ -135,7 +135,7 @@ export const SKILLS_CHECKS: CheckDef[] = [
           actual: describeReply(reply),
         });
       return pass(
-        `skills/list gave ${walk.skills.length} entr(ies) in ${walk.pages.length} page(s); skills/get answers`,
+        `skills/list gave ${walk.items.length} entr(ies) in ${walk.replies.length} page(s); skills/get answers`,
       );
     },
   },
@@ -154,9 +154,9 @@ export const SKILLS_CHECKS: CheckDef[] = [
       const off = undeclared(ctx);
       if (off) return off;
       const walk = await listing(ctx);
-      if (walk.pages.length < 2 && walk.skills.length < 2) return skip('the listing has fewer than two entries');
+      if (walk.replies.length < 2 && walk.items.length < 2) return skip('the listing has fewer than two entries');
       const pages = new Map<string, number[]>();
-      for (const { raw, page } of walk.skills)
+      for (const { raw, page } of walk.items)
         if (isObject(raw) && typeof raw.uri === 'string') pages.set(raw.uri, [...(pages.get(raw.uri) ?? []), page]);
       const twice = [...pages].filter(([, on]) => on.length > 1);
       if (twice.length > 0)
@@ -164,10 +164,10 @@ export const SKILLS_CHECKS: CheckDef[] = [
           twice.map(([uri, on]) => `${uri} is listed ${on.length} times (pages ${on.join(', ')})`).join('; '),
           {
             expected: 'each skill once, with its whole resources set',
-            actual: walk.skills.filter(({ raw }) => isObject(raw) && raw.uri === twice[0][0]).map((s) => bounded(s)),
+            actual: walk.items.filter(({ raw }) => isObject(raw) && raw.uri === twice[0][0]).map((s) => bounded(s)),
           },
         );
-      return pass(`${pages.size} skill(s) in ${walk.pages.length} page(s), each listed once`);
+      return pass(`${pages.size} skill(s) in ${walk.replies.length} page(s), each listed once`);
     },
   },
   {
@@ -285,7 +285,7 @@ export const SKILLS_CHECKS: CheckDef[] = [
       const off = undeclared(ctx);
       if (off) return off;
       const listed = new Set(
-        (await listing(ctx)).skills.flatMap(({ raw }) =>
+        (await listing(ctx)).items.flatMap(({ raw }) =>
           isObject(raw) && typeof raw.uri === 'string' ? [raw.uri] : [],
         ),
       );

@@ -65,32 +65,36 @@ export function entryOf(raw: unknown, via: Entry['via']): Entry | undefined {
   return { uri: raw.uri, frontmatter: raw.frontmatter, resources, via, raw };
 }
 
-/** The skills/list walk: each page's reply, or where it stopped. */
-export interface Listing {
-  pages: Reply[];
-  /** The entries of every page, in order, with the page each came on. */
-  skills: { raw: unknown; page: number }[];
-  /** The reply that ended the walk with an error, or no result. */
+/** A paginated walk (cursor after cursor, as resources/list pages): every page's items, or the reply that failed. */
+interface Walk {
+  replies: Reply[];
+  /** Each item with the page (from 1) it came on. */
+  items: { raw: unknown; page: number }[];
+  /** The reply that gave no page: an error, or a result without the items. */
   failed?: Reply;
+  /** The walk stopped at MAX_PAGES with a cursor left: items may be missing. */
+  truncated: boolean;
 }
 
-export function listing(ctx: CheckContext): Promise<Listing> {
-  return ctx.memo('skills/list walk', async () => {
-    const walk: Listing = { pages: [], skills: [] };
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const reply = await send(ctx, 'skills/list', cursor === undefined ? {} : { cursor });
-      const r = resultOf(reply);
-      if (!r || !Array.isArray(r.skills)) return { ...walk, failed: reply };
-      walk.pages.push(reply);
-      for (const raw of r.skills) walk.skills.push({ raw, page: walk.pages.length });
-      cursor = typeof r.nextCursor === 'string' && !seen.has(r.nextCursor) ? r.nextCursor : undefined;
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor !== undefined && walk.pages.length < MAX_PAGES);
-    return walk;
-  });
+async function walk(ctx: CheckContext, method: string, params: Record<string, unknown>, key: string): Promise<Walk> {
+  const out: Walk = { replies: [], items: [], truncated: false };
+  const seen = new Set<string>();
+  let cursor: string | undefined;
+  do {
+    const reply = await send(ctx, method, cursor === undefined ? params : { ...params, cursor });
+    const r = resultOf(reply);
+    if (!r || !Array.isArray(r[key])) return { ...out, failed: reply };
+    out.replies.push(reply);
+    for (const raw of r[key] as unknown[]) out.items.push({ raw, page: out.replies.length });
+    cursor = typeof r.nextCursor === 'string' && !seen.has(r.nextCursor) ? r.nextCursor : undefined;
+    if (cursor !== undefined) seen.add(cursor);
+  } while (cursor !== undefined && out.replies.length < MAX_PAGES);
+  return { ...out, truncated: cursor !== undefined };
 }
+
+/** The skills/list walk: the entries of every page, with the page each came on. */
+export const listing = (ctx: CheckContext): Promise<Walk> =>
+  ctx.memo('skills/list walk', () => walk(ctx, 'skills/list', {}, 'skills'));
 
 /** skills/get of one URI. */
 export const get = (ctx: CheckContext, uri: string): Promise<Reply> =>
@@ -108,7 +112,7 @@ export function instructedUris(ctx: CheckContext): string[] {
  */
 export function entries(ctx: CheckContext): Promise<Entry[]> {
   return ctx.memo('skills/entries', async () => {
-    const listed = (await listing(ctx)).skills.map(({ raw }) => raw);
+    const listed = (await listing(ctx)).items.map(({ raw }) => raw);
     const times = (uri: string) => listed.filter((raw) => isObject(raw) && raw.uri === uri).length;
     const out: Entry[] = [];
     const fetched: string[] = [];
@@ -156,30 +160,14 @@ export function read(ctx: CheckContext, uri: string): Promise<Read> {
   });
 }
 
-/**
- * A directory read over all its pages: the children, or the reply that failed. `truncated`: the walk stopped at
- * MAX_PAGES, so children may be missing from it.
- */
-export type Directory =
-  | { children: Record<string, unknown>[]; replies: Reply[]; truncated: boolean }
-  | { failed: Reply };
+/** A directory read over all its pages: the children, or the reply that failed (see Walk). */
+export type Directory = { children: Record<string, unknown>[]; truncated: boolean } | { failed: Reply };
 
 export function directory(ctx: CheckContext, uri: string): Promise<Directory> {
   return ctx.memo(`skills/directory ${uri}`, async () => {
-    const children: Record<string, unknown>[] = [];
-    const replies: Reply[] = [];
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    do {
-      const reply = await send(ctx, 'resources/directory/read', cursor === undefined ? { uri } : { uri, cursor });
-      const r = resultOf(reply);
-      if (!r || !Array.isArray(r.resources)) return { failed: reply };
-      replies.push(reply);
-      children.push(...r.resources.filter(isObject));
-      cursor = typeof r.nextCursor === 'string' && !seen.has(r.nextCursor) ? r.nextCursor : undefined;
-      if (cursor !== undefined) seen.add(cursor);
-    } while (cursor !== undefined && replies.length < MAX_PAGES);
-    return { children, replies, truncated: cursor !== undefined };
+    const w = await walk(ctx, 'resources/directory/read', { uri }, 'resources');
+    if (w.failed) return { failed: w.failed };
+    return { children: w.items.map((i) => i.raw).filter(isObject), truncated: w.truncated };
   });
 }
 
