@@ -2,6 +2,17 @@
 export const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** JSON written with object keys sorted: two values are equal in content (key order aside) when these are. */
+export function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (isObject(v))
+    return `{${Object.keys(v)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
+      .join(',')}}`;
+  return JSON.stringify(v);
+}
+
 /** Strings longer than this are cut when a message is kept as evidence. */
 export const EVIDENCE_STRING_CAP = 4096;
 

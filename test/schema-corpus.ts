@@ -975,4 +975,39 @@ bad07(
   'completed without result',
 );
 
+// ---- the Skills extension (io.modelcontextprotocol/skills) on 2026-07-28
+const digest = `sha256:${'ab'.repeat(32)}`;
+const skillFile = { uri: 'skill://git-workflow/SKILL.md', digest, size: 120 };
+const skill = {
+  uri: 'skill://git-workflow/SKILL.md',
+  frontmatter: { name: 'git-workflow', description: 'Branch and commit conventions', license: 'MIT' },
+  resources: [skillFile],
+};
+ok07('SkillsExtensionSettings', { directoryRead: true });
+ok07('SkillsExtensionSettings', {}, 'no optional features');
+bad07('SkillsExtensionSettings', { directoryRead: 'yes' }, 'directoryRead string');
+ok07('SkillResource', skillFile);
+bad07('SkillResource', { ...skillFile, digest: `sha256:${'AB'.repeat(32)}` }, 'upper-case digest');
+bad07('SkillResource', { ...skillFile, digest: 'ab'.repeat(32) }, 'digest without sha256:');
+bad07('SkillResource', { ...skillFile, size: -1 }, 'negative size');
+bad07('SkillResource', { uri: skillFile.uri, digest }, 'no size');
+ok07('Skill', skill);
+ok07('Skill', { ...skill, resources: 'dynamic' }, 'dynamic');
+bad07('Skill', { ...skill, resources: 'static' }, 'resources another string');
+bad07('Skill', { uri: skill.uri, frontmatter: skill.frontmatter }, 'no resources');
+bad07('Skill', { ...skill, frontmatter: { name: 'git-workflow' } }, 'frontmatter without description');
+ok07('ListSkillsResult', { ...cached, skills: [skill], nextCursor: 'p2' });
+ok07('ListSkillsResult', { ...cached, skills: [] }, 'empty');
+bad07('ListSkillsResult', { ...done, skills: [skill] }, 'no ttlMs or cacheScope');
+bad07('ListSkillsResult', { ...cached, resultType: 'input_required', skills: [] }, 'resultType not complete');
+ok07('GetSkillResult', { ...cached, skill });
+bad07('GetSkillResult', { ...cached }, 'no skill');
+bad07('GetSkillResult', { ...cached, skill: { ...skill, resources: undefined } }, 'skill without resources');
+ok07('ReadResourceDirectoryResult', {
+  ...done,
+  resources: [{ uri: 'skill://git-workflow/templates', name: 'templates', mimeType: 'inode/directory' }],
+});
+bad07('ReadResourceDirectoryResult', { ...done }, 'no resources');
+bad07('ReadResourceDirectoryResult', { ...done, resources: [{ uri: 'skill://x/a' }] }, 'child without name');
+
 export const HAND_MADE: readonly Sample[] = samples;

@@ -79,6 +79,16 @@ const TASKS_EXTENSION_DEFS = new Set([
   'GetTaskResult',
   'TaskStatusNotification',
 ]);
+/** The Skills extension's definitions in our 2026-07-28 schema: the extension publishes no schema, so no oracle. */
+const SKILLS_EXTENSION_DEFS = new Set([
+  'SkillsExtensionSettings',
+  'SkillResource',
+  'Skill',
+  'ListSkillsResult',
+  'GetSkillResult',
+  'ReadResourceDirectoryResult',
+]);
+const hasOracle = (s: { def: string }) => !SKILLS_EXTENSION_DEFS.has(s.def);
 const TASKS_EXTENSION_ORACLE = path.resolve(projectRoot, '../shared/spec/extensions/tasks/schema.json');
 
 const oracles = new Map<string, (def: string, value: unknown) => boolean>();
@@ -536,13 +546,13 @@ describe.skipIf(oracleMissing)(
 
     it('every definition of ours exists in the official schema', () => {
       for (const revision of SCHEMA_REVISIONS) {
-        for (const def of definitionNames(revision))
+        for (const def of definitionNames(revision).filter((def) => hasOracle({ def })))
           expect(() => oracle(revision, def)(def, {}), `${revision} ${def}`).not.toThrow();
       }
     });
 
     it('agrees on every hand-made message', () => {
-      const verdicts = judge(handMade, true);
+      const verdicts = judge(handMade.filter(hasOracle), true);
       const disagreements = verdicts
         .filter((v) => v.ours !== v.official && !(key(v.sample) in ORACLE_QUIRKS))
         .map(describeDisagreement);

@@ -4,6 +4,7 @@
 // created with `{ revision: '2026-07-28' }` (or `'all'`, both eras at once), to 2026-07-28 (the stateless wire).
 import { createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import { answerFromClient, clientRequestTools } from './client-requests.mjs';
+import { SKILLS_EXTENSION, UNLISTED_SKILL, createSkills } from './skills.mjs';
 import { TASKS_EXTENSION, createExtensionTasks, declaresTasks, missingTasks } from './tasks-extension.mjs';
 
 export const SERVER_NAME = 'mcp-reference-server';
@@ -20,7 +21,14 @@ export const META = {
   logLevel: 'io.modelcontextprotocol/logLevel',
 };
 /** Methods of the stateless wire only. */
-const STATELESS_ONLY = new Set(['server/discover', 'subscriptions/listen']);
+const STATELESS_ONLY = new Set([
+  'server/discover',
+  'subscriptions/listen',
+  // The Skills extension is specified against 2026-07-28.
+  'skills/list',
+  'skills/get',
+  'resources/directory/read',
+]);
 /** A handler's answer when the response comes later: a subscriptions/listen stream stays open. */
 const PENDING = Symbol('pending');
 /** Results that carry caching hints in 2026-07-28 (server/utilities/caching). */
@@ -31,6 +39,8 @@ const CACHEABLE = new Set([
   'resources/list',
   'resources/templates/list',
   'resources/read',
+  'skills/list',
+  'skills/get',
 ]);
 /** Methods 2026-07-28 removed (requirements §2.4); initialize gets -32022 instead. */
 const REMOVED_IN_STATELESS = new Set(['ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe']);
@@ -587,10 +597,19 @@ function toolView(tool, rev) {
   return view;
 }
 
-/** Tasks exist in 2025-11-25; on 2026-07-28 the same support is the Tasks extension. */
+/**
+ * Tasks exist in 2025-11-25; on 2026-07-28 the same support is the Tasks extension. The Skills extension (2026-07-28)
+ * comes with resources, which serve the skills' files.
+ */
 function capabilitiesView(capabilities, rev) {
   const { tasks, ...view } = structuredClone(capabilities);
-  if (rev === STATELESS_VERSION && tasks) return { ...view, extensions: { [TASKS_EXTENSION]: {} } };
+  if (rev === STATELESS_VERSION) {
+    const extensions = {
+      ...(tasks && { [TASKS_EXTENSION]: {} }),
+      ...(view.resources && { [SKILLS_EXTENSION]: { directoryRead: true } }),
+    };
+    return Object.keys(extensions).length > 0 ? { ...view, extensions } : view;
+  }
   return rev === TASKS_VERSION && tasks ? { ...view, tasks } : view;
 }
 
@@ -644,6 +663,8 @@ function readResource(server, uri) {
     if (atLeast(server.revision, '2025-06-18') && fixed._meta !== undefined) item._meta = fixed._meta;
     return item;
   }
+  const skillFile = server.skills.read(uri);
+  if (skillFile) return skillFile;
   const m = NOTE_URI.exec(uri);
   if (m) return { uri, mimeType: 'text/plain', text: server.notes.get(m[1]) ?? `(note "${m[1]}" is empty)` };
   const code = server.revision === STATELESS_VERSION ? ErrorCode.INVALID_PARAMS : ErrorCode.RESOURCE_NOT_FOUND;
@@ -677,8 +698,7 @@ export const handlers = {
     return {
       supportedVersions: [STATELESS_VERSION],
       capabilities: capabilitiesView(server.capabilities, STATELESS_VERSION),
-      instructions:
-        'Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image, write-note, ask-name, count-words, index-docs and count-slowly.',
+      instructions: `Reference server for mcp-conformance (2026-07-28): tools echo, add, search-docs, get-image, write-note, ask-name, count-words, index-docs and count-slowly. Skills: see skills/list; before a release, follow ${UNLISTED_SKILL}.`,
     };
   },
 
@@ -799,6 +819,21 @@ export const handlers = {
   'resources/read'(params, server) {
     checkParams(params, { uri: 'string' }, 'resources/read');
     return { contents: [readResource(server, params.uri)] };
+  },
+
+  'skills/list'(params, server) {
+    checkParams(params, { cursor: '?string' }, 'skills/list');
+    return paginate(server.skills.listed(), params, 'skills', 'skills');
+  },
+
+  'skills/get'(params, server) {
+    checkParams(params, { uri: 'string' }, 'skills/get');
+    return { skill: server.skills.get(params.uri) };
+  },
+
+  'resources/directory/read'(params, server) {
+    checkParams(params, { uri: 'string', cursor: '?string' }, 'resources/directory/read');
+    return paginate(server.skills.children(params.uri), params, 'dir', 'resources');
   },
 
   'resources/subscribe'(params, server) {
@@ -1065,6 +1100,8 @@ export function createServer({ revision } = {}) {
     listens: new Map(),
     /** Tasks by id: { task, run, result, timer }. */
     tasks: new Map(),
+    /** The skills of the Skills extension (2026-07-28). */
+    skills: createSkills(invalidParams),
     /** The Tasks extension's tasks (2026-07-28). */
     extTasks: createExtensionTasks(
       (code, message, data) => new RpcError(code, message, data),

@@ -22,6 +22,7 @@ import { PAGINATION_PROPERTIES } from './pagination/properties.js';
 import { PROMPT_PROPERTIES } from './prompts/properties.js';
 import { RESOURCE_PROPERTIES } from './resources/properties.js';
 import { RESOURCE_TEMPLATE_CHECKS } from './resources/templates.js';
+import { SKILLS_CHECKS } from './skills/checks.js';
 import { STATELESS_CHECKS } from './stateless/checks.js';
 import { STATELESS_HTTP_CHECKS } from './stateless/http.js';
 import { STATELESS_RULES } from './stateless/rules.js';
@@ -48,6 +49,7 @@ export const CHECKS: CheckDef[] = [
   ...RESOURCE_TEMPLATE_CHECKS,
   ...APPS_CHECKS,
   ...TASK_EXTENSION_CHECKS,
+  ...SKILLS_CHECKS,
 ];
 
 /** Every built-in property: fast-check generated checks, run and reported after the code checks. */

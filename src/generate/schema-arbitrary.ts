@@ -2,6 +2,7 @@
 // Generators are built to be right by construction; the schema's own compiled validator has the last word.
 import fc from 'fast-check';
 import { compileToolSchema } from '../schema/tool-schemas.js';
+import { canonical } from '../json.js';
 
 type Schema = Record<string, unknown>;
 
@@ -86,18 +87,8 @@ const TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'objec
 const isSchema = (v: unknown): v is Schema => typeof v === 'object' && v !== null && !Array.isArray(v);
 const num = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
 const at = (path: string) => path || '/';
+/** JSON Schema equality ignores key order. */
 const deepEqual = (a: unknown, b: unknown) => canonical(a) === canonical(b);
-
-/** JSON with sorted keys: JSON Schema equality ignores key order. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (isSchema(v))
-    return `{${Object.keys(v)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`)
-      .join(',')}}`;
-  return JSON.stringify(v);
-}
 
 /** One Unicode code point: mostly printable ASCII (readable counterexamples), sometimes anything but a surrogate. */
 const CHAR = fc.oneof(

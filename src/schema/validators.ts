@@ -261,6 +261,12 @@ const TASK_EXTENSION_RESULTS: Record<string, string> = {
   'tasks/update': 'EmptyResult',
   'tasks/cancel': 'EmptyResult',
 };
+/** The methods of the Skills extension (io.modelcontextprotocol/skills), specified against 2026-07-28. */
+const SKILLS_EXTENSION_RESULTS: Record<string, string> = {
+  'skills/list': 'ListSkillsResult',
+  'skills/get': 'GetSkillResult',
+  'resources/directory/read': 'ReadResourceDirectoryResult',
+};
 const TASK_RESULTS: Record<string, string> = {
   'tasks/get': 'GetTaskResult',
   'tasks/result': 'GetTaskPayloadResult',
@@ -311,7 +317,10 @@ const lookup = (table: Record<string, string>, method: string) =>
 /** The result definition for a response to a client request `method`, or undefined when the revision has no such method. */
 export function resultDefinition(revision: string, method: string): string | undefined {
   if (!isRevision(revision)) return undefined;
-  if (stateless(revision)) return lookup(RESULTS_07, method) ?? lookup(TASK_EXTENSION_RESULTS, method);
+  if (stateless(revision))
+    return (
+      lookup(RESULTS_07, method) ?? lookup(TASK_EXTENSION_RESULTS, method) ?? lookup(SKILLS_EXTENSION_RESULTS, method)
+    );
   return lookup(RESULTS, method) ?? (since(revision, '2025-11-25') ? lookup(TASK_RESULTS, method) : undefined);
 }
 

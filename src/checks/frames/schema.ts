@@ -86,6 +86,10 @@ export const SCHEMA_RULES: FrameRule[] = [
       'annot.audience',
       'annot.priority',
       'icons.shape',
+      'skills.list.result-type',
+      'skills.list.cacheable',
+      'skills.entry.shape',
+      'skills.digest.format',
     ],
     looksAt: 'result response',
     inspect(e) {
