@@ -1,14 +1,14 @@
 import { applyBaseline, loadBaseline, type Baseline, type RunContext } from '../baseline/baseline.js';
 import type { Suite } from '../suite/suite.js';
 import type { ResolvedOptions } from '../config/options.js';
-import type { CheckResult, Report } from '../schema/generated/report.js';
+import type { CheckResult, CriticalPath, Report } from '../schema/generated/report.js';
+import { timeRun, within } from '../timing.js';
 import { ConfigError } from '../config/yaml-file.js';
 import { eraRefusal, initialize, statelessMeta } from '../discovery/discover.js';
 import { isObject } from '../json.js';
 import { mergeReports } from '../report/merge.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { type Reply, Session } from '../session/session.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
@@ -32,6 +32,8 @@ export interface Conformed {
   note?: string;
   /** Server processes the whole command started (the auto probe's too), and the most alive at once. */
   processes?: ProcessCount;
+  /** Where the whole command's time went (the auto probe's too). */
+  criticalPath?: CriticalPath;
 }
 
 /**
@@ -195,8 +197,14 @@ export async function conformEach(
 async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
   // The auto probe's servers and the sessions it started ahead count too: what the whole command cost.
   const counting = countProcesses();
+  const timing = timeRun();
+  const t0 = performance.now();
   let counted!: ProcessCount;
-  const runs = await runEachCounted(options, signal, onProgress).finally(() => (counted = counting.stop()));
+  let criticalPath!: CriticalPath;
+  const runs = await runEachCounted(options, signal, onProgress).finally(() => {
+    counted = counting.stop();
+    criticalPath = timing.stop(performance.now() - t0);
+  });
   // The gate's facts are the command's (every run of it shares the gate): the first run's report has them.
   const { startsAtOnce, firstStartMs } = runs[0]?.report.processes ?? {};
   const processes = {
@@ -204,9 +212,17 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
     ...(startsAtOnce !== undefined && { startsAtOnce }),
     ...(firstStartMs !== undefined && { firstStartMs }),
   };
-  return processes.started === 0
-    ? runs
-    : runs.map((run) => ({ ...run, processes, report: runs.length === 1 ? { ...run.report, processes } : run.report }));
+  const whole = (report: Report): Report => ({
+    ...report,
+    ...(processes.started > 0 && { processes }),
+    ...(report.criticalPath && { criticalPath }),
+  });
+  return runs.map((run) => ({
+    ...run,
+    ...(processes.started > 0 && { processes }),
+    criticalPath,
+    report: runs.length === 1 ? whole(run.report) : run.report,
+  }));
 }
 
 async function runEachCounted(
@@ -339,8 +355,8 @@ export function combined(runs: readonly Conformed[]): Report {
       revision: revisionOf(run),
     })),
   );
-  const processes = runs[0].processes;
-  return processes ? { ...report, processes } : report;
+  const { processes, criticalPath } = runs[0];
+  return { ...report, ...(processes && { processes }), ...(criticalPath && { criticalPath }) };
 }
 
 /** Ends a handed-over session, and sessions started ahead, that no run took. */
@@ -437,7 +453,9 @@ async function spokenRevisions(
       for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
       legacy = initialized !== undefined && isObject(initialized.message.result);
       stateless = await until(
-        Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]),
+        legacy
+          ? within('the auto probe: server/discover unanswered after initialize', DISCOVER_GRACE_MS, discovered, false)
+          : discovered,
       );
       // A server of the initialize wire may answer every method it does not know with a result, server/discover too:
       // without supportedVersions that is no sign of 2026-07-28, whose run would blame it for rules it never took on.

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { recordStart } from '../timing.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { FRAME_TEXT_CAP, shortHash, type Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
@@ -97,6 +98,7 @@ export class StdioTransport implements Transport {
         this.startedNow = (costMs) => {
           if (this.startedYet) return;
           this.startedYet = true;
+          recordStart(performance.now() - this.spawnedAt);
           clearTimeout(timer);
           clearInterval(idle);
           start.leave(costMs);

@@ -41,6 +41,16 @@ describe('server processes of a stdio run', () => {
     expect(starts).toBe(12);
     // The report counts them too, and says how many were let start at once (two a core: a light server).
     expect(report.processes).toMatchObject({ started: 12, startsAtOnce: 2 * availableParallelism() });
+    // The critical path names every start and the fixed waits with their length (the no-response case waits 200 ms).
+    const path = report.criticalPath!;
+    expect(path.starts?.count).toBe(12);
+    expect(path.line).toMatch(/^\d+\.\d s: 12 server starts at \d+\.\d s each/);
+    expect(path.fixedWaits).toContainEqual({
+      what: "a case's noResponse step (base/notification/no-response)",
+      ms: 200,
+      count: 1,
+    });
+    expect(path.slowCalls.length).toBeGreaterThan(0);
     // The version probes and the uninitialized cases had servers of their own; nine checks took turns on the other two.
     const own = [
       'lifecycle/version/echo',
