@@ -14,6 +14,8 @@ interface Call {
 interface Tally {
   /** Each server start's time to its first line or answer, ms of wall time. */
   starts: number[];
+  /** Starts of processes that ended without a line (closed unused, or crashed). */
+  silentStarts: number;
   calls: Call[];
   waits: Map<string, { ms: number; count: number }>;
 }
@@ -21,9 +23,12 @@ interface Tally {
 /** The runs recording now (runs side by side each record what both do, as the process counts do). */
 const tallies = new Set<Tally>();
 
-/** A server process started and gave its first line (or answered at its URL) `ms` after its spawn. */
-export function recordStart(ms: number): void {
-  for (const t of tallies) t.starts.push(ms);
+/** A server process started and gave its first line (or answered at its URL) `ms` after its spawn; undefined: it ended without one. */
+export function recordStart(ms: number | undefined): void {
+  for (const t of tallies) {
+    if (ms === undefined) t.silentStarts++;
+    else t.starts.push(ms);
+  }
 }
 
 /** A request answered `ms` after the server could read it. Only the slowest are kept. */
@@ -78,7 +83,7 @@ export function within<T, U>(what: string, ms: number, p: Promise<T>, otherwise:
 
 /** Starts recording a run; `stop` gives its critical path for a run that took `durationMs`. */
 export function timeRun(): { stop(durationMs: number): CriticalPath } {
-  const tally: Tally = { starts: [], calls: [], waits: new Map() };
+  const tally: Tally = { starts: [], silentStarts: 0, calls: [], waits: new Map() };
   tallies.add(tally);
   return {
     stop(durationMs) {
@@ -91,18 +96,18 @@ export function timeRun(): { stop(durationMs: number): CriticalPath } {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
-function criticalPath({ starts, calls, waits }: Tally, durationMs: number): CriticalPath {
+function criticalPath({ starts, silentStarts, calls, waits }: Tally, durationMs: number): CriticalPath {
   const slowCalls = [...calls].sort((a, b) => b.ms - a.ms).slice(0, SLOWEST);
   const fixedWaits = [...waits]
     .map(([what, w]) => ({ what, ms: w.ms, count: w.count }))
     .sort((a, b) => b.ms * b.count - a.ms * a.count);
   const startsOf =
-    starts.length === 0
+    starts.length + silentStarts === 0
       ? undefined
       : {
-          count: starts.length,
-          medianMs: Math.round(median(starts)),
-          maxMs: Math.round(Math.max(...starts)),
+          count: starts.length + silentStarts,
+          medianMs: Math.round(median(starts) ?? 0),
+          maxMs: Math.round(Math.max(0, ...starts)),
           totalMs: Math.round(starts.reduce((a, b) => a + b, 0)),
         };
   const parts = [

@@ -69,6 +69,7 @@ export class StdioTransport implements Transport {
   private startedNow: (costMs?: number) => void = () => {};
   private readonly spawnedAt = performance.now();
   private startedYet = false;
+  private lineSeen = false;
 
   /** @internal use {@link startStdio} */
   constructor(
@@ -98,14 +99,16 @@ export class StdioTransport implements Transport {
         this.startedNow = (costMs) => {
           if (this.startedYet) return;
           this.startedYet = true;
-          recordStart(performance.now() - this.spawnedAt);
           clearTimeout(timer);
           clearInterval(idle);
           start.leave(costMs);
           resolve();
         };
       });
-      server.onExit(() => this.startedNow());
+      server.onExit(() => {
+        this.startedNow();
+        this.firstLine(false);
+      });
     }
     this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.stdin = server.stdin;
@@ -201,6 +204,13 @@ export class StdioTransport implements Transport {
     return entry;
   }
 
+  /** Records a process's start: its time to its first line, none when it exited without writing one (see recordStart). */
+  private firstLine(wrote = true): void {
+    if (this.lineSeen || this.pid === undefined) return;
+    this.lineSeen = true;
+    recordStart(wrote ? performance.now() - this.spawnedAt : undefined);
+  }
+
   /** What the process has cost so far: its CPU time where the system says, else the wall time since spawn. */
   private startCost(): number {
     return (this.pid === undefined ? undefined : cpuMs(this.pid)) ?? performance.now() - this.spawnedAt;
@@ -210,6 +220,7 @@ export class StdioTransport implements Transport {
     // Its first line shows the server is up and reading: it has started. What that cost is its CPU time where the
     // system says (the wall time since spawn counts the suite's own load, or a blocked event loop, too).
     if (!this.startedYet) this.startedNow(this.startCost());
+    this.firstLine();
     const problems: string[] = [];
     let entry: TranscriptEntry;
     let json: unknown;

@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ScratchSessions } from '../../src/run/scratch.js';
+import { MAX_REPLACED, ScratchSessions } from '../../src/run/scratch.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { Session } from '../../src/session/session.js';
 import { Transcript } from '../../src/transcript.js';
@@ -156,7 +156,7 @@ describe('scratch sessions', () => {
     expect(opened).toHaveLength(2);
   });
 
-  it('stop after a check they do not keep, or whose server died, not after one that did not use its session: the checks after run alone', async () => {
+  it('stop after a check they do not keep, not after one that did not use its session: the checks after run alone', async () => {
     const { opened, lanes, use } = setup(1);
     expect(await lanes.turn(() => Promise.resolve('fail'), kept)).toEqual({ result: 'fail', untouched: true }); // did not use the session
     expect(await lanes.turn(() => Promise.reject(new Error('harness')), kept).catch((e: Error) => e.message)).toBe(
@@ -181,14 +181,16 @@ describe('scratch sessions', () => {
       ),
     ).toBeUndefined();
     expect(opened).toHaveLength(1);
+  });
 
+  it(`open another session in place of one a check's input killed, ${MAX_REPLACED} times at most: then the checks after run alone`, async () => {
     const dead = setup(1);
-    expect(
-      await dead.lanes.turn(
-        dead.use((s) => ((s.alive = false), 'pass')),
-        kept,
-      ),
-    ).toEqual({ result: 'pass', untouched: true });
+    const kill = dead.use((s) => ((s.alive = false), `killed@${s.n}`));
+    expect(await dead.lanes.turn(kill, kept)).toEqual({ result: 'killed@1', untouched: true });
+    // The next turn gets a new session, untouched: the check after the one that killed the first is judged on it.
+    expect(await dead.lanes.turn(kill, kept)).toEqual({ result: 'killed@2', untouched: true });
+    expect(await dead.lanes.turn(kill, kept)).toEqual({ result: 'killed@3', untouched: true });
+    expect(dead.opened).toHaveLength(1 + MAX_REPLACED);
     expect(
       await dead.lanes.turn(
         dead.use(() => 'pass'),

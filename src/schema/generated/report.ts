@@ -104,7 +104,7 @@ export interface CriticalPath {
    */
   line: string;
   /**
-   * Server processes started, each timed from its spawn to its first line over stdio (or first answer at its URL), in ms of wall time. Absent when the run started none.
+   * Server processes started (count), each timed from its spawn to its first line over stdio (or first answer at its URL), in ms of wall time; one that ended without a line counts but is not timed. Absent when the run started none.
    */
   starts?: {
     count: number;
