@@ -16,7 +16,10 @@ export const LISTS = [
   { method: 'prompts/list', capability: 'prompts', field: 'prompts', key: 'name' },
 ] as const;
 
-export class DiscoveryError extends Error {}
+export class DiscoveryError extends Error {
+  /** The JSON-RPC error the handshake was answered with, when it was one. */
+  answer?: unknown;
+}
 /** The server answered server/discover, but does not name the revision among its supportedVersions. */
 export class UnsupportedEra extends DiscoveryError {}
 
@@ -29,6 +32,23 @@ export function eraRefusal(result: Record<string, unknown>, revision: string): s
   if (!Array.isArray(versions) || versions.includes(revision)) return undefined;
   return `server/discover lists supportedVersions ${JSON.stringify(versions)}, without ${revision}`;
 }
+
+/**
+ * Why a failed handshake shows that the server does not speak `revision` at all, rather than that it speaks it badly:
+ * server/discover unknown (-32601) or listing other versions, or initialize of a legacy revision refused with an
+ * error. Undefined for any other failure (no answer, a malformed one, a crash).
+ */
+export function unspokenBy(err: unknown, revision: string): string | undefined {
+  if (err instanceof UnsupportedEra) return err.message;
+  if (!(err instanceof DiscoveryError) || !isObject(err.answer)) return undefined;
+  const answer = JSON.stringify(err.answer);
+  if (revision !== STATELESS_REVISION) return `initialize at ${revision} was answered with the error ${answer}`;
+  return err.answer.code === -32601 ? `server/discover was answered with the error ${answer}` : undefined;
+}
+
+/** The id of the check that owns the handshake of a revision's wire. */
+export const handshakeCheckId = (revision: string): string =>
+  revision === STATELESS_REVISION ? 'stateless/discover/result' : 'lifecycle/initialize/result';
 
 /** Sends initialize; the caller judges the reply. */
 export function initialize(session: Session, protocolVersion: string): Promise<Reply> {
@@ -70,8 +90,11 @@ export async function handshake(
   const method = stateless ? 'server/discover' : 'initialize';
   const reply = initialized ?? (await (stateless ? session.request(method, {}) : initialize(session, protocolVersion)));
   const result = asObject(reply.message.result);
-  if (!result)
-    throw new DiscoveryError(`${method} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
+  if (!result) {
+    const err = new DiscoveryError(`${method} failed: ${JSON.stringify(reply.message.error ?? reply.message.result)}`);
+    err.answer = reply.message.error;
+    throw err;
+  }
   const refused = stateless ? eraRefusal(result, protocolVersion) : undefined;
   if (refused) throw new UnsupportedEra(refused);
   if (stateless) return { result, negotiated: protocolVersion };

@@ -12,6 +12,8 @@ export interface ConsoleOptions {
   allowEmpty?: boolean;
   /** Paths of the reports written this run, listed at the end. */
   paths?: readonly string[];
+  /** Why the server does not speak the run's revision, one of several asked for (--revision all): its checks skipped. */
+  unspoken?: string;
 }
 
 const SGR = { bold: 1, dim: 2, red: 31, green: 32, yellow: 33, magenta: 35, cyan: 36 } as const;
@@ -101,7 +103,12 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
 
   // Totals and paths
   const totals = `${formatTotals(summarize(report.checks))} · ${duration(report.durationMs)}`;
-  if (testedNothing(report)) {
+  if (options.unspoken !== undefined)
+    out.push(
+      '',
+      `${paint('cyan', 'NOT SPOKEN')} ${visible(options.unspoken)} (the other revisions decide the exit code) · ${totals}`,
+    );
+  else if (testedNothing(report)) {
     const allowed = options.allowEmpty ? 'allowed by --allow-empty' : 'exit 2; --allow-empty accepts such a run';
     out.push('', `${paint('yellow', 'EMPTY')} nothing tested: every check was skipped (${allowed}) · ${totals}`);
   } else out.push('', `${tag(verdict(report))} ${totals}`);
@@ -145,7 +152,10 @@ function styles(color: boolean) {
 export function renderSides(sides: readonly Side[], options: { color: boolean }): string {
   const { paint, tag, row } = styles(options.color);
   const out = [
-    row(byRevision(sides) ? 'revisions' : 'runs', sides.map((s) => `${visible(s.label)}: ${s.verdict}`).join(' · ')),
+    row(
+      byRevision(sides) ? 'revisions' : 'runs',
+      sides.map((s) => `${visible(s.label)}: ${testedNothing(s) ? 'nothing tested' : s.verdict}`).join(' · '),
+    ),
   ];
   const findings = acrossSides(sides).flatMap(({ id, results }) => {
     const where = new Map<Status, string[]>();

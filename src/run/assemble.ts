@@ -1,6 +1,6 @@
 // The report of a run, assembled from its results once every session has closed.
 import { CHECKS } from '../checks/index.js';
-import { UnsupportedEra } from '../discovery/discover.js';
+import { handshakeCheckId, UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, CriticalPath, Report } from '../schema/generated/report.js';
 import { summarize } from '../report/summary.js';
@@ -34,8 +34,11 @@ export interface Finished {
   lostWaiting: ReadonlySet<string>;
   monitor: FrameMonitor;
   transport: TransportKind;
-  /** Set when the server wants a token the run lacks (see lockedOut): the frame rules skip with it. */
-  locked?: string;
+  /**
+   * Set when the server wants a token the run lacks (see lockedOut), or does not speak the revision (one of several
+   * asked for): the frame rules skip with it.
+   */
+  framesSkipped?: string;
   /** Server processes the run started, and the most alive at once. */
   processes: ProcessCount;
   /** Where the run's time went. */
@@ -45,7 +48,7 @@ export interface Finished {
 /** The handshake's check when the run was stopped (Ctrl-C, SIGTERM, --budget) before it completed: nothing was judged. */
 export function handshakeStopped(budgetSpent: boolean, session: Session, protocolVersion: string): CheckResult {
   const stateless = protocolVersion === STATELESS_REVISION;
-  const def = CHECKS.find((c) => c.id === (stateless ? 'stateless/discover/result' : 'lifecycle/initialize/result'))!;
+  const def = handshakeDef(protocolVersion);
   const why = budgetSpent ? 'the run budget (--budget) was spent' : 'the run was interrupted';
   return checkResult(
     def,
@@ -67,11 +70,13 @@ export function assembleReport(run: Finished): Report {
   // After every session closed: an answer may come while the server shuts down.
   noteLateAnswers(results, run.sessions, run.silent);
   noteCause(results, run.lostWaiting);
-  // Without a token nothing was exchanged at the MCP level: the frames were HTTP refusals.
+  // Without a token nothing was exchanged at the MCP level: the frames were HTTP refusals. In an era the server does not
+  // speak, its refusal of the handshake is all there was.
+  const skipped = run.framesSkipped;
   results.push(
     ...run.monitor
       .results(run.transport, run.profile?.revision)
-      .map((r) => (run.locked ? { ...r, status: 'skip' as const, message: run.locked, transcript: undefined } : r)),
+      .map((r) => (skipped ? { ...r, status: 'skip' as const, message: skipped, transcript: undefined } : r)),
   );
   const checks = run.strict
     ? results.map((r) => (r.status === 'warn' ? { ...r, status: 'fail' as const } : r))
@@ -123,10 +128,28 @@ function serverOf(p: ServerProfile): NonNullable<Report['server']> {
   };
 }
 
+/**
+ * The handshake's check when the server does not speak the revision, one of several asked for (--revision all): a skip
+ * that says why, with the server's answer in the transcript.
+ */
+export function handshakeUnspoken(reason: string, session: Session, protocolVersion: string): CheckResult {
+  return checkResult(
+    handshakeDef(protocolVersion),
+    {
+      status: 'skip',
+      message: `the server does not speak ${protocolVersion}: ${reason}; every check of ${protocolVersion} is skipped (named alone with --revision, it fails)`,
+    },
+    0,
+    session.transcript.slice(0),
+  );
+}
+
+const handshakeDef = (protocolVersion: string) => CHECKS.find((c) => c.id === handshakeCheckId(protocolVersion))!;
+
 /** The handshake's check, failed: no other check could run (or, for an era the server does not speak, each skips). */
 export function handshakeFailure(err: Error, session: Session, protocolVersion: string): CheckResult {
   const stateless = protocolVersion === STATELESS_REVISION;
-  const def = CHECKS.find((c) => c.id === (stateless ? 'stateless/discover/result' : 'lifecycle/initialize/result'))!;
+  const def = handshakeDef(protocolVersion);
   const stderr = session.transport.stderrTail();
   const message =
     err instanceof UnsupportedEra

@@ -4,9 +4,10 @@ import type { ResolvedOptions } from '../config/options.js';
 import type { CheckResult, CriticalPath, Report } from '../schema/generated/report.js';
 import { timeRun, within } from '../timing.js';
 import { ConfigError } from '../config/yaml-file.js';
-import { eraRefusal, initialize, statelessMeta } from '../discovery/discover.js';
+import { eraRefusal, handshakeCheckId, initialize, statelessMeta } from '../discovery/discover.js';
 import { isObject } from '../json.js';
 import { mergeReports } from '../report/merge.js';
+import { summarize } from '../report/summary.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { type Reply, Session } from '../session/session.js';
 import { Transcript } from '../transcript.js';
@@ -34,6 +35,8 @@ export interface Conformed {
   processes?: ProcessCount;
   /** Where the whole command's time went (the auto probe's too). */
   criticalPath?: CriticalPath;
+  /** Why the server does not speak this revision, one of several asked for (--revision all): its checks skipped. */
+  unspoken?: string;
 }
 
 /**
@@ -88,6 +91,8 @@ async function runOne(
     handover?: Handover;
     warm?: Promise<Warm>[];
     eraLeftOut?: { revision: string; reason: string };
+    /** One revision of several (--revision all): one the server does not speak is skipped, not failed. */
+    oneOfAll?: boolean;
   },
   onProgress?: OnProgress,
 ): Promise<Conformed> {
@@ -99,6 +104,7 @@ async function runOne(
     );
   }
   const { runSuite } = await import('./run.js');
+  let unspoken: string | undefined;
   const report = await runSuite({
     plan,
     suite: options.shard ? shardSuite(suite, options.shard) : suite,
@@ -115,14 +121,15 @@ async function runOne(
     eraLeftOut: start?.eraLeftOut,
     onProgress,
     issuer: options.issuer,
+    ...(start?.oneOfAll && { unspoken: (reason: string) => (unspoken = reason) }),
   });
-  const note = start?.eraLeftOut?.reason;
+  const note = unspoken ? `${options.revision} not spoken: ${unspoken}` : start?.eraLeftOut?.reason;
   // A plan names no transport for stdio (its default); a legacy SSE server found behind an http plan counts as http.
   const run: RunContext = {
     revision: options.revision,
     transport: plan.transport ?? (plan.url === undefined ? 'stdio' : 'http'),
   };
-  if (!baseline) return { report, options, run, note };
+  if (!baseline) return { report, options, run, note, ...(unspoken && { unspoken }) };
   const frameRules = new Set(suite.frameRules.map((r) => r.id));
   const partial = (c: CheckResult) => options.shard !== undefined && frameRules.has(c.id);
   return {
@@ -131,6 +138,7 @@ async function runOne(
     baseline,
     run,
     note,
+    ...(unspoken && { unspoken }),
   };
 }
 
@@ -290,6 +298,7 @@ async function runEachCounted(
           handover: first ? spoken?.handover : undefined,
           warm: first ? spoken?.warm : undefined,
           eraLeftOut,
+          oneOfAll: revision === 'all',
         },
         told?.(all[i]),
       );
@@ -301,7 +310,28 @@ async function runEachCounted(
   );
   const failed = ended.find((e) => e.status === 'rejected');
   if (failed) throw failed.reason;
-  return runs.filter(Boolean);
+  return spokenNone(runs.filter(Boolean));
+}
+
+/**
+ * Runs of --revision all when the server speaks none of the revisions: that is no run that tested nothing, but a
+ * server whose every handshake was refused, so each handshake's check fails.
+ */
+function spokenNone(runs: Conformed[]): Conformed[] {
+  if (runs.length === 0 || runs.some((r) => r.unspoken === undefined)) return runs;
+  return runs.map((run) => {
+    const handshake = handshakeCheckId(run.options.revision);
+    const checks = run.report.checks.map((c) =>
+      c.id === handshake
+        ? {
+            ...c,
+            status: 'fail' as const,
+            message: `${c.message}\nThe server speaks none of the revisions asked for, so this fails.`,
+          }
+        : c,
+    );
+    return { ...run, report: { ...run.report, checks, summary: summarize(checks) } };
+  });
 }
 
 /** Runs of several revisions (one per era of a dual-era server) that go side by side, at most. */

@@ -1,7 +1,7 @@
 import { FrameMonitor } from './frame-monitor.js';
 import type { Suite } from '../suite/suite.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { discover, UnsupportedEra } from '../discovery/discover.js';
+import { discover, UnsupportedEra, unspokenBy } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import { randomSeed } from '../checks/kit/property-runner.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
@@ -14,7 +14,7 @@ import { type Connection, connect } from '../transport/connect.js';
 import { countProcesses, quoteArg } from '../transport/server-process.js';
 import { timeRun } from '../timing.js';
 import { overStdio } from '../transport/transport.js';
-import { assembleReport, handshakeFailure, handshakeStopped } from './assemble.js';
+import { assembleReport, handshakeFailure, handshakeStopped, handshakeUnspoken } from './assemble.js';
 import { BudgetSpent, type Generation, Interrupted, type RunState } from './attempt.js';
 import { notRun } from './result.js';
 import { elsewhere, type EraLeftOut, runChecks } from './schedule.js';
@@ -57,6 +57,11 @@ export interface RunOptions {
   issuer?: LocalIssuer;
   /** Told as each check starts and ends (a live progress line). */
   onProgress?: OnProgress;
+  /**
+   * Given for one revision of several (--revision all): when the handshake shows that the server does not speak the
+   * revision (see unspokenBy), every check skips with the reason, which this is told, instead of the handshake failing.
+   */
+  unspoken?: (reason: string) => void;
 }
 
 /** A session and its connection passed on to a run, which then owns them. */
@@ -166,6 +171,8 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   let interrupted = false;
   /** Set when the server wants a token the run lacks: only the authorization area runs. */
   let locked: string | undefined;
+  /** Set when the server does not speak the revision, one of several asked for: every check skips with it. */
+  let notSpoken: string | undefined;
   try {
     // Discovery is bounded like a check: by the budget and by an interruption.
     let budgetTimer: NodeJS.Timeout | undefined;
@@ -186,13 +193,20 @@ export async function runSuite(options: RunOptions): Promise<Report> {
         interrupted = true;
         results.push(handshakeStopped(err instanceof BudgetSpent, shared, protocolVersion));
       } else if (locked) profile = lockedProfile(protocolVersion);
-      else results.push(handshakeFailure(err as Error, shared, protocolVersion));
-      // A revision the server says it does not speak: one failure names the cause, and each check skips with it.
-      if (err instanceof UnsupportedEra)
+      else {
+        notSpoken = options.unspoken ? unspokenBy(err, protocolVersion) : undefined;
+        if (notSpoken) {
+          options.unspoken!(notSpoken);
+          results.push(handshakeUnspoken(notSpoken, shared, protocolVersion));
+        } else results.push(handshakeFailure(err as Error, shared, protocolVersion));
+      }
+      // A revision the server says it does not speak: the handshake's check names the cause, and each check skips with it.
+      const why = notSpoken ?? (err instanceof UnsupportedEra ? err.message : undefined);
+      if (!stopped && !locked && why)
         results.push(
           ...suite.checks
             .filter((c) => c.id !== results[0].id)
-            .map((c) => notRun(c, `not run: the server does not support ${protocolVersion} (${err.message})`)),
+            .map((c) => notRun(c, `not run: the server does not support ${protocolVersion} (${why})`)),
         );
     } finally {
       clearTimeout(budgetTimer);
@@ -242,7 +256,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     lostWaiting,
     monitor,
     transport: kind,
-    locked,
+    framesSkipped: locked ?? (notSpoken && `not run: the server does not support ${protocolVersion} (${notSpoken})`),
     processes: { ...processes.stop(), ...(options.plan.command && gateFacts(options.plan)) },
     criticalPath: timing.stop(performance.now() - t0),
   });

@@ -143,7 +143,10 @@ async function reportRuns(
   const report = combined(runs);
   const written = await writeReports(report, out);
   // The closing lines: each revision's verdict, then each finding once with the revisions it was found in.
-  let text = `\n${renderSides(sidesOf(report)!, { color: colorOf(args) })}reports     ${Object.values(written).map(visible).join(', ')}\n`;
+  let text = `\n${renderSides(sidesOf(report)!, { color: colorOf(args) })}`;
+  // Why a revision was not tested: the server does not speak it.
+  for (const run of runs) if (run.unspoken !== undefined) text += `eras        ${visible(run.note!)}\n`;
+  text += `reports     ${Object.values(written).map(visible).join(', ')}\n`;
   if (args.verbose) text += processesLine(report) + criticalPathLines(report);
   if (inGitHubActions()) text = withoutCommands(text) + (await publish(report, out, written));
   if (testedNothing(report))
@@ -157,7 +160,7 @@ async function reportRuns(
  * whose combined report is the one GitHub gets.
  */
 async function reportRun(
-  { report, options, baseline, note }: Conformed,
+  { report, options, baseline, note, unspoken }: Conformed,
   out: string,
   args: CliArgs,
   signal?: AbortSignal,
@@ -170,10 +173,11 @@ async function reportRun(
     verbose: args.verbose,
     allowEmpty: options.allowEmpty,
     paths: Object.values(written),
+    unspoken,
   });
   if (report.seed !== undefined)
     text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
-  if (note) text += `eras        ${visible(note)}\n`;
+  if (note && unspoken === undefined) text += `eras        ${visible(note)}\n`;
   if (args.verbose && alone) text += processesLine(report) + criticalPathLines(report);
   if (baseline) text += `\n${baselineAdvice(report, baseline, options.shard !== undefined)}`;
   // Server strings in the console text must not pose as workflow commands; our annotations follow it.
