@@ -283,19 +283,24 @@ async function runEachCounted(
   const apart = ownServers && (plan.serve !== undefined || gateFor(plan).roomy);
   const told = progressOfEach(all, onProgress);
   const runs: Conformed[] = [];
+  // The run that goes on in the auto probe's session (the initialize wire's) goes first: its server is up already.
+  const order = all.map((_, i) => i);
+  const handedTo = spoken?.handover ? all.indexOf(REVISIONS[0]) : -1;
+  if (handedTo > 0) order.unshift(...order.splice(handedTo, 1));
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < all.length; i = next++) {
-      if (signal?.aborted && i > 0) return; // the first run still reports the interruption
-      const own = i > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
-      const first = i === 0;
+    for (let k = next++; k < order.length; k = next++) {
+      const i = order[k];
+      if (signal?.aborted && k > 0) return; // the first run still reports the interruption
+      const own = k > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
+      const first = k === 0;
       runs[i] = await runOne(
         { ...options, revision: all[i] },
         files,
         signal,
         {
           plan: own,
-          handover: first ? spoken?.handover : undefined,
+          handover: i === handedTo ? spoken?.handover : undefined,
           warm: first ? spoken?.warm : undefined,
           eraLeftOut,
           oneOfAll: revision === 'all',
@@ -411,8 +416,9 @@ const DISCOVER_GRACE_MS = 1000;
  * initialize (run at 2025-11-25, from which the server negotiates down, as a one-revision run does). Both are asked
  * at once in one session, server/discover first: a dual-era server takes its era from the first request, and a
  * legacy server that ignores server/discover costs a grace period, not a timeout. A server that speaks neither
- * still gets the initialize run, whose report says why it failed. A server that speaks only the initialize wire
- * keeps the probe's session: its run goes on in it rather than starting the server again. A server that answers
+ * still gets the initialize run, whose report says why it failed. A server that speaks only the initialize wire,
+ * or (over stdio) both eras in the probe's session, keeps that session: the initialize wire's run goes on in it, first,
+ * rather than starting the server again. A server that answers
  * server/discover without 2026-07-28 among its supportedVersions does not speak that era: `refused` says so.
  */
 async function spokenRevisions(
@@ -504,6 +510,9 @@ async function spokenRevisions(
         handover = { ...kept, connection, initialized: initialized! };
         return { revisions: [REVISIONS[0]], handover, refused, warm };
       }
+      // A server that speaks both eras answered initialize here too: over stdio, the initialize wire's run goes on in
+      // this session (a server start fewer), as a legacy server's does.
+      if (legacy && stateless && plan.url === undefined) handover = { ...kept, connection, initialized: initialized! };
     } finally {
       if (!handover) await session.close();
     }
@@ -516,6 +525,7 @@ async function spokenRevisions(
       revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])],
       refused,
       warm,
+      handover,
     };
   } catch (err) {
     await release(undefined, warm);
