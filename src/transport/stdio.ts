@@ -94,7 +94,10 @@ export class StdioTransport implements Transport {
           const now = tree?.();
           asleep = now?.sleeping ? asleep + 1 : 0;
           if (now === undefined) clearInterval(idle);
-          else if (asleep >= IDLE_POLLS) this.startedNow(now.cpuMs);
+          else if (asleep >= IDLE_POLLS) {
+            this.startedNow(now.cpuMs);
+            this.firstLine();
+          }
         }, IDLE_POLL_MS);
         this.startedNow = (costMs) => {
           if (this.startedYet) return;
@@ -204,7 +207,10 @@ export class StdioTransport implements Transport {
     return entry;
   }
 
-  /** Records a process's start: its time to its first line, none when it exited without writing one (see recordStart). */
+  /**
+   * Records a process's start: its time to its first line, or to when it was found asleep waiting for input (a server
+   * that writes nothing until asked); none when it exited first (see recordStart).
+   */
   private firstLine(wrote = true): void {
     if (this.lineSeen || this.pid === undefined) return;
     this.lineSeen = true;
