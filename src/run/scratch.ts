@@ -17,7 +17,7 @@ interface Lane {
 }
 
 /** Sessions a lane opens in place of ones a check's input killed; after that, the checks left run alone. */
-export const MAX_REPLACED = 2;
+export const MAX_REPLACED = 4;
 
 /**
  * Over stdio every session costs a server process. Checks that need an initialized session apart from the shared one
@@ -26,11 +26,11 @@ export const MAX_REPLACED = 2;
  * whose verdict stands, so taking turns never changes a failure into a verdict of its own; unless it was the first to
  * use the session, which nothing had touched then but the handshake, as a server of its own.
  *
- * A check whose input kills the session's server is judged on that (its verdict names its input); the lane opens
- * another session for the next turn, MAX_REPLACED times at most. Turns stop at the first check that fails (or errs)
- * on a scratch session: that session may be hung or broken, and a server that fails one such check often fails the
- * next in the same slow way (waiting out timeouts), which turns taken one after another would add up. The checks
- * after it each run alone, side by side.
+ * A check whose input kills the session's server is judged on that (`killed`: its verdict names its input, and it
+ * does not run again alone); the lane opens another session for the next turn, MAX_REPLACED times at most. Turns
+ * stop at the first check that fails (or errs) on a scratch session it leaves alive: that session may be hung or
+ * broken, and a server that fails one such check often fails the next in the same slow way (waiting out timeouts),
+ * which turns taken one after another would add up. The checks after it each run alone, side by side.
  */
 export class ScratchSessions {
   private readonly lanes: Lane[];
@@ -65,7 +65,7 @@ export class ScratchSessions {
   async turn<T>(
     use: (session: () => Promise<Session>) => Promise<T>,
     keep: (result: T) => boolean,
-  ): Promise<{ result: T; untouched: boolean } | undefined> {
+  ): Promise<{ result: T; untouched: boolean; killed: boolean } | undefined> {
     const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
     lane.queued++;
     const previous = lane.tail;
@@ -91,9 +91,11 @@ export class ScratchSessions {
         (s) => s.alive,
         () => false,
       );
-      if (used && !keep(result)) this.stopped = true;
-      else if (used && !alive) lane.session = undefined;
-      return { result, untouched };
+      // A session that died during the turn died of this check's input (it was alive when the turn began).
+      const killed = used && !alive;
+      if (killed) lane.session = undefined;
+      else if (used && !keep(result)) this.stopped = true;
+      return { result, untouched, killed };
     } finally {
       lane.queued--;
       done();
