@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { loadSuite } from '../dist/suite/suite.js';
 import { runSuite } from '../dist/run/run.js';
+import { DEFAULTS } from '../dist/config/defaults.js';
 import { resolveTarget } from '../dist/target/resolve.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -19,6 +20,10 @@ const CALLS = 5000;
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const plan = await resolveTarget({ target: REFERENCE });
+/**
+ * The run options this bench fixes; the caller gives the rest (the checks, the values per property, the seed).
+ * @param {Omit<import('../dist/run/run.js').RunOptions, 'plan' | 'protocolVersion' | 'timeoutMs' | 'budgetMs' | 'strict' | 'toolCalls'>} extra
+ */
 const run = (extra) =>
   runSuite({
     plan,
@@ -57,8 +62,9 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
   }
 
   const inProcess = [];
+  const suite = await loadSuite({});
   for (let i = 0; i < REPEATS; i++) {
-    const report = await run({ seed: i });
+    const report = await run({ suite, runs: DEFAULTS.runs, seed: i });
     if (report.summary.fail + report.summary.error > 0)
       throw new Error(`default suite: ${JSON.stringify(report.summary)}`);
     inProcess.push(report.durationMs);

@@ -134,6 +134,14 @@ describe('index.html as text', () => {
     expect(page).toContain('id="check-tools/call/unknown-tool"');
   });
 
+  it('shows where the time went in one line under the heading, escaped', () => {
+    const line = `19.4 s: 24 server starts at 1.2 s each; tool \`${IMG}\` 2.1 s`;
+    const timed = renderHtml({ ...report, criticalPath: { line, slowCalls: [], fixedWaits: [] } });
+    expect(timed).toMatch(/<\/h1>\n<p class="meta" id="critical-path">Where the time went: 19\.4 s: 24 server starts/);
+    expect(timed).not.toContain(IMG);
+    expect(page).not.toContain('id="critical-path"');
+  });
+
   it('bounds a long diff, and shows none when the whole value differs', () => {
     const many = Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`k${i}`, i]));
     const long = renderHtml({ ...report, checks: [check('tools/a/b', 'fail', { expected: {}, actual: many })] });

@@ -63,7 +63,11 @@ export function renderHtml(report: Report): string {
   return html`${pageHead(page.csp, page.style, html`${VERDICT[result]} · ${name} · MCP conformance`, runId)}
 <body>
 <header>
-<h1>${name} <span class="verdict s-${result}">${VERDICT[result]}</span></h1>
+<h1>${name} <span class="verdict s-${result}">${VERDICT[result]}</span></h1>${
+    report.criticalPath &&
+    html`
+<p class="meta" id="critical-path">Where the time went: ${report.criticalPath.line}</p>`
+  }
 ${facts(report, sides)}
 ${report.interrupted && html`<p class="notice">The run was interrupted before every check ran.</p>`}
 </header>

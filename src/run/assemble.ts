@@ -2,7 +2,7 @@
 import { CHECKS } from '../checks/index.js';
 import { handshakeCheckId, UnsupportedEra } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
-import type { CheckResult, Report } from '../schema/generated/report.js';
+import type { CheckResult, CriticalPath, Report } from '../schema/generated/report.js';
 import { summarize } from '../report/summary.js';
 import { STATELESS_REVISION } from '../schema/revisions.js';
 import type { Exchange, Session } from '../session/session.js';
@@ -41,6 +41,8 @@ export interface Finished {
   framesSkipped?: string;
   /** Server processes the run started, and the most alive at once. */
   processes: ProcessCount;
+  /** Where the run's time went. */
+  criticalPath?: CriticalPath;
 }
 
 /** The handshake's check when the run was stopped (Ctrl-C, SIGTERM, --budget) before it completed: nothing was judged. */
@@ -91,6 +93,7 @@ export function assembleReport(run: Finished): Report {
       seed: run.seed,
       ...(run.interrupted && { interrupted: run.interrupted }),
       ...((run.processes.started > 0 || run.processes.startsAtOnce !== undefined) && { processes: run.processes }),
+      ...(run.criticalPath && { criticalPath: run.criticalPath }),
       summary: summarize(checks),
       checks,
     },

@@ -1,7 +1,8 @@
 import { applyBaseline, loadBaseline, type Baseline, type RunContext } from '../baseline/baseline.js';
 import type { Suite } from '../suite/suite.js';
 import type { ResolvedOptions } from '../config/options.js';
-import type { CheckResult, Report } from '../schema/generated/report.js';
+import type { CheckResult, CriticalPath, Report } from '../schema/generated/report.js';
+import { timeRun, within } from '../timing.js';
 import { ConfigError } from '../config/yaml-file.js';
 import { eraRefusal, handshakeCheckId, initialize, statelessMeta } from '../discovery/discover.js';
 import { isObject } from '../json.js';
@@ -9,7 +10,6 @@ import { mergeReports } from '../report/merge.js';
 import { summarize } from '../report/summary.js';
 import { REVISIONS, SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { type Reply, Session } from '../session/session.js';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
@@ -33,6 +33,8 @@ export interface Conformed {
   note?: string;
   /** Server processes the whole command started (the auto probe's too), and the most alive at once. */
   processes?: ProcessCount;
+  /** Where the whole command's time went (the auto probe's too). */
+  criticalPath?: CriticalPath;
   /** Why the server does not speak this revision, one of several asked for (--revision all): its checks skipped. */
   unspoken?: string;
 }
@@ -203,8 +205,14 @@ export async function conformEach(
 async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgress?: OnProgress): Promise<Conformed[]> {
   // The auto probe's servers and the sessions it started ahead count too: what the whole command cost.
   const counting = countProcesses();
+  const timing = timeRun();
+  const t0 = performance.now();
   let counted!: ProcessCount;
-  const runs = await runEachCounted(options, signal, onProgress).finally(() => (counted = counting.stop()));
+  let criticalPath!: CriticalPath;
+  const runs = await runEachCounted(options, signal, onProgress).finally(() => {
+    counted = counting.stop();
+    criticalPath = timing.stop(performance.now() - t0);
+  });
   // The gate's facts are the command's (every run of it shares the gate): the first run's report has them.
   const { startsAtOnce, firstStartMs } = runs[0]?.report.processes ?? {};
   const processes = {
@@ -212,9 +220,17 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
     ...(startsAtOnce !== undefined && { startsAtOnce }),
     ...(firstStartMs !== undefined && { firstStartMs }),
   };
-  return processes.started === 0
-    ? runs
-    : runs.map((run) => ({ ...run, processes, report: runs.length === 1 ? { ...run.report, processes } : run.report }));
+  const whole = (report: Report): Report => ({
+    ...report,
+    ...(processes.started > 0 && { processes }),
+    ...(report.criticalPath && { criticalPath }),
+  });
+  return runs.map((run) => ({
+    ...run,
+    ...(processes.started > 0 && { processes }),
+    criticalPath,
+    report: runs.length === 1 ? whole(run.report) : run.report,
+  }));
 }
 
 async function runEachCounted(
@@ -267,19 +283,24 @@ async function runEachCounted(
   const apart = ownServers && (plan.serve !== undefined || gateFor(plan).roomy);
   const told = progressOfEach(all, onProgress);
   const runs: Conformed[] = [];
+  // The run that goes on in the auto probe's session (the initialize wire's) goes first: its server is up already.
+  const order = all.map((_, i) => i);
+  const handedTo = spoken?.handover ? all.indexOf(REVISIONS[0]) : -1;
+  if (handedTo > 0) order.unshift(...order.splice(handedTo, 1));
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < all.length; i = next++) {
-      if (signal?.aborted && i > 0) return; // the first run still reports the interruption
-      const own = i > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
-      const first = i === 0;
+    for (let k = next++; k < order.length; k = next++) {
+      const i = order[k];
+      if (signal?.aborted && k > 0) return; // the first run still reports the interruption
+      const own = k > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
+      const first = k === 0;
       runs[i] = await runOne(
         { ...options, revision: all[i] },
         files,
         signal,
         {
           plan: own,
-          handover: first ? spoken?.handover : undefined,
+          handover: i === handedTo ? spoken?.handover : undefined,
           warm: first ? spoken?.warm : undefined,
           eraLeftOut,
           oneOfAll: revision === 'all',
@@ -369,8 +390,8 @@ export function combined(runs: readonly Conformed[]): Report {
       revision: revisionOf(run),
     })),
   );
-  const processes = runs[0].processes;
-  return processes ? { ...report, processes } : report;
+  const { processes, criticalPath } = runs[0];
+  return { ...report, ...(processes && { processes }), ...(criticalPath && { criticalPath }) };
 }
 
 /** Ends a handed-over session, and sessions started ahead, that no run took. */
@@ -395,8 +416,9 @@ const DISCOVER_GRACE_MS = 1000;
  * initialize (run at 2025-11-25, from which the server negotiates down, as a one-revision run does). Both are asked
  * at once in one session, server/discover first: a dual-era server takes its era from the first request, and a
  * legacy server that ignores server/discover costs a grace period, not a timeout. A server that speaks neither
- * still gets the initialize run, whose report says why it failed. A server that speaks only the initialize wire
- * keeps the probe's session: its run goes on in it rather than starting the server again. A server that answers
+ * still gets the initialize run, whose report says why it failed. A server that speaks only the initialize wire,
+ * or (over stdio) both eras in the probe's session, keeps that session: the initialize wire's run goes on in it, first,
+ * rather than starting the server again. A server that answers
  * server/discover without 2026-07-28 among its supportedVersions does not speak that era: `refused` says so.
  */
 async function spokenRevisions(
@@ -467,7 +489,9 @@ async function spokenRevisions(
       for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
       legacy = initialized !== undefined && isObject(initialized.message.result);
       stateless = await until(
-        Promise.race([discovered, ...(legacy ? [sleep(DISCOVER_GRACE_MS, false, { ref: false })] : [])]),
+        legacy
+          ? within('the auto probe: server/discover unanswered after initialize', DISCOVER_GRACE_MS, discovered, false)
+          : discovered,
       );
       // A server of the initialize wire may answer every method it does not know with a result, server/discover too:
       // without supportedVersions that is no sign of 2026-07-28, whose run would blame it for rules it never took on.
@@ -486,6 +510,9 @@ async function spokenRevisions(
         handover = { ...kept, connection, initialized: initialized! };
         return { revisions: [REVISIONS[0]], handover, refused, warm };
       }
+      // A server that speaks both eras answered initialize here too: over stdio, the initialize wire's run goes on in
+      // this session (a server start fewer), as a legacy server's does.
+      if (legacy && stateless && plan.url === undefined) handover = { ...kept, connection, initialized: initialized! };
     } finally {
       if (!handover) await session.close();
     }
@@ -498,6 +525,7 @@ async function spokenRevisions(
       revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])],
       refused,
       warm,
+      handover,
     };
   } catch (err) {
     await release(undefined, warm);

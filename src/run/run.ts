@@ -12,6 +12,7 @@ import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { type Connection, connect } from '../transport/connect.js';
 import { countProcesses, quoteArg } from '../transport/server-process.js';
+import { timeRun } from '../timing.js';
 import { overStdio } from '../transport/transport.js';
 import { assembleReport, handshakeFailure, handshakeStopped, handshakeUnspoken } from './assemble.js';
 import { BudgetSpent, type Generation, Interrupted, type RunState } from './attempt.js';
@@ -75,6 +76,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   const startedAt = new Date();
   const t0 = performance.now();
   const processes = countProcesses();
+  const timing = timeRun();
   const deadline = t0 + options.budgetMs;
   const interruption = new Promise<never>((_, reject) => {
     const abort = () => reject(new Interrupted());
@@ -256,6 +258,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     transport: kind,
     framesSkipped: locked ?? (notSpoken && `not run: the server does not support ${protocolVersion} (${notSpoken})`),
     processes: { ...processes.stop(), ...(options.plan.command && gateFacts(options.plan)) },
+    criticalPath: timing.stop(performance.now() - t0),
   });
 }
 

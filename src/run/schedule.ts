@@ -100,7 +100,8 @@ export async function runChecks(
 
 /**
  * A scratch check takes its turn on a scratch session; when it does not pass there, it runs again on a server of its
- * own, whose verdict stands (unless it was the first check on that session: then it had one). When the two verdicts
+ * own, whose verdict stands (unless it was the first check on that session: then it had one; or its input killed the
+ * session, which was alive when its turn began: then that is its verdict). When the two verdicts
  * differ, the message says so: the server behaved worse after other checks' input.
  */
 async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
@@ -110,7 +111,9 @@ async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
     (r) => r.status !== 'fail' && r.status !== 'error',
   );
   const first = turn?.result;
-  if (turn && (turn.untouched || first?.status === 'pass' || first?.status === 'skip')) return turn.result;
+  // A check whose input killed the session it found alive keeps that verdict: it names the input that did.
+  if (turn && (turn.untouched || turn.killed || first?.status === 'pass' || first?.status === 'skip'))
+    return turn.result;
   const alone = await attempt(def, state);
   if (!first || first.status === alone.status) return alone;
   const said = first.message.split('\n')[0];

@@ -10,37 +10,51 @@ interface Lane {
   /** Settles when the lane's last queued turn has ended. */
   tail: Promise<void>;
   queued: number;
-  session: Promise<Session>;
+  /** Undefined once a turn left it dead: the next turn opens another. */
+  session?: Promise<Session>;
   /** A check has used the session. */
   touched: boolean;
 }
 
+/** Sessions a lane opens in place of ones a check's input killed; after that, the checks left run alone. */
+export const MAX_REPLACED = 4;
+
 /**
  * Over stdio every session costs a server process. Checks that need an initialized session apart from the shared one
  * only to keep what they send away from it (bad input, session state: CheckDef.scratch) take turns on a few scratch
- * sessions instead of starting a server each. A check that does not pass on one is run again on a new server of its
- * own, whose verdict stands, so taking turns never changes a verdict; unless it was the first to use the session,
- * which nothing had touched then but the handshake, as a server of its own.
+ * sessions instead of starting a server each. A check that fails on one is run again on a new server of its own,
+ * whose verdict stands, so taking turns never changes a failure into a verdict of its own; unless it was the first to
+ * use the session, which nothing had touched then but the handshake, as a server of its own.
  *
- * Turns stop at the first check that fails (or errs) on a scratch session, or leaves its server dead: that session
- * may be hung or broken, and a server that fails one such check often fails the next in the same slow way (waiting
- * out timeouts), which turns taken one after another would add up. The checks after it each run alone, side by side.
+ * A check whose input kills the session's server is judged on that (`killed`: its verdict names its input, and it
+ * does not run again alone); the lane opens another session for the next turn, MAX_REPLACED times at most. Turns
+ * stop at the first check that fails (or errs) on a scratch session it leaves alive: that session may be hung or
+ * broken, and a server that fails one such check often fails the next in the same slow way (waiting out timeouts),
+ * which turns taken one after another would add up. The checks after it each run alone, side by side.
  */
 export class ScratchSessions {
   private readonly lanes: Lane[];
   private stopped = false;
+  private replaced = 0;
 
   /** `count` sessions are opened at once, before the checks that open servers of their own take the pre-started ones. */
   constructor(
     /** A new session, ready like the shared one (initialized). */
-    open: () => Promise<Session>,
+    private readonly open: () => Promise<Session>,
     count: number,
   ) {
-    this.lanes = Array.from({ length: count }, () => {
-      const session = open();
-      session.catch(() => {}); // a failed start is reported to the check that takes it
-      return { tail: Promise.resolve(), queued: 0, session, touched: false };
-    });
+    this.lanes = Array.from({ length: count }, () => ({
+      tail: Promise.resolve(),
+      queued: 0,
+      session: this.opened(),
+      touched: false,
+    }));
+  }
+
+  private opened(): Promise<Session> {
+    const session = this.open();
+    session.catch(() => {}); // a failed start is reported to the check that takes it
+    return session;
   }
 
   /**
@@ -51,7 +65,7 @@ export class ScratchSessions {
   async turn<T>(
     use: (session: () => Promise<Session>) => Promise<T>,
     keep: (result: T) => boolean,
-  ): Promise<{ result: T; untouched: boolean } | undefined> {
+  ): Promise<{ result: T; untouched: boolean; killed: boolean } | undefined> {
     const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
     lane.queued++;
     const previous = lane.tail;
@@ -60,18 +74,28 @@ export class ScratchSessions {
     await previous;
     try {
       if (this.stopped) return undefined;
+      if (!lane.session) {
+        if (this.replaced >= MAX_REPLACED) return undefined;
+        this.replaced++;
+        lane.session = this.opened();
+        lane.touched = false;
+      }
+      const session = lane.session;
       const untouched = !lane.touched;
       let used = false;
-      const result = await use(() => ((used = lane.touched = true), lane.session)).catch((err: unknown) => {
+      const result = await use(() => ((used = lane.touched = true), session)).catch((err: unknown) => {
         if (used) this.stopped = true;
         throw err;
       });
-      const alive = await lane.session.then(
+      const alive = await session.then(
         (s) => s.alive,
         () => false,
       );
-      if (used && (!keep(result) || !alive)) this.stopped = true;
-      return { result, untouched };
+      // A session that died during the turn died of this check's input (it was alive when the turn began).
+      const killed = used && !alive;
+      if (killed) lane.session = undefined;
+      else if (used && !keep(result)) this.stopped = true;
+      return { result, untouched, killed };
     } finally {
       lane.queued--;
       done();

@@ -1,4 +1,5 @@
 import type { TranscriptEntry } from '../schema/generated/report.js';
+import { recordCall, recordWait } from '../timing.js';
 import type { InboundLine, ParamHeaders, Transport } from '../transport/transport.js';
 import type { Transcript } from '../transcript.js';
 import { isObject } from '../json.js';
@@ -92,6 +93,8 @@ interface Pending {
   resolve(reply: Reply): void;
   reject(err: Error): void;
   timer: NodeJS.Timeout | undefined;
+  /** When the request's clock started (its server could read it). */
+  armedAt?: number;
 }
 
 const key = (id: unknown) => `${typeof id}:${String(id)}`;
@@ -202,6 +205,7 @@ export class Session {
       };
       const timer = setTimeout(() => {
         this.lateWaiters.delete(check);
+        recordWait('a late answer to a request that timed out (one --timeout)', ms);
         resolve();
       }, ms);
       this.lateWaiters.add(check);
@@ -312,6 +316,7 @@ export class Session {
       // The time it waited reports the start too (to the 100 ms), so a message never says less than was waited.
       const sentAt = performance.now();
       const arm = () => {
+        pending.armedAt = performance.now();
         const startWait = Math.round((performance.now() - sentAt) / 100) * 100;
         if (this.pending.get(key(id)) === pending)
           pending.timer = setTimeout(() => expire(limit + startWait, false), limit);
@@ -420,6 +425,8 @@ export class Session {
       clearTimeout(pending.timer);
       this.pending.delete(key(pending.exchange.id));
       this.negotiated(pending.exchange, message);
+      if (pending.armedAt !== undefined)
+        recordCall(pending.exchange.method, pending.exchange.params, performance.now() - pending.armedAt);
       this.emit({ line, message, batch, kind: 'response', exchange: pending.exchange, looseId: found.looseId });
       pending.resolve({
         message,

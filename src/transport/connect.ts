@@ -1,4 +1,5 @@
 import type http from 'node:http';
+import { recordStart } from '../timing.js';
 import { backoff } from '../backoff.js';
 import type { Transcript } from '../transcript.js';
 import { LaunchError } from '../target/launch-error.js';
@@ -125,7 +126,8 @@ async function awaitAnswer(
   readyMs: number,
   transcript: Transcript,
 ): Promise<void> {
-  const deadline = performance.now() + readyMs;
+  const spawned = performance.now();
+  const deadline = spawned + readyMs;
   const agent = sessionAgent(target.url);
   const shown = redactUrl(String(target.url));
   try {
@@ -148,11 +150,13 @@ async function awaitAnswer(
         });
         res.destroy();
         transcript.add('event', `${shown} answers (GET → ${res.statusCode})`);
+        recordStart(performance.now() - spawned);
         return;
       } catch (err) {
         // Refused: not listening yet. Timed out: it accepted the connection, so it is up, and its silence is for the checks to judge.
         if (timedOut(err)) {
           transcript.add('event', `${shown} accepted the connection but sent no response within 1 s`);
+          recordStart(performance.now() - spawned);
           return;
         }
       }

@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import { recordStart } from '../timing.js';
 import type { TranscriptEntry } from '../schema/generated/report.js';
 import { FRAME_TEXT_CAP, shortHash, type Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
@@ -68,6 +69,7 @@ export class StdioTransport implements Transport {
   private startedNow: (costMs?: number) => void = () => {};
   private readonly spawnedAt = performance.now();
   private startedYet = false;
+  private lineSeen = false;
 
   /** @internal use {@link startStdio} */
   constructor(
@@ -92,7 +94,10 @@ export class StdioTransport implements Transport {
           const now = tree?.();
           asleep = now?.sleeping ? asleep + 1 : 0;
           if (now === undefined) clearInterval(idle);
-          else if (asleep >= IDLE_POLLS) this.startedNow(now.cpuMs);
+          else if (asleep >= IDLE_POLLS) {
+            this.startedNow(now.cpuMs);
+            this.firstLine();
+          }
         }, IDLE_POLL_MS);
         this.startedNow = (costMs) => {
           if (this.startedYet) return;
@@ -103,7 +108,10 @@ export class StdioTransport implements Transport {
           resolve();
         };
       });
-      server.onExit(() => this.startedNow());
+      server.onExit(() => {
+        this.startedNow();
+        this.firstLine(false);
+      });
     }
     this.maxLineBytes = opts.maxLineBytes ?? DEFAULT_MAX_LINE_BYTES;
     this.stdin = server.stdin;
@@ -199,6 +207,16 @@ export class StdioTransport implements Transport {
     return entry;
   }
 
+  /**
+   * Records a process's start: its time to its first line, or to when it was found asleep waiting for input (a server
+   * that writes nothing until asked); none when it exited first (see recordStart).
+   */
+  private firstLine(wrote = true): void {
+    if (this.lineSeen || this.pid === undefined) return;
+    this.lineSeen = true;
+    recordStart(wrote ? performance.now() - this.spawnedAt : undefined);
+  }
+
   /** What the process has cost so far: its CPU time where the system says, else the wall time since spawn. */
   private startCost(): number {
     return (this.pid === undefined ? undefined : cpuMs(this.pid)) ?? performance.now() - this.spawnedAt;
@@ -208,6 +226,7 @@ export class StdioTransport implements Transport {
     // Its first line shows the server is up and reading: it has started. What that cost is its CPU time where the
     // system says (the wall time since spawn counts the suite's own load, or a blocked event loop, too).
     if (!this.startedYet) this.startedNow(this.startCost());
+    this.firstLine();
     const problems: string[] = [];
     let entry: TranscriptEntry;
     let json: unknown;

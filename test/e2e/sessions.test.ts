@@ -5,7 +5,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ScratchSessions } from '../../src/run/scratch.js';
+import { MAX_REPLACED, ScratchSessions } from '../../src/run/scratch.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { Session } from '../../src/session/session.js';
 import { Transcript } from '../../src/transcript.js';
@@ -41,6 +41,16 @@ describe('server processes of a stdio run', () => {
     expect(starts).toBe(12);
     // The report counts them too, and says how many were let start at once (two a core: a light server).
     expect(report.processes).toMatchObject({ started: 12, startsAtOnce: 2 * availableParallelism() });
+    // The critical path names every start and the fixed waits with their length (the no-response case waits 200 ms).
+    const path = report.criticalPath!;
+    expect(path.starts?.count).toBe(12);
+    expect(path.line).toMatch(/^\d+\.\d s: 12 server starts at \d+\.\d s each/);
+    expect(path.fixedWaits).toContainEqual({
+      what: "a case's noResponse step (base/notification/no-response)",
+      ms: 200,
+      count: 1,
+    });
+    expect(path.slowCalls.length).toBeGreaterThan(0);
     // The version probes and the uninitialized cases had servers of their own; nine checks took turns on the other two.
     const own = [
       'lifecycle/version/echo',
@@ -146,9 +156,13 @@ describe('scratch sessions', () => {
     expect(opened).toHaveLength(2);
   });
 
-  it('stop after a check they do not keep, or whose server died, not after one that did not use its session: the checks after run alone', async () => {
+  it('stop after a check they do not keep, not after one that did not use its session: the checks after run alone', async () => {
     const { opened, lanes, use } = setup(1);
-    expect(await lanes.turn(() => Promise.resolve('fail'), kept)).toEqual({ result: 'fail', untouched: true }); // did not use the session
+    expect(await lanes.turn(() => Promise.resolve('fail'), kept)).toEqual({
+      result: 'fail',
+      untouched: true,
+      killed: false,
+    }); // did not use the session
     expect(await lanes.turn(() => Promise.reject(new Error('harness')), kept).catch((e: Error) => e.message)).toBe(
       'harness',
     );
@@ -157,13 +171,13 @@ describe('scratch sessions', () => {
         use((s) => `pass@${s.n}`),
         kept,
       ),
-    ).toEqual({ result: 'pass@1', untouched: true });
+    ).toEqual({ result: 'pass@1', untouched: true, killed: false });
     expect(
       await lanes.turn(
         use(() => 'fail'),
         kept,
       ),
-    ).toEqual({ result: 'fail', untouched: false });
+    ).toEqual({ result: 'fail', untouched: false, killed: false });
     expect(
       await lanes.turn(
         use(() => 'pass'),
@@ -171,14 +185,15 @@ describe('scratch sessions', () => {
       ),
     ).toBeUndefined();
     expect(opened).toHaveLength(1);
+  });
 
+  it(`open another session in place of one a check's input killed, ${MAX_REPLACED} times at most: then the checks after run alone`, async () => {
     const dead = setup(1);
-    expect(
-      await dead.lanes.turn(
-        dead.use((s) => ((s.alive = false), 'pass')),
-        kept,
-      ),
-    ).toEqual({ result: 'pass', untouched: true });
+    // A check that failed because its input killed the session: the turns go on, on a new session.
+    const kill = dead.use((s) => ((s.alive = false), 'fail'));
+    for (let i = 0; i <= MAX_REPLACED; i++)
+      expect(await dead.lanes.turn(kill, kept)).toEqual({ result: 'fail', untouched: true, killed: true });
+    expect(dead.opened).toHaveLength(1 + MAX_REPLACED);
     expect(
       await dead.lanes.turn(
         dead.use(() => 'pass'),

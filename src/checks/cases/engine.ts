@@ -17,6 +17,7 @@ import { profileView } from './profile-view.js';
 import { isObject } from '../../json.js';
 import { callableTools } from '../../generate/tool-policy.js';
 import { timeoutVerdict } from '../kit/timeouts.js';
+import { recordWait } from '../../timing.js';
 
 /** How long a server gets to show it is alive after bad input. */
 
@@ -174,6 +175,7 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
   }
   if ('noResponse' in s) {
     await settle(s.noResponse.ms);
+    recordWait(`a case's noResponse step (${c.id})`, s.noResponse.ms);
     const stray = channel.takeStrays!();
     if (stray.length > 0)
       return fail(`${stray.length} unexpected response(s)`, { expected: 'no response', actual: stray });

@@ -18,6 +18,7 @@ import {
   postsAfterPings,
   said,
 } from '../kit/http.js';
+import { within } from '../../timing.js';
 
 /** How long the GET stream may take to show its response head. */
 const GET_WAIT_MS = 2000;
@@ -63,9 +64,7 @@ export const HTTP_CHECKS: CheckDef[] = [
     transport: 'http',
     async run(ctx) {
       const { http } = await openSession(ctx);
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), GET_WAIT_MS)));
-      const head = await Promise.race([http.listening, late]).finally(() => clearTimeout(timer));
+      const head = await within('the GET stream: its response head', GET_WAIT_MS, http.listening, 'late' as const);
       if (head === 'late')
         return skip(
           `the GET got no response head within ${GET_WAIT_MS} ms (servers may hold it until their first event), so there is nothing to judge`,

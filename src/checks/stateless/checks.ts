@@ -29,6 +29,7 @@ import {
   retried,
   CLIENT_CAPABILITIES,
 } from './mrtr.js';
+import { fixedWait } from '../../timing.js';
 
 const only07 = [STATELESS_REVISION];
 
@@ -470,7 +471,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
           },
         );
       }
-      await new Promise((r) => setTimeout(r, LISTEN_WATCH_MS));
+      await fixedWait('subscriptions/listen: messages after the acknowledgement', LISTEN_WATCH_MS);
       const mine = seen.filter(
         (e) =>
           subscriptionOf(e) !== undefined ||

@@ -147,7 +147,7 @@ async function reportRuns(
   // Why a revision was not tested: the server does not speak it.
   for (const run of runs) if (run.unspoken !== undefined) text += `eras        ${visible(run.note!)}\n`;
   text += `reports     ${Object.values(written).map(visible).join(', ')}\n`;
-  if (args.verbose) text += processesLine(report);
+  if (args.verbose) text += processesLine(report) + criticalPathLines(report);
   if (inGitHubActions()) text = withoutCommands(text) + (await publish(report, out, written));
   if (testedNothing(report))
     text += `nothing tested: every check of every revision was skipped${options.allowEmpty ? ' (allowed by --allow-empty)' : '; --allow-empty accepts such a run'}\n`;
@@ -178,7 +178,7 @@ async function reportRun(
   if (report.seed !== undefined)
     text += `seed        ${report.seed} (--seed ${report.seed} replays the generated checks)\n`;
   if (note && unspoken === undefined) text += `eras        ${visible(note)}\n`;
-  if (args.verbose && alone) text += processesLine(report);
+  if (args.verbose && alone) text += processesLine(report) + criticalPathLines(report);
   if (baseline) text += `\n${baselineAdvice(report, baseline, options.shard !== undefined)}`;
   // Server strings in the console text must not pose as workflow commands; our annotations follow it.
   if (inGitHubActions()) text = withoutCommands(text) + (alone ? await publish(report, out, written) : '');
@@ -194,6 +194,36 @@ const processesLine = ({ processes: p }: Report) => {
       ? ''
       : `; ${p.startsAtOnce} let start at once${p.firstStartMs === undefined ? '' : ` (the first start cost ${p.firstStartMs} ms)`}`;
   return `processes   ${p.started} server process${p.started === 1 ? '' : 'es'} started, at most ${p.mostAlive} alive at once${gate}\n`;
+};
+
+/**
+ * `time        19.4 s: 24 server starts at 1.2 s each; …`, then the slowest requests and every fixed wait with its
+ * length (--verbose).
+ */
+const criticalPathLines = ({ criticalPath: c }: Report) => {
+  if (!c) return '';
+  const calls = c.slowCalls.map((s) => `${s.method}${s.name === undefined ? '' : ` ${s.name}`} ${s.ms} ms`);
+  const waits = c.fixedWaits.map((w) => `${w.what}: ${w.ms} ms${w.count > 1 ? ` × ${w.count}` : ''}`);
+  return [
+    `time        ${visible(c.line)}
+`,
+    ...(c.starts
+      ? [
+          `starts      ${c.starts.count}, first line after ${c.starts.medianMs} ms (median), ${c.starts.maxMs} ms at most, ${c.starts.totalMs} ms in all
+`,
+        ]
+      : []),
+    ...(calls.length > 0
+      ? [
+          `slowest     ${visible(calls.join('; '))}
+`,
+        ]
+      : []),
+    ...waits.map(
+      (w) => `fixed wait  ${visible(w)}
+`,
+    ),
+  ].join('');
 };
 
 /** --color or --no-color, else colour on a terminal unless NO_COLOR is set. */

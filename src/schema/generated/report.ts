@@ -47,6 +47,7 @@ export interface Report {
      */
     firstStartMs?: number;
   };
+  criticalPath?: CriticalPath;
   summary: Summary;
   checks: CheckResult[];
 }
@@ -93,6 +94,43 @@ export interface Run {
   revision?: string;
   target: Target;
   server?: Server;
+}
+/**
+ * Where the run's time went: the waits that set its length. Runs side by side each count what both did, as processes does.
+ */
+export interface CriticalPath {
+  /**
+   * One line for a reader: the run's length, its server starts, its slowest requests and fixed waits (the HTML report shows it under the header).
+   */
+  line: string;
+  /**
+   * Server processes started (count), each timed from its spawn to its first line over stdio (or first answer at its URL), in ms of wall time; one that ended without a line counts but is not timed. Absent when the run started none.
+   */
+  starts?: {
+    count: number;
+    medianMs: number;
+    maxMs: number;
+    totalMs: number;
+  };
+  /**
+   * The slowest answered requests, slowest first: how long each took once the server could read it.
+   */
+  slowCalls: {
+    method: string;
+    /**
+     * The tool or prompt name, or the resource URI, the request named.
+     */
+    name?: string;
+    ms: number;
+  }[];
+  /**
+   * Windows that wait a set time for something not to happen, and ran their whole length: what each waits for, its length and how often it ran, costliest first.
+   */
+  fixedWaits: {
+    what: string;
+    ms: number;
+    count: number;
+  }[];
 }
 export interface Summary {
   pass: number;
