@@ -28,8 +28,8 @@ function answers(
   if (asked.length === 0) return skip(`${where(r)}: not asked (the client did not ${r.scenario.asks ?? 'call the tool that asks'})`);
   for (const a of asked) {
     const proof = { transcript: excerpt(r, seqsOf(r, a)) };
-    if (a.silent) return fail(`${where(r)}: ${method} got no response`, proof);
-    const reply = a.reply!;
+    const reply = a.reply;
+    if (!reply) return fail(`${where(r)}: ${method} got no response`, proof);
     if (isObject(reply.error)) continue; // the user may decline; the client said so
     const why = judge(isObject(reply.result) ? reply.result : {}, a);
     if (why) return fail(`${where(r)}: ${method} → ${why}`, { ...proof, actual: reply.result });
@@ -63,7 +63,7 @@ export const CLIENT_CAPABILITY_CHECKS: ClientCheckDef[] = [
       const pings = r.conv.asked.filter((a) => a.method === 'ping');
       if (pings.length === 0) return skip(`${where(r)}: not pinged (the client did not ${r.scenario.asks ?? 'call the tool that pings'})`);
       for (const a of pings)
-        if (a.silent || !isObject(a.reply?.result))
+        if (!isObject(a.reply?.result))
           return fail(`${where(r)}: ping → ${a.silent ? 'no response' : JSON.stringify(a.reply).slice(0, 200)}`, {
             transcript: excerpt(r, seqsOf(r, a)),
           });
@@ -114,7 +114,7 @@ export const CLIENT_CAPABILITY_CHECKS: ClientCheckDef[] = [
     scenarios: ['elicitation-sep1034-client-defaults'],
     judge: (r) => {
       const a = r.conv.asked.find((x) => x.method === 'elicitation/create');
-      if (!a || a.silent) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
+      if (!a?.reply) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
       const res = isObject(a.reply?.result) ? a.reply.result : {};
       if (res.action !== 'accept') return skip(`${where(r)}: the client answered ${JSON.stringify(res.action ?? a.reply?.error)}, not accept`);
       const content = isObject(res.content) ? res.content : {};
@@ -135,7 +135,7 @@ export const CLIENT_CAPABILITY_CHECKS: ClientCheckDef[] = [
       const a = r.conv.asked.find((x) => x.method === 'roots/list');
       if (!a) return skip(`${where(r)}: not asked (the client did not ${r.scenario.asks ?? 'call the tool that asks'})`);
       const proof = { transcript: excerpt(r, seqsOf(r, a)) };
-      if (a.silent) return fail(`${where(r)}: roots/list (not declared) got no response`, proof);
+      if (!a.reply) return fail(`${where(r)}: roots/list (not declared) got no response`, proof);
       if (isObject(a.reply?.error)) return pass(`${where(r)}: roots/list (not declared) → error ${String(a.reply.error.code)}`);
       return warn(`${where(r)}: roots/list (not declared) got a result, expected an error`, proof);
     },

@@ -20,6 +20,12 @@ const parsed = (x: HttpExchange): Record<string, unknown> | undefined => {
     return undefined;
   }
 };
+/** The exchanges after the one that carried initialize (all of them on 2026-07-28). */
+const afterInitialize = (r: ScenarioRecord) => {
+  const all = mcpExchanges(r);
+  const init = all.findIndex((x) => parsed(x)?.method === 'initialize');
+  return r.revision === STATELESS ? all : init < 0 ? [] : all.slice(init + 1);
+};
 const none = (r: ScenarioRecord) => skip(`${where(r)}: the client made no HTTP request to the MCP endpoint`);
 
 export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
@@ -49,7 +55,7 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
     judge: (r) => {
       const sid = r.http?.state.sessionId;
       if (sid === undefined) return none(r);
-      const after = mcpExchanges(r).filter((x) => parsed(x)?.method !== 'initialize');
+      const after = afterInitialize(r);
       const bad = after.find((x) => x.requestHeaders['mcp-session-id'] !== sid);
       return bad
         ? fail(`${where(r)}: ${bad.method} with Mcp-Session-Id ${JSON.stringify(bad.requestHeaders['mcp-session-id'] ?? null)}`, { expected: sid, actual: show(bad) })
@@ -67,7 +73,7 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
     judge: (r) => {
       const version = r.conv.negotiated ?? (r.revision === STATELESS ? STATELESS : undefined);
       if (version === undefined || version === '2025-03-26') return skip(`${where(r)}: no version from 2025-06-18 on was negotiated`);
-      const after = mcpExchanges(r).filter((x) => parsed(x)?.method !== 'initialize');
+      const after = afterInitialize(r);
       if (after.length === 0) return none(r);
       // On 2026-07-28 a request refused for its version may name another.
       const bad = after.find((x) => x.requestHeaders['mcp-protocol-version'] !== version && x.status !== 400);

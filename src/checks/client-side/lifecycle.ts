@@ -145,6 +145,7 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
           transcript: excerpt(r),
         });
       const meta = isObject(retry.params) && isObject(retry.params._meta) ? retry.params._meta : {};
+      if (meta[META.version] === undefined) return skip(`${where(r)}: the retry has no protocol version in _meta (see client-side/stateless/request-meta)`);
       return meta[META.version] === STATELESS
         ? pass(`${where(r)}: retried with ${STATELESS}`)
         : fail(`${where(r)}: retried with ${JSON.stringify(meta[META.version])}, not a version the error named`, {

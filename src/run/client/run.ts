@@ -149,11 +149,19 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
     const t0 = performance.now();
     const outcomes: Outcome[] = [];
     const reasons: string[] = [];
+    const errors: string[] = [];
     for (const r of records) {
       if (def.scenarios && !def.scenarios.includes(r.scenario.name)) continue;
       if (def.revisions && !def.revisions.includes(r.revision)) continue;
       if (def.transport && def.transport !== r.transport) continue;
-      const o = def.judge(r);
+      let o: Outcome;
+      try {
+        o = def.judge(r);
+      } catch (err) {
+        o = { status: 'fail', message: `${r.scenario.name} @ ${r.revision}: the check broke: ${(err as Error).message}` };
+        errors.push(o.message);
+        continue;
+      }
       if (o.status === 'skip') reasons.push(o.message);
       else outcomes.push(o);
     }
@@ -161,7 +169,9 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
     const named = { ...def, requirement: citing(def.requirement, revision) };
     const worst = worstOf(outcomes);
     const ms = performance.now() - t0;
-    const result = !worst
+    const result = errors.length > 0
+      ? checkResult(named, { status: 'error', message: errors.join('; ') }, ms)
+      : !worst
       ? checkResult(named, { status: 'skip', message: reasons.length > 0 ? reasons.join('; ') : 'no scenario of this run applies' }, ms)
       : worst.status === 'pass'
         ? checkResult(named, { status: 'pass', message: outcomes.map((o) => o.message).join('; ') }, ms)

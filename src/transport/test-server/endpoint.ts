@@ -69,7 +69,7 @@ export function httpTestServer(conv: Conversation): { server: TestServer; state:
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
     let event = 0;
     const out: Outlet = (m) => res.write(`id: ${xseq}-${event++}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`);
-    const reply = await conv.handle(requests[0], (m) => conv.send(out, m, xseq));
+    const reply = await conv.handle(requests[0], out);
     if (reply === DEFERRED) {
       // A primed event with its retry, then the stream closes before the result: the client must resume.
       res.write(`id: drop-1\nretry: ${SSE_RETRY_MS}\ndata: \n\n`);
