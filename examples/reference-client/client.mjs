@@ -36,15 +36,22 @@ async function readSse(body, onMessage) {
  */
 export async function connect({ url, scenario, protocolVersion = '2025-11-25', signal }, fault) {
   const stateless = protocolVersion === STATELESS;
-  const capabilities = fault === 'no-roots' || fault === 'silent-undeclared' ? {} : { roots: { listChanged: false }, sampling: {}, elicitation: { form: {} } };
+  const capabilities =
+    fault === 'no-roots' || fault === 'silent-undeclared'
+      ? {}
+      : { roots: { listChanged: false }, sampling: {}, elicitation: { form: {} } };
   let sessionId;
   let negotiated = stateless ? STATELESS : undefined;
   let nextId = 1;
   const id = () => (fault === 'reuse-id' ? 1 : nextId++);
   const headers = (message) => {
-    const h = { 'content-type': 'application/json', accept: fault === 'accept-json-only' ? 'application/json' : 'application/json, text/event-stream' };
+    const h = {
+      'content-type': 'application/json',
+      accept: fault === 'accept-json-only' ? 'application/json' : 'application/json, text/event-stream',
+    };
     if (sessionId && fault !== 'drop-session-id') h['mcp-session-id'] = sessionId;
-    if (negotiated && negotiated !== '2025-03-26' && fault !== 'no-version-header') h['mcp-protocol-version'] = negotiated;
+    if (negotiated && negotiated !== '2025-03-26' && fault !== 'no-version-header')
+      h['mcp-protocol-version'] = negotiated;
     if (stateless && message?.method && fault !== 'no-method-header') {
       h['mcp-method'] = message.method;
       if (message.params?.name !== undefined) h['mcp-name'] = String(message.params.name);
@@ -67,11 +74,20 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
     const reply = (result) => ({ jsonrpc: '2.0', id: m.id, result });
     if (m.method === 'ping') return fault === 'ignore-ping' ? undefined : reply({});
     if (m.method === 'roots/list') {
-      if (!capabilities.roots) return fault === 'silent-undeclared' ? undefined : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'roots not supported' } };
-      return reply({ roots: [{ uri: fault === 'bad-root' ? 'https://example.com/' : 'file:///tmp/project', name: 'project' }] });
+      if (!capabilities.roots)
+        return fault === 'silent-undeclared'
+          ? undefined
+          : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'roots not supported' } };
+      return reply({
+        roots: [{ uri: fault === 'bad-root' ? 'https://example.com/' : 'file:///tmp/project', name: 'project' }],
+      });
     }
     if (m.method === 'sampling/createMessage')
-      return reply(fault === 'bad-sampling' ? { content: 'hello' } : { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'reference' });
+      return reply(
+        fault === 'bad-sampling'
+          ? { content: 'hello' }
+          : { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'reference' },
+      );
     if (m.method === 'elicitation/create') {
       const props = m.params?.requestedSchema?.properties ?? {};
       const content = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, p.default]));
@@ -101,7 +117,11 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
     // The stream closed before the response: resume after its retry.
     if (fault !== 'no-resume') {
       if (fault !== 'early-resume') await new Promise((r) => setTimeout(r, sse.retry ?? 1000));
-      const again = await fetch(url, { method: 'GET', headers: { ...headers(), 'last-event-id': sse.lastId ?? '' }, signal });
+      const again = await fetch(url, {
+        method: 'GET',
+        headers: { ...headers(), 'last-event-id': sse.lastId ?? '' },
+        signal,
+      });
       await readSse(again.body, onMessage);
       return done;
     }
@@ -119,7 +139,9 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
       capabilities,
       clientInfo: CLIENT_INFO,
     });
-    negotiated = INITIALIZE_REVISIONS.includes(init?.result?.protocolVersion) ? init.result.protocolVersion : protocolVersion;
+    negotiated = INITIALIZE_REVISIONS.includes(init?.result?.protocolVersion)
+      ? init.result.protocolVersion
+      : protocolVersion;
     if (fault === 'list-before-initialized') await request('tools/list');
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
@@ -141,7 +163,9 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
   }
   if (fault === 'unlisted-tool') await call('not_listed');
   if (fault === 'fetch-ref') {
-    for (const tool of tools) for (const ref of JSON.stringify(tool.inputSchema).match(/"\$ref":"(http[^"]+)"/g) ?? []) await fetch(JSON.parse(`{${ref}}`).$ref, { signal });
+    for (const tool of tools)
+      for (const ref of JSON.stringify(tool.inputSchema).match(/"\$ref":"(http[^"]+)"/g) ?? [])
+        await fetch(JSON.parse(`{${ref}}`).$ref, { signal });
   }
   if (fault === 'garbage') await fetch(url, { method: 'POST', headers: headers(), body: 'not json', signal });
   if (fault === 'null-id') await post({ jsonrpc: '2.0', id: null, method: 'ping', params: meta() });

@@ -13,7 +13,10 @@ const jsonAnswer = (res: ServerResponse, status: number, body: unknown, headers:
   res.end(JSON.stringify(body));
 };
 const isRequest = (m: unknown) =>
-  m !== null && typeof m === 'object' && typeof (m as { method?: unknown }).method === 'string' && 'id' in (m as object);
+  m !== null &&
+  typeof m === 'object' &&
+  typeof (m as { method?: unknown }).method === 'string' &&
+  'id' in (m as object);
 
 /** What the endpoint saw of the HTTP session. */
 export interface HttpState {
