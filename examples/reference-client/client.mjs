@@ -104,7 +104,7 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
     if (res.headers.get('mcp-session-id')) sessionId = res.headers.get('mcp-session-id');
     if (!('id' in message) || !message.method) return undefined;
     const type = res.headers.get('content-type') ?? '';
-    if (!type.includes('text/event-stream')) return res.json();
+    if (!type.includes('text/event-stream')) return res.json().catch(() => undefined);
     let done;
     const onMessage = async (m) => {
       if (m.method && 'id' in m) {
@@ -131,7 +131,7 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
 
   if (stateless) {
     let reply = await request('server/discover');
-    if (reply?.error?.code === -32022) reply = await request('server/discover');
+    if (reply?.error?.code === -32022 && fault !== 'no-version-retry') reply = await request('server/discover');
   } else {
     if (fault === 'list-before-initialize') await request('tools/list');
     const init = await request('initialize', {
@@ -143,6 +143,8 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
       ? init.result.protocolVersion
       : protocolVersion;
     if (fault === 'list-before-initialized') await request('tools/list');
+    if (fault === 'cancel-initialize')
+      await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'late' } });
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
   }
   const tools = (await request('tools/list'))?.result?.tools ?? [];

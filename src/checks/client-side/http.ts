@@ -103,11 +103,17 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
       const after = afterInitialize(r);
       if (after.length === 0) return none(r);
       // On 2026-07-28 a request refused for its version may name another.
-      const bad = after.find((x) => x.requestHeaders['mcp-protocol-version'] !== version && x.status !== 400);
-      return bad
-        ? fail(
-            `${where(r)}: ${bad.method} with MCP-Protocol-Version ${JSON.stringify(bad.requestHeaders['mcp-protocol-version'] ?? null)}, negotiated ${version}`,
-            { actual: show(bad) },
+      const counted = after.filter((x) => x.status !== 400);
+      const missing = counted.find((x) => x.requestHeaders['mcp-protocol-version'] === undefined);
+      if (missing)
+        return fail(`${where(r)}: ${missing.method} without MCP-Protocol-Version after initialization`, {
+          actual: show(missing),
+        });
+      const other = counted.find((x) => x.requestHeaders['mcp-protocol-version'] !== version);
+      return other
+        ? warn(
+            `${where(r)}: ${other.method} with MCP-Protocol-Version ${JSON.stringify(other.requestHeaders['mcp-protocol-version'])}, negotiated ${version}`,
+            { actual: show(other) },
           )
         : pass(`${where(r)}: ${after.length} requests name ${version}`);
     },

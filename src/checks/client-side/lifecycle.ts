@@ -1,7 +1,7 @@
 // client-side/lifecycle and client-side/stateless: how the client opens and keeps the conversation, on both wires.
 import { isObject } from '../../json.js';
 import { META, STATELESS } from '../../transport/test-server/conversation.js';
-import { fail, pass, skip } from '../kit/check.js';
+import { fail, pass, skip, warn } from '../kit/check.js';
 import {
   type ClientCheckDef,
   type ScenarioRecord,
@@ -151,7 +151,7 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
       if (requests.length === 0) return silentClient(r);
       const retry = requests.slice(1).find((m) => m.method === requests[0].method);
       if (!retry)
-        return fail(`${where(r)}: ${String(requests[0].method)} was refused with -32022 and not retried`, {
+        return warn(`${where(r)}: ${String(requests[0].method)} was refused with -32022 and not retried`, {
           transcript: excerpt(r),
         });
       const meta = isObject(retry.params) && isObject(retry.params._meta) ? retry.params._meta : {};
@@ -159,7 +159,7 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
         return skip(`${where(r)}: the retry has no protocol version in _meta (see client-side/stateless/request-meta)`);
       return meta[META.version] === STATELESS
         ? pass(`${where(r)}: retried with ${STATELESS}`)
-        : fail(`${where(r)}: retried with ${JSON.stringify(meta[META.version])}, not a version the error named`, {
+        : warn(`${where(r)}: retried with ${JSON.stringify(meta[META.version])}, not a version the error named`, {
             transcript: excerpt(r, [seqOf(r, retry)]),
           });
     },
