@@ -12,6 +12,7 @@ import { Conversation, STATELESS } from '../../transport/test-server/conversatio
 import { httpTestServer } from '../../transport/test-server/endpoint.js';
 import type { Scenario } from '../../transport/test-server/scenario.js';
 import { TOOL } from '../../version.js';
+import { isObject } from '../../json.js';
 import { checkResult } from '../result.js';
 
 /** What a client in the caller's process gets: the same contract as a process. */
@@ -170,6 +171,11 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
       if (def.scenarios && !def.scenarios.includes(r.scenario.name)) continue;
       if (def.revisions && !def.revisions.includes(r.revision)) continue;
       if (def.transport && def.transport !== r.transport) continue;
+      const era = eraRefused(r);
+      if (era) {
+        reasons.push(era);
+        continue;
+      }
       let o: Outcome;
       try {
         o = def.judge(r);
@@ -207,6 +213,17 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
               );
     return { ...result, area: def.id.split('/').slice(0, 2).join('/') };
   });
+}
+
+/** Why a 2026-07-28 scenario judged nothing: the client opened with initialize, so it does not speak that wire. */
+function eraRefused(r: ScenarioRecord): string | undefined {
+  if (r.revision !== STATELESS) return undefined;
+  const first = r.conv.frames.find(
+    (f) => f.dir === 'in' && isObject(f.message) && typeof f.message.method === 'string',
+  );
+  return isObject(first?.message) && first.message.method === 'initialize'
+    ? `${r.scenario.name} @ ${r.revision}: the client does not speak ${STATELESS} (it sent initialize)`
+    : undefined;
 }
 
 /** Runs every scenario of the plan and judges them: the report, in the same shape as a server run's. */
