@@ -10,6 +10,7 @@ import { globToRegExp } from '../../suite/glob.js';
 import { type ClientExit, runClientProcess } from '../../transport/client-process.js';
 import { Conversation, STATELESS } from '../../transport/test-server/conversation.js';
 import { httpTestServer } from '../../transport/test-server/endpoint.js';
+import type { TestServer } from '../../transport/test-server/http.js';
 import type { Scenario } from '../../transport/test-server/scenario.js';
 import { TOOL } from '../../version.js';
 import { isObject } from '../../json.js';
@@ -40,6 +41,8 @@ export interface ClientRunOptions {
   seed?: number;
   strict?: boolean;
   signal?: AbortSignal;
+  /** Called with each scenario's test server before it listens: mount routes, add gates (the authorization side). */
+  setup?: (server: TestServer, conv: Conversation) => void;
   /** Called when a scenario ends. */
   onScenario?: (record: ScenarioRecord) => void;
 }
@@ -71,6 +74,7 @@ export async function runScenario(
 ): Promise<ScenarioRecord> {
   const conv = new Conversation(scenario, revision, options.timeoutMs ?? 5000);
   const { server, state } = httpTestServer(conv);
+  options.setup?.(server, conv);
   const url = await server.listen();
   conv.origin = server.origin;
   const budgetMs = options.scenarioMs ?? 10_000;
