@@ -54,7 +54,10 @@ export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
       tree = descendants(pid);
       killTree(pid, tree);
     };
-    const timer = setTimeout(() => stop(`budget of ${launch.budgetMs} ms spent: the client and its processes were stopped`), launch.budgetMs);
+    const timer = setTimeout(
+      () => stop(`budget of ${launch.budgetMs} ms spent: the client and its processes were stopped`),
+      launch.budgetMs,
+    );
     const onAbort = () => stop('the run was interrupted: the client was stopped');
     launch.signal?.addEventListener('abort', onAbort, { once: true });
     for (const [stream, name] of [

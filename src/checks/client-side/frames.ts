@@ -17,7 +17,7 @@ function envelopeFault(m: unknown): string | undefined {
   }
   if ('method' in m) return 'method is not a string';
   if (!isId(m.id)) return `response id ${JSON.stringify(m.id)} is not a string or integer`;
-  if (('result' in m) === ('error' in m)) return 'a response needs exactly one of result and error';
+  if ('result' in m === 'error' in m) return 'a response needs exactly one of result and error';
   if ('error' in m && (!isObject(m.error) || !Number.isInteger(m.error.code) || typeof m.error.message !== 'string'))
     return 'error needs an integer code and a string message';
   return undefined;
@@ -29,8 +29,7 @@ function firstBad(r: ScenarioRecord, fault: (m: unknown, text: string) => string
     const messages = Array.isArray(f.message) ? f.message : [f.message];
     for (const m of messages) {
       const why = fault(m, f.text);
-      if (why)
-        return fail(`${where(r)}: ${why}`, { actual: f.text.slice(0, 500), transcript: excerpt(r, [f.seq]) });
+      if (why) return fail(`${where(r)}: ${why}`, { actual: f.text.slice(0, 500), transcript: excerpt(r, [f.seq]) });
     }
   }
   return undefined;
@@ -87,7 +86,9 @@ export const CLIENT_FRAME_CHECKS: ClientCheckDef[] = [
           seen.set(key, f.seq);
         }
       }
-      return seen.size === 0 ? skip(`${where(r)}: the client sent no request`) : pass(`${where(r)}: ${seen.size} ids, none reused`);
+      return seen.size === 0
+        ? skip(`${where(r)}: the client sent no request`)
+        : pass(`${where(r)}: ${seen.size} ids, none reused`);
     },
   },
 ];

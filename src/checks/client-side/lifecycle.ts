@@ -1,8 +1,15 @@
 // client-side/lifecycle and client-side/stateless: how the client opens and keeps the conversation, on both wires.
 import { isObject } from '../../json.js';
 import { META, STATELESS } from '../../transport/test-server/conversation.js';
-import { fail, pass, skip } from '../kit/check.js';
-import { type ClientCheckDef, type ScenarioRecord, excerpt, fromClient, requestsOf, where } from '../kit/client-check.js';
+import { fail, pass, skip, warn } from '../kit/check.js';
+import {
+  type ClientCheckDef,
+  type ScenarioRecord,
+  excerpt,
+  fromClient,
+  requestsOf,
+  where,
+} from '../kit/client-check.js';
 import { requirement } from '../kit/requirement.js';
 
 const INIT = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
@@ -53,7 +60,8 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
         return fail(`${where(r)}: ${String(early.method)} was sent before notifications/initialized`, {
           transcript: excerpt(r, [seqOf(r, early)]),
         });
-      if (notified < 0) return skip(`${where(r)}: the client sent no notifications/initialized, and no request after initialize`);
+      if (notified < 0)
+        return skip(`${where(r)}: the client sent no notifications/initialized, and no request after initialize`);
       return pass(`${where(r)}: notifications/initialized before any other request`);
     },
   },
@@ -95,7 +103,9 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
         (m) => m.method === 'notifications/cancelled' && isObject(m.params) && m.params.requestId === init.id,
       );
       return cancel
-        ? fail(`${where(r)}: notifications/cancelled names initialize's id`, { transcript: excerpt(r, [seqOf(r, cancel)]) })
+        ? fail(`${where(r)}: notifications/cancelled names initialize's id`, {
+            transcript: excerpt(r, [seqOf(r, cancel)]),
+          })
         : pass(`${where(r)}: initialize not cancelled`);
     },
   },
@@ -141,13 +151,15 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
       if (requests.length === 0) return silentClient(r);
       const retry = requests.slice(1).find((m) => m.method === requests[0].method);
       if (!retry)
-        return fail(`${where(r)}: ${String(requests[0].method)} was refused with -32022 and not retried`, {
+        return warn(`${where(r)}: ${String(requests[0].method)} was refused with -32022 and not retried`, {
           transcript: excerpt(r),
         });
       const meta = isObject(retry.params) && isObject(retry.params._meta) ? retry.params._meta : {};
+      if (meta[META.version] === undefined)
+        return skip(`${where(r)}: the retry has no protocol version in _meta (see client-side/stateless/request-meta)`);
       return meta[META.version] === STATELESS
         ? pass(`${where(r)}: retried with ${STATELESS}`)
-        : fail(`${where(r)}: retried with ${JSON.stringify(meta[META.version])}, not a version the error named`, {
+        : warn(`${where(r)}: retried with ${JSON.stringify(meta[META.version])}, not a version the error named`, {
             transcript: excerpt(r, [seqOf(r, retry)]),
           });
     },
@@ -167,8 +179,11 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
     judge: (r) => {
       const calls = requestsOf(r).filter((m) => m.method === 'tools/call');
       if (calls.length === 0) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
-      const retry = calls.find((m) => isObject(m.params) && ('requestState' in m.params || 'inputResponses' in m.params));
-      if (!retry) return skip(`${where(r)}: the client did not retry the call (it may have declined the input request)`);
+      const retry = calls.find(
+        (m) => isObject(m.params) && ('requestState' in m.params || 'inputResponses' in m.params),
+      );
+      if (!retry)
+        return skip(`${where(r)}: the client did not retry the call (it may have declined the input request)`);
       const p = retry.params as Record<string, unknown>;
       const states = [...r.conv.requestStates.keys()];
       if (typeof p.requestState !== 'string' || !states.includes(p.requestState))

@@ -13,7 +13,10 @@ const ADD_NUMBERS: ScenarioTool = {
   description: 'Add two numbers',
   inputSchema: {
     type: 'object',
-    properties: { a: { type: 'number', description: 'First number' }, b: { type: 'number', description: 'Second number' } },
+    properties: {
+      a: { type: 'number', description: 'First number' },
+      b: { type: 'number', description: 'Second number' },
+    },
     required: ['a', 'b'],
   },
   does: 'sum',
@@ -67,7 +70,8 @@ export const CLIENT_SCENARIOS: Scenario[] = [
   },
   {
     name: 'sse-retry',
-    description: "The client calls a tool whose SSE stream closes after a primed event with retry: 500; it resumes with GET and Last-Event-ID",
+    description:
+      'The client calls a tool whose SSE stream closes after a primed event with retry: 500; it resumes with GET and Last-Event-ID',
     revisions: NEWEST_INIT,
     context: {},
     tools: [
@@ -82,7 +86,8 @@ export const CLIENT_SCENARIOS: Scenario[] = [
   },
   {
     name: 'json-schema-ref-no-deref',
-    description: "A tool's inputSchema has a $ref to a network URL (a canary on the test server): the client lists tools and never fetches it",
+    description:
+      "A tool's inputSchema has a $ref to a network URL (a canary on the test server): the client lists tools and never fetches it",
     revisions: BOTH,
     context: {},
     tools: [

@@ -31,7 +31,8 @@ Options:
 const positive = (v: string | undefined, flag: string, fallback: number): number => {
   if (v === undefined) return fallback;
   const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--${flag} takes a positive number of seconds, not ${JSON.stringify(v)}`);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--${flag} takes a positive number of seconds, not ${JSON.stringify(v)}`);
   return n;
 };
 
@@ -52,7 +53,9 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
   if (command.length === 0) throw new UsageError(`no client command: put it after --\n\n${CLIENT_USAGE}`);
   const revision = values.revision ?? 'auto';
   if (revision !== 'auto' && revision !== 'all' && !(SCHEMA_REVISIONS as readonly string[]).includes(revision))
-    throw new UsageError(`--revision takes auto or one of ${SCHEMA_REVISIONS.join(', ')}, not ${JSON.stringify(revision)}`);
+    throw new UsageError(
+      `--revision takes auto or one of ${SCHEMA_REVISIONS.join(', ')}, not ${JSON.stringify(revision)}`,
+    );
   const out = values.out ?? DEFAULTS.out;
   await checkFolder(out, `reports folder ${out}`);
   const baseline = values['expected-failures'] ? await loadBaseline(values['expected-failures']) : undefined;
@@ -76,10 +79,16 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
     throw err;
   }
   if (baseline)
-    report = { ...report, checks: applyBaseline(report.checks, baseline, { revision: report.client?.protocolVersion ?? revision }) };
+    report = {
+      ...report,
+      checks: applyBaseline(report.checks, baseline, { revision: report.client?.protocolVersion ?? revision }),
+    };
   const written = await writeReports(report, out);
   process.stdout.write(
-    renderConsole(report, { color: process.stdout.isTTY === true, paths: Object.values(written).filter((p): p is string => typeof p === 'string') }),
+    renderConsole(report, {
+      color: process.stdout.isTTY === true,
+      paths: Object.values(written).filter((p): p is string => typeof p === 'string'),
+    }),
   );
   return exitCodeFor(report);
 }

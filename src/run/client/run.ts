@@ -48,13 +48,15 @@ export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios'>):
   const names = options.scenarios;
   const unknown = names?.filter((n) => !CLIENT_SCENARIOS.some((s) => s.name === n)) ?? [];
   if (unknown.length > 0)
-    throw new Error(`unknown scenario ${unknown.join(', ')}; the scenarios are ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}`);
+    throw new Error(
+      `unknown scenario ${unknown.join(', ')}; the scenarios are ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}`,
+    );
   const picked = CLIENT_SCENARIOS.filter((s) => !names || names.includes(s.name));
   const revision = options.revision ?? 'auto';
   return picked.flatMap((s) =>
     revision === 'auto' || revision === 'all'
       ? s.revisions.map((r) => [s, r] as [Scenario, string])
-      : s.revisions.includes(revision) || s.revisions.includes('2025-11-25') && revision !== STATELESS
+      : s.revisions.includes(revision) || (s.revisions.includes('2025-11-25') && revision !== STATELESS)
         ? [[s, revision] as [Scenario, string]]
         : [],
   );
@@ -73,10 +75,13 @@ export async function runScenario(
   const budgetMs = options.scenarioMs ?? 10_000;
   let exit: ClientExit;
   try {
-    if (typeof options.client === 'function') exit = await inProcess(options.client, url, scenario, revision, budgetMs, conv, options.signal);
+    if (typeof options.client === 'function')
+      exit = await inProcess(options.client, url, scenario, revision, budgetMs, conv, options.signal);
     else {
       const { command, args } = options.client;
-      const withUrl = args.some((a) => a.includes('{url}')) ? args.map((a) => a.replaceAll('{url}', url)) : [...args, url];
+      const withUrl = args.some((a) => a.includes('{url}'))
+        ? args.map((a) => a.replaceAll('{url}', url))
+        : [...args, url];
       exit = await runClientProcess({
         command,
         args: withUrl,
@@ -127,7 +132,13 @@ async function inProcess(
   });
   try {
     const ended = await Promise.race([
-      client({ url, scenario: scenario.name, context: scenario.context, protocolVersion: revision, signal: abort.signal }).then(
+      client({
+        url,
+        scenario: scenario.name,
+        context: scenario.context,
+        protocolVersion: revision,
+        signal: abort.signal,
+      }).then(
         () => 0,
         (err: Error) => {
           conv.transcript.add('stderr', `client threw: ${err.message}`);
@@ -136,7 +147,12 @@ async function inProcess(
       ),
       budget,
     ]);
-    return { code: ended === 'stopped' ? null : ended, signal: null, stopped: ended === 'stopped', durationMs: performance.now() - t0 };
+    return {
+      code: ended === 'stopped' ? null : ended,
+      signal: null,
+      stopped: ended === 'stopped',
+      durationMs: performance.now() - t0,
+    };
   } finally {
     clearTimeout(timer);
     outer?.removeEventListener('abort', stop);
@@ -149,11 +165,22 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
     const t0 = performance.now();
     const outcomes: Outcome[] = [];
     const reasons: string[] = [];
+    const errors: string[] = [];
     for (const r of records) {
       if (def.scenarios && !def.scenarios.includes(r.scenario.name)) continue;
       if (def.revisions && !def.revisions.includes(r.revision)) continue;
       if (def.transport && def.transport !== r.transport) continue;
-      const o = def.judge(r);
+      let o: Outcome;
+      try {
+        o = def.judge(r);
+      } catch (err) {
+        o = {
+          status: 'fail',
+          message: `${r.scenario.name} @ ${r.revision}: the check broke: ${(err as Error).message}`,
+        };
+        errors.push(o.message);
+        continue;
+      }
       if (o.status === 'skip') reasons.push(o.message);
       else outcomes.push(o);
     }
@@ -161,11 +188,23 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
     const named = { ...def, requirement: citing(def.requirement, revision) };
     const worst = worstOf(outcomes);
     const ms = performance.now() - t0;
-    const result = !worst
-      ? checkResult(named, { status: 'skip', message: reasons.length > 0 ? reasons.join('; ') : 'no scenario of this run applies' }, ms)
-      : worst.status === 'pass'
-        ? checkResult(named, { status: 'pass', message: outcomes.map((o) => o.message).join('; ') }, ms)
-        : checkResult(named, { status: worst.status, message: worst.message, expected: worst.expected, actual: worst.actual }, ms, worst.transcript);
+    const result =
+      errors.length > 0
+        ? checkResult(named, { status: 'error', message: errors.join('; ') }, ms)
+        : !worst
+          ? checkResult(
+              named,
+              { status: 'skip', message: reasons.length > 0 ? reasons.join('; ') : 'no scenario of this run applies' },
+              ms,
+            )
+          : worst.status === 'pass'
+            ? checkResult(named, { status: 'pass', message: outcomes.map((o) => o.message).join('; ') }, ms)
+            : checkResult(
+                named,
+                { status: worst.status, message: worst.message, expected: worst.expected, actual: worst.actual },
+                ms,
+                worst.transcript,
+              );
     return { ...result, area: def.id.split('/').slice(0, 2).join('/') };
   });
 }
@@ -225,5 +264,9 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
 function describeExits(records: readonly ScenarioRecord[]): string {
   const first = records[0]?.exit;
   if (!first) return 'no scenario ran';
-  return first.spawnError ? `it could not be started: ${first.spawnError}` : first.stopped ? 'it was stopped at the end of its budget' : `it exited with code ${first.code}`;
+  return first.spawnError
+    ? `it could not be started: ${first.spawnError}`
+    : first.stopped
+      ? 'it was stopped at the end of its budget'
+      : `it exited with code ${first.code}`;
 }

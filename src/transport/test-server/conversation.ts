@@ -97,7 +97,10 @@ export class Conversation {
    * Handles one message from the client: a response settles the request it answers; a request gets its response
    * (returned, for the caller to send); a notification gets nothing. `out` carries requests to the client meanwhile.
    */
-  async handle(message: unknown, out: Outlet | undefined): Promise<Record<string, unknown> | typeof DEFERRED | undefined> {
+  async handle(
+    message: unknown,
+    out: Outlet | undefined,
+  ): Promise<Record<string, unknown> | typeof DEFERRED | undefined> {
     const m = rec(message);
     if (typeof m.method !== 'string') {
       if (typeof m.id === 'string') this.pending.get(m.id)?.(m);
