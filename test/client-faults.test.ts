@@ -5,7 +5,6 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CLIENT_CHECKS, CLIENT_SCENARIOS } from '../src/checks/client-side/index.js';
 import { judge, runClientConformance, runScenario } from '../src/run/client/run.js';
-// @ts-expect-error: the reference client is plain JavaScript
 import { connect } from '../examples/reference-client/client.mjs';
 
 interface Row {
