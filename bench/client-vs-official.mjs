@@ -10,7 +10,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, median, OFFICIAL, officialNodeFlags, officialResults, ROOT, timed } from './lib.mjs';
+import { CLI, medianSummary, OFFICIAL, officialNodeFlags, officialResults, ROOT, timed } from './lib.mjs';
 
 const RESULTS = join(ROOT, 'bench/results-client.json');
 const RUNS = Number(process.argv[2] ?? 3);
@@ -44,21 +44,6 @@ async function official(work, flags) {
   return { ms, code, ...(await officialResults(out)) };
 }
 
-/** Medians of wall time and of each count, plus every run's wall time. */
-function summary(runs) {
-  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.statuses)))];
-  /** The median of a count only one of the tools has (undefined, so not written, for the other). */
-  const of = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
-  return {
-    wallMs: { median: median(runs.map((r) => r.ms)), runs: runs.map((r) => r.ms) },
-    checks: median(runs.map((r) => r.checks)),
-    scenarios: of('scenarios'),
-    processes: of('processes'),
-    statuses: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.statuses[k] ?? 0))])),
-    exitCodes: [...new Set(runs.map((r) => r.code))],
-  };
-}
-
 const work = await mkdtemp(join(tmpdir(), 'mcpc-bench-client-'));
 try {
   const flags = await officialNodeFlags(work);
@@ -77,10 +62,10 @@ try {
     node: process.version,
     client: '@modelcontextprotocol/client (SDK v2) contract client, bench/clients/sdk-v2.mjs',
     runs: RUNS,
-    ours: { command: `mcp-conformance client --seed 7 -- ${CLIENT.join(' ')}`, ...summary(results.ours) },
+    ours: { command: `mcp-conformance client --seed 7 -- ${CLIENT.join(' ')}`, ...medianSummary(results.ours) },
     official: {
       command: `conformance client --command '${CLIENT.join(' ')}' --suite all`,
-      ...summary(results.official),
+      ...medianSummary(results.official),
     },
   };
   await writeFile(RESULTS, `${JSON.stringify(record, null, 2)}\n`);

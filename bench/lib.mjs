@@ -159,3 +159,20 @@ export async function officialResults(out) {
   }
   return { checks, scenarios: files.length, statuses };
 }
+
+/**
+ * Medians of wall time and of each count over a tool's runs (`{ ms, code, checks, statuses, scenarios?, processes? }`),
+ * plus every run's wall time. A count only one tool has is undefined (so not written) for the other.
+ */
+export function medianSummary(runs) {
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.statuses)))];
+  const of = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
+  return {
+    wallMs: { median: median(runs.map((r) => r.ms)), runs: runs.map((r) => r.ms) },
+    checks: median(runs.map((r) => r.checks)),
+    scenarios: of('scenarios'),
+    processes: of('processes'),
+    statuses: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.statuses[k] ?? 0))])),
+    exitCodes: [...new Set(runs.map((r) => r.code))],
+  };
+}
