@@ -8,7 +8,16 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLI, OFFICIAL, ROOT, median, officialNodeFlags, officialResults, startEverythingHttp, timed } from './lib.mjs';
+import {
+  CLI,
+  medianSummary,
+  OFFICIAL,
+  officialNodeFlags,
+  officialResults,
+  ROOT,
+  startEverythingHttp,
+  timed,
+} from './lib.mjs';
 
 const RESULTS = join(ROOT, 'bench/results-http.json');
 const RUNS = Number(process.argv[2] ?? 5);
@@ -24,18 +33,6 @@ async function official(url, work, flags) {
   const out = await mkdtemp(join(work, 'official-'));
   const { ms, code } = await timed([...flags, OFFICIAL, 'server', '--url', url, '--suite', 'all', '--output-dir', out]);
   return { ms, code, ...(await officialResults(out)) };
-}
-
-/** Medians of wall time and of each count, plus every run's wall time. */
-function summary(runs) {
-  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.statuses)))];
-  return {
-    wallMs: { median: median(runs.map((r) => r.ms)), runs: runs.map((r) => r.ms) },
-    checks: median(runs.map((r) => r.checks)),
-    ...(runs[0].scenarios !== undefined && { scenarios: median(runs.map((r) => r.scenarios)) }),
-    statuses: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.statuses[k] ?? 0))])),
-    exitCodes: [...new Set(runs.map((r) => r.code))],
-  };
 }
 
 const work = await mkdtemp(join(tmpdir(), 'mcpc-bench-'));
@@ -58,8 +55,8 @@ try {
     node: process.version,
     server: '@modelcontextprotocol/server-everything streamableHttp',
     runs: RUNS,
-    ours: { command: `mcp-conformance ${url} --seed 7`, ...summary(results.ours) },
-    official: { command: `conformance server --url ${url} --suite all`, ...summary(results.official) },
+    ours: { command: `mcp-conformance ${url} --seed 7`, ...medianSummary(results.ours) },
+    official: { command: `conformance server --url ${url} --suite all`, ...medianSummary(results.official) },
   };
   await writeFile(RESULTS, `${JSON.stringify(record, null, 2)}\n`);
   const row = (name, s) =>

@@ -143,16 +143,36 @@ export async function startEverythingHttp() {
   return { url, stop };
 }
 
-/** Reads the checks and statuses the official suite wrote into `out` (one folder per scenario). */
+/**
+ * Reads the checks and statuses the official suite wrote into `out`: one folder per scenario run, holding its
+ * checks.json (0.2 nests the auth scenarios one folder deeper and leaves a skipped scenario's folder empty).
+ */
 export async function officialResults(out) {
   const statuses = {};
   let checks = 0;
-  const scenarios = await fs.promises.readdir(out);
-  for (const dir of scenarios) {
-    for (const check of JSON.parse(await readFile(join(out, dir, 'checks.json'), 'utf8'))) {
+  const files = (await fs.promises.readdir(out, { recursive: true })).filter((f) => f.endsWith('checks.json'));
+  for (const file of files) {
+    for (const check of JSON.parse(await readFile(join(out, file), 'utf8'))) {
       statuses[check.status] = (statuses[check.status] ?? 0) + 1;
       checks++;
     }
   }
-  return { checks, scenarios: scenarios.length, statuses };
+  return { checks, scenarios: files.length, statuses };
+}
+
+/**
+ * Medians of wall time and of each count over a tool's runs (`{ ms, code, checks, statuses, scenarios?, processes? }`),
+ * plus every run's wall time. A count only one tool has is undefined (so not written) for the other.
+ */
+export function medianSummary(runs) {
+  const keys = [...new Set(runs.flatMap((r) => Object.keys(r.statuses)))];
+  const of = (key) => (runs[0][key] === undefined ? undefined : median(runs.map((r) => r[key])));
+  return {
+    wallMs: { median: median(runs.map((r) => r.ms)), runs: runs.map((r) => r.ms) },
+    checks: median(runs.map((r) => r.checks)),
+    scenarios: of('scenarios'),
+    processes: of('processes'),
+    statuses: Object.fromEntries(keys.map((k) => [k, median(runs.map((r) => r.statuses[k] ?? 0))])),
+    exitCodes: [...new Set(runs.map((r) => r.code))],
+  };
 }

@@ -5,15 +5,10 @@
 // corpus/results.json and the table in corpus/README.md. Arguments are passed to the matrix (default: --seed 7 --jobs 2).
 // Not part of `npm test`: it takes minutes and installs a gigabyte.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { homedir } from 'node:os';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { DIR, installPinned, processesLeft, ROOT, writeReadmeTable, YAML } from './corpus-lib.mjs';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const YAML = createRequire(import.meta.url)('yaml');
-const DIR = process.env.MCP_CONFORMANCE_CORPUS_DIR ?? join(homedir(), '.cache', 'mcp-conformance-corpus');
 const SANDBOX = join(DIR, 'sandbox');
 const OUT = join(DIR, 'out');
 const args = process.argv.slice(2);
@@ -26,44 +21,11 @@ if (args.includes('--help') || args.includes('-h')) {
 const given = (flag) => args.includes(flag);
 const matrixArgs = [...(given('--seed') ? [] : ['--seed', '7']), ...(given('--jobs') ? [] : ['--jobs', '2']), ...args];
 
-const slug = (name) => name.replace(/^@/, '').replace(/[^a-zA-Z0-9.-]+/g, '-');
-/** `@scope/name@1.2.3` → [`@scope/name`, `1.2.3`] */
-const split = (spec) => [spec.slice(0, spec.lastIndexOf('@')), spec.slice(spec.lastIndexOf('@') + 1)];
-
 const text = readFileSync(join(ROOT, 'corpus/servers.yaml'), 'utf8');
 const { servers } = YAML.parse(text);
 
-// 1. Pinned installs, each package in a folder of its own (their dependencies differ); one installed already is kept.
-for (const spec of new Set(servers.map((s) => s.labels.package))) {
-  const [name, version] = split(spec);
-  const prefix = join(DIR, 'pkgs', slug(name));
-  const manifest = join(prefix, 'node_modules', name, 'package.json');
-  // Some packages spell their version with a leading v in their package.json.
-  if (existsSync(manifest) && String(JSON.parse(readFileSync(manifest, 'utf8')).version).replace(/^v/, '') === version)
-    continue;
-  process.stdout.write(`install ${spec}\n`);
-  mkdirSync(prefix, { recursive: true });
-  // A browser download (puppeteer's, for desktop-commander) cannot reach its host here, and no server run needs it.
-  const npm = spawnSync(
-    'npm',
-    [
-      'install',
-      '--prefix',
-      prefix,
-      `${name}@${version}`,
-      '--save-exact',
-      '--no-audit',
-      '--no-fund',
-      '--prefer-offline',
-      '--loglevel=error',
-    ],
-    { stdio: 'inherit', env: { ...process.env, PUPPETEER_SKIP_DOWNLOAD: '1' } },
-  );
-  if (npm.status !== 0) {
-    process.stderr.write(`corpus: installing ${spec} failed (exit ${npm.status})\n`);
-    process.exit(2);
-  }
-}
+// 1. Pinned installs, each package in a folder of its own.
+installPinned(servers.map((s) => s.labels.package));
 
 // 2. The sandbox, afresh: what a server writes (a memory file, a database) must not carry over into the next run.
 rmSync(SANDBOX, { recursive: true, force: true });
@@ -112,15 +74,7 @@ const run = spawnSync(process.execPath, [join(ROOT, 'dist/cli/main.js'), 'matrix
 const wallMs = Date.now() - t0;
 
 // 4. No process of the corpus may be left running.
-const left = readdirSync('/proc')
-  .filter((p) => /^\d+$/.test(p) && Number(p) !== process.pid)
-  .filter((p) => {
-    try {
-      return readFileSync(`/proc/${p}/cmdline`, 'utf8').includes(DIR);
-    } catch {
-      return false;
-    }
-  });
+const left = processesLeft();
 if (left.length > 0) process.stderr.write(`corpus: processes left running: ${left.join(', ')}\n`);
 
 // 5. results.json and the README table; a matrix that wrote none (bad arguments: exit 2) has said why.
@@ -172,7 +126,6 @@ const reported = results.servers.filter((s) => s.verdict !== 'no-report').length
 const row = (s) =>
   `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${((s.durationMs ?? 0) / 1000).toFixed(1)} s | ${s.processes ? `${s.processes.started} / ${s.processes.mostAlive}` : '–'} |`;
 const table = [
-  '<!-- corpus-table: written by scripts/corpus.mjs -->',
   `Seed ${seed}, ${results.servers.length} servers (${reported} with a report) across ${implementations.size} implementations, ${(wallMs / 1000).toFixed(0)} s in all; processes left: ${left.length}.`,
   '',
   '| server | implementation | transport | revision(s) | verdict | pass/fail/warn/skip/error | time | processes (started / most alive) |',
@@ -183,7 +136,6 @@ const table = [
   '2026-07-28 run of a dual-era server); warnings and messages are in results.json and the matrix.',
   '',
   ...failures(matrix),
-  '<!-- /corpus-table -->',
 ].join('\n');
 /** One line per failing check: its requirement and the runs that fail it. */
 function failures(m) {
@@ -202,14 +154,7 @@ function failures(m) {
   );
 }
 
-const readme = join(ROOT, 'corpus/README.md');
-const old = existsSync(readme) ? readFileSync(readme, 'utf8') : '';
-writeFileSync(
-  readme,
-  /<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/.test(old)
-    ? old.replace(/<!-- corpus-table[\s\S]*<!-- \/corpus-table -->/, () => table)
-    : `${old}\n${table}\n`,
-);
+writeReadmeTable('corpus-table', 'scripts/corpus.mjs', table);
 process.stdout.write(
   `corpus: ${reported}/${results.servers.length} servers reported, ${implementations.size} implementations; corpus/results.json and corpus/README.md written\n`,
 );
