@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { connect } from '../examples/reference-client/oauth.mjs';
 import { PRE_REGISTERED, SCENARIOS, scenarioNamed } from '../src/auth/scenarios.js';
-import { CLIENT_AUTH_CHECKS } from '../src/checks/client-auth/checks.js';
+import { CLIENT_AUTH_CHECKS } from '../src/checks/client-side/auth.js';
 import { type ScenarioRun, runScenario } from '../src/run/client-auth.js';
 
 type Faults = Record<string, boolean>;
@@ -14,27 +14,27 @@ const reference =
 
 /** One row per check: the fault, the scenario that shows it, the check that owns it and its verdict there. */
 const FAULT_ROWS: [fault: string, scenario: string, check: string, status: 'fail' | 'warn'][] = [
-  ['no-authorize', 'auth/metadata-default', 'client/auth/authorizes', 'fail'],
-  ['root-prm-first', 'auth/metadata-default', 'client/auth/prm-discovery', 'fail'],
-  ['openid-first', 'auth/metadata-default', 'client/auth/as-discovery', 'fail'],
-  ['trust-resource', 'auth/resource-mismatch', 'client/auth/resource-match', 'fail'],
-  ['trust-issuer', 'auth/metadata-issuer-mismatch', 'client/auth/metadata-issuer', 'fail'],
-  ['ignore-iss', 'auth/iss-wrong-issuer', 'client/auth/iss-parameter', 'fail'],
-  ['no-pkce', 'auth/metadata-default', 'client/auth/pkce', 'fail'],
-  ['ignore-pkce-support', 'auth/pkce-not-advertised', 'client/auth/pkce-required', 'fail'],
-  ['no-state-check', 'auth/state-mismatch', 'client/auth/state', 'warn'],
-  ['no-resource', 'auth/metadata-default', 'client/auth/resource-parameter', 'fail'],
-  ['http-redirect', 'auth/basic-dcr', 'client/auth/redirect-uri', 'fail'],
-  ['ignore-challenge-scope', 'auth/scope-from-www-authenticate', 'client/auth/scope-challenge', 'fail'],
-  ['no-scope-fallback', 'auth/scope-from-scopes-supported', 'client/auth/scope-fallback', 'warn'],
-  ['no-step-up', 'auth/scope-step-up', 'client/auth/step-up', 'warn'],
-  ['loop-on-403', 'auth/scope-retry-limit', 'client/auth/retry-limit', 'warn'],
-  ['dcr-always', 'auth/basic-cimd', 'client/auth/registration', 'warn'],
-  ['cimd-wrong-id', 'auth/basic-cimd', 'client/auth/cimd-document', 'fail'],
-  ['wrong-auth-method', 'auth/token-endpoint-auth-basic', 'client/auth/token-endpoint-auth', 'fail'],
-  ['token-in-query', 'auth/metadata-default', 'client/auth/token-in-header', 'fail'],
-  ['token-everywhere', 'auth/scope-step-up', 'client/auth/token-audience', 'fail'],
-  ['no-refresh', 'auth/offline-access-scope', 'client/auth/refresh', 'warn'],
+  ['no-authorize', 'auth/metadata-default', 'client-side/auth/authorizes', 'fail'],
+  ['root-prm-first', 'auth/metadata-default', 'client-side/auth/prm-discovery', 'fail'],
+  ['openid-first', 'auth/metadata-default', 'client-side/auth/as-discovery', 'fail'],
+  ['trust-resource', 'auth/resource-mismatch', 'client-side/auth/resource-match', 'fail'],
+  ['trust-issuer', 'auth/metadata-issuer-mismatch', 'client-side/auth/metadata-issuer', 'fail'],
+  ['ignore-iss', 'auth/iss-wrong-issuer', 'client-side/auth/iss-parameter', 'fail'],
+  ['no-pkce', 'auth/metadata-default', 'client-side/auth/pkce', 'fail'],
+  ['ignore-pkce-support', 'auth/pkce-not-advertised', 'client-side/auth/pkce-required', 'fail'],
+  ['no-state-check', 'auth/state-mismatch', 'client-side/auth/state', 'warn'],
+  ['no-resource', 'auth/metadata-default', 'client-side/auth/resource-parameter', 'fail'],
+  ['http-redirect', 'auth/basic-dcr', 'client-side/auth/redirect-uri', 'fail'],
+  ['ignore-challenge-scope', 'auth/scope-from-www-authenticate', 'client-side/auth/scope-challenge', 'fail'],
+  ['no-scope-fallback', 'auth/scope-from-scopes-supported', 'client-side/auth/scope-fallback', 'warn'],
+  ['no-step-up', 'auth/scope-step-up', 'client-side/auth/step-up', 'warn'],
+  ['loop-on-403', 'auth/scope-retry-limit', 'client-side/auth/retry-limit', 'warn'],
+  ['dcr-always', 'auth/basic-cimd', 'client-side/auth/registration', 'warn'],
+  ['cimd-wrong-id', 'auth/basic-cimd', 'client-side/auth/cimd-document', 'fail'],
+  ['wrong-auth-method', 'auth/token-endpoint-auth-basic', 'client-side/auth/token-endpoint-auth', 'fail'],
+  ['token-in-query', 'auth/metadata-default', 'client-side/auth/token-in-header', 'fail'],
+  ['token-everywhere', 'auth/scope-step-up', 'client-side/auth/token-audience', 'fail'],
+  ['no-refresh', 'auth/offline-access-scope', 'client-side/auth/refresh', 'warn'],
 ];
 
 /** Tokens, codes and secrets the servers issue look like this; none may leave the run. */
@@ -67,7 +67,7 @@ describe('client authorization scenarios', () => {
   it('has a fault row for every check', () => {
     const owned = new Set(FAULT_ROWS.map((r) => r[2]));
     expect(
-      CLIENT_AUTH_CHECKS.map((c) => c.id).filter((id) => !owned.has(id) && id !== 'client/auth/client-credentials'),
+      CLIENT_AUTH_CHECKS.map((c) => c.id).filter((id) => !owned.has(id) && id !== 'client-side/auth/client-credentials'),
     ).toEqual([]);
   });
 

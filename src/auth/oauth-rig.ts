@@ -440,7 +440,7 @@ export class OAuthRig {
     if (!client) return (bad('invalid_client', 'unknown client', 401), true);
     if (client.client_secret !== undefined && auth.secret !== client.client_secret)
       return (bad('invalid_client', 'wrong client secret', 401), true);
-    // Another method than the registered one is judged (client/auth/token-endpoint-auth), not refused: one finding.
+    // Another method than the registered one is judged (client-side/auth/token-endpoint-auth), not refused: one finding.
     const issue = (scope: string, resource: string | undefined) => {
       const access = random('at');
       this.log.secret(access);

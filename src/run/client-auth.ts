@@ -4,7 +4,7 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { OAuthRig } from '../auth/oauth-rig.js';
 import { type AuthScenario, contextOf } from '../auth/scenarios.js';
-import { CLIENT_AUTH_CHECKS } from '../checks/client-auth/checks.js';
+import { CLIENT_AUTH_CHECKS } from '../checks/client-side/auth.js';
 import type { Requirement, Status } from '../schema/generated/report.js';
 import { descendants, killTree } from '../transport/process-tree.js';
 

@@ -43,7 +43,7 @@ const authorizedMcp = (r: AuthRun) =>
   mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(bearerOf(e) ?? '')?.kind === 'access');
 
 /** Why there is nothing to judge when the client never asked for authorization. */
-const NO_AUTHORIZATION = 'the client made no authorization request (see client/auth/authorizes)';
+const NO_AUTHORIZATION = 'the client made no authorization request (see client-side/auth/authorizes)';
 
 /** For the scenarios where a conformant client stops: the first exchange that shows it went on. */
 function wentOn(r: AuthRun, what: string, after: HttpExchange[], verdict = fail): Outcome {
@@ -64,9 +64,9 @@ function check(
   judge: (r: AuthRun) => Outcome,
 ): ClientAuthCheck {
   return {
-    id: `client/auth/${id}`,
+    id: `client-side/auth/${id}`,
     title: text,
-    requirement: requirement(`client.auth.${id}`, level, link, text),
+    requirement: requirement(`client-side.auth.${id}`, level, link, text),
     applies,
     judge,
   };
@@ -107,7 +107,7 @@ export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
       const asked = r.rig.find((e) => e.role === 'authorization').length + authorizeRequests(r).length;
       if (fetched.length === 0)
         return asked === 0
-          ? skip('the client fetched no metadata at all (see client/auth/authorizes)')
+          ? skip('the client fetched no metadata at all (see client-side/auth/authorizes)')
           : fail('the client went to the authorization server without the resource metadata');
       const urls = fetched.map((e) => e.url);
       const suffixed = `${r.rig.resourceOrigin}/.well-known/oauth-protected-resource/mcp`;
