@@ -19,6 +19,8 @@ export interface ClientAuthCheck {
   id: string;
   title: string;
   requirement: Requirement;
+  /** Further catalogue requirement ids the check also exercises. */
+  covers?: string[];
   /** Whether the check has something to judge in this scenario (else it is not run there). */
   applies(sc: AuthScenario): boolean;
   judge(run: AuthRun): Outcome;
