@@ -3,7 +3,8 @@
 // 2025-06-18, 2025-11-25) asks for it. `node oauth.mjs <server-url>` connects the way a conformance client does
 // (MCP_CONFORMANCE_SCENARIO / MCP_CONFORMANCE_CONTEXT), lists the tools and calls the first one, authorizing on the
 // way. `connect(url, env, faults)` does the same in the caller's process; `faults` breaks it one way at a time (the
-// suite's own tests use them as faulty clients).
+// suite's own tests use them as faulty clients), but for `browser: true`, which opens the authorization URL with
+// $BROWSER rather than fetching it.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
@@ -305,7 +306,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const url = process.argv[process.argv.length - 1];
-  connect(url).then(
+  // As a command it opens the authorization URL with $BROWSER, as a desktop client would.
+  connect(url, process.env, { browser: true }).then(
     () => process.exit(0),
     (e) => {
       process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);

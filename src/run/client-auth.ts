@@ -51,7 +51,12 @@ export type InProcessClient = (url: string, env: Record<string, string>) => Prom
 /** How to start the client: a function, or a command line (the URL is appended as its last argument). */
 export type ClientUnderTest = InProcessClient | { command: string; args: string[] };
 
-export async function runScenario(sc: AuthScenario, client: ClientUnderTest, timeoutMs = 30_000): Promise<ScenarioRun> {
+export async function runScenario(
+  sc: AuthScenario,
+  client: ClientUnderTest,
+  timeoutMs = 30_000,
+  signal?: AbortSignal,
+): Promise<ScenarioRun> {
   const rig = await OAuthRig.start(sc);
   const env = clientEnv(sc);
   let ended: string;
@@ -62,8 +67,12 @@ export async function runScenario(sc: AuthScenario, client: ClientUnderTest, tim
       wait();
     });
     let timer: NodeJS.Timeout | undefined;
+    let onAbort = () => {};
     const timeout = new Promise<string>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), timeoutMs);
+      onAbort = () => resolve('interrupted');
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
     });
     if (typeof client === 'function') {
       const done = client(rig.serverUrl, env).then(
@@ -95,6 +104,7 @@ export async function runScenario(sc: AuthScenario, client: ClientUnderTest, tim
       stderr = rig.log.hide(tail);
     }
     clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
   } finally {
     await rig.close();
   }

@@ -45,7 +45,7 @@ const authorizedMcp = (r: AuthRun) =>
   mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(bearerOf(e) ?? '')?.kind === 'access');
 
 /** Why there is nothing to judge when the client never asked for authorization. */
-const NO_AUTHORIZATION = 'the client made no authorization request (see client-side/auth/authorizes)';
+const NO_AUTHORIZATION = 'the client made no authorization request';
 
 /** For the scenarios where a conformant client stops: the first exchange that shows it went on. */
 function wentOn(r: AuthRun, what: string, after: HttpExchange[], verdict = fail): Outcome {
