@@ -67,7 +67,9 @@ describe('client authorization scenarios', () => {
   it('has a fault row for every check', () => {
     const owned = new Set(FAULT_ROWS.map((r) => r[2]));
     expect(
-      CLIENT_AUTH_CHECKS.map((c) => c.id).filter((id) => !owned.has(id) && id !== 'client-side/auth/client-credentials'),
+      CLIENT_AUTH_CHECKS.map((c) => c.id).filter(
+        (id) => !owned.has(id) && id !== 'client-side/auth/client-credentials',
+      ),
     ).toEqual([]);
   });
 
