@@ -316,7 +316,13 @@ export class OAuthRig {
   private async authorization(req: http.IncomingMessage, url: URL, body: unknown, send: Send): Promise<boolean> {
     const sc = this.scenario;
     if (req.method === 'GET' && url.toString() === this.asMetadataUrl) {
-      send(200, this.asMetadata());
+      // OpenID Provider Metadata has fields of its own that are REQUIRED (OpenID Connect Discovery 1.0 §3).
+      const openid = sc.asMetadata !== 'oauth' && {
+        jwks_uri: `${this.issuer}/jwks.json`,
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+      };
+      send(200, { ...this.asMetadata(), ...openid });
       return true;
     }
     const p = url.pathname.slice(sc.issuerPath.length);

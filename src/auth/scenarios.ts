@@ -9,8 +9,11 @@ export type IssMode = 'sent' | 'not-advertised' | 'missing' | 'wrong' | 'unexpec
 
 export interface AuthScenario {
   name: string;
-  /** Core scenarios make the verdict; extensions are reported beside it. */
-  tier: 'core' | 'extension';
+  /**
+   * Core scenarios make the verdict; drafts (behaviour the next revision or a SEP asks for: RFC 9207 iss, offline
+   * access) and extensions are reported beside it.
+   */
+  tier: 'core' | 'draft' | 'extension';
   description: string;
   /** The resource metadata's path on the MCP server's origin; undefined: none (2025-03-26). */
   prm?: string;
@@ -193,34 +196,49 @@ export const SCENARIOS: readonly AuthScenario[] = [
     issuerMismatch: true,
     outcome: 'refuse',
   }),
-  s({ name: 'auth/iss-supported', description: 'iss advertised and sent: the client accepts it', iss: 'sent' }),
-  s({ name: 'auth/iss-not-advertised', description: 'iss neither advertised nor sent', iss: 'not-advertised' }),
+  s({
+    name: 'auth/iss-supported',
+    tier: 'draft',
+    description: 'iss advertised and sent: the client accepts it',
+    iss: 'sent',
+  }),
+  s({
+    name: 'auth/iss-not-advertised',
+    tier: 'draft',
+    description: 'iss neither advertised nor sent',
+    iss: 'not-advertised',
+  }),
   s({
     name: 'auth/iss-supported-missing',
+    tier: 'draft',
     description: 'iss advertised but left out of the redirect: the client rejects it',
     iss: 'missing',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/iss-wrong-issuer',
+    tier: 'draft',
     description: 'iss names another issuer: the client rejects it',
     iss: 'wrong',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/iss-unexpected',
+    tier: 'draft',
     description: 'iss not advertised, but sent with another issuer: the client rejects it',
     iss: 'unexpected',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/iss-normalized',
+    tier: 'draft',
     description: 'iss equal to the issuer only after URL normalization: simple string comparison rejects it',
     iss: 'normalized',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/offline-access-scope',
+    tier: 'draft',
     description: 'offline_access and refresh_token offered; the first access token expires after one use',
     scopesSupported: ['mcp:basic', 'offline_access'],
     asScopes: ['mcp:basic', 'offline_access'],
@@ -228,6 +246,7 @@ export const SCENARIOS: readonly AuthScenario[] = [
   }),
   s({
     name: 'auth/offline-access-not-supported',
+    tier: 'draft',
     description: 'offline_access is not offered: the client does not ask for it',
     scopesSupported: ['mcp:basic'],
     asScopes: ['mcp:basic'],

@@ -7,8 +7,8 @@ import { EXIT } from '../exit-codes.js';
 const USAGE = [
   'Usage: mcp-conformance client-auth [--scenario NAME]... [--extensions] [--scenario-timeout S] [--out DIR] -- <client command…>',
   '',
-  'Judges a client as an OAuth client: for each authorization scenario (default: every core one; --extensions adds',
-  'the extension tier) it serves a protected MCP endpoint and an authorization server on loopback, starts the client',
+  'Judges a client as an OAuth client: for each authorization scenario (default: the core and draft ones;',
+  '--extensions adds the extension tier; only core scenarios, or those named, set the exit code) it serves a protected MCP endpoint and an authorization server on loopback, starts the client',
   'command with the server URL as its last argument (MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT,',
   'MCP_CONFORMANCE_PROTOCOL_VERSION and BROWSER set), and judges every HTTP exchange it makes. Writes',
   'DIR/client-auth.json (default DIR: reports). Secrets read ***. See docs/clients-auth.md.',
@@ -51,7 +51,7 @@ export async function clientAuthCommand(argv: string[], signal?: AbortSignal): P
     return fail(`unknown scenario ${unknown.join(', ')} (known: ${SCENARIOS.map((s) => s.name).join(', ')})`);
   const chosen = names.length
     ? names.map((n) => scenarioNamed(n)).filter((s) => s !== undefined)
-    : SCENARIOS.filter((s) => extensions || s.tier === 'core');
+    : SCENARIOS.filter((s) => extensions || s.tier !== 'extension');
   const runs: ScenarioRun[] = [];
   for (const sc of chosen) {
     if (signal?.aborted) break;
