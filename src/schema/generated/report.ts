@@ -18,6 +18,23 @@ export interface Report {
   target: Target;
   server?: Server;
   /**
+   * A client run: the client under test as it named itself (clientInfo), the revision it ran at, its capabilities, and each scenario it was started for.
+   */
+  client?: {
+    name?: string;
+    version?: string;
+    protocolVersion?: string;
+    capabilities?: {
+      [k: string]: unknown;
+    };
+    scenarios: {
+      name: string;
+      revision: string;
+      frames: number;
+      exit: string;
+    }[];
+  };
+  /**
    * Reports side by side in this one (a server's revisions from a --revision auto|all run, or several servers merged): each one's check prefix, target and server. Absent for a report of one run, whose own fields say these.
    */
   runs?: Run[];
@@ -105,7 +122,7 @@ export interface CheckResult {
   id: string;
   title: string;
   /**
-   * First segment of the id
+   * First segment of the id (the first two for client-side/ ids)
    */
   area: string;
   status: Status;

@@ -1,0 +1,184 @@
+// The reference MCP client: follows the official client contract (URL, MCP_CONFORMANCE_SCENARIO, …) over Streamable
+// HTTP, both eras, and does what each scenario asks. `connect(contract, fault)` runs it in the caller's process; a
+// fault name makes it break exactly one rule (the project's fault rows).
+
+const INITIALIZE_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
+const STATELESS = '2026-07-28';
+const CLIENT_INFO = { name: 'mcp-conformance-reference-client', version: '1.0.0' };
+
+/** Reads an SSE body event by event, calling `onMessage` as each arrives; returns the last event id and retry. */
+async function readSse(body, onMessage) {
+  let lastId;
+  let retry;
+  let buffer = '';
+  const decoder = new TextDecoder();
+  for await (const chunk of body) {
+    buffer += decoder.decode(chunk, { stream: true });
+    let end = buffer.search(/\r?\n\r?\n/);
+    while (end >= 0) {
+      const block = buffer.slice(0, end);
+      buffer = buffer.slice(end).replace(/^\r?\n\r?\n/, '');
+      let data = '';
+      for (const line of block.split(/\r?\n/)) {
+        if (line.startsWith('data:')) data += line.slice(5).trimStart();
+        else if (line.startsWith('id:')) lastId = line.slice(3).trim();
+        else if (line.startsWith('retry:')) retry = Number(line.slice(6).trim());
+      }
+      if (data) await onMessage(JSON.parse(data));
+      end = buffer.search(/\r?\n\r?\n/);
+    }
+  }
+  return { lastId, retry };
+}
+
+/**
+ * Runs one scenario against `url`. `fault` (optional) names the one rule to break: see test/fixtures/clients/faults.yaml.
+ */
+export async function connect({ url, scenario, protocolVersion = '2025-11-25', signal }, fault) {
+  const stateless = protocolVersion === STATELESS;
+  const capabilities =
+    fault === 'no-roots' || fault === 'silent-undeclared'
+      ? {}
+      : { roots: { listChanged: false }, sampling: {}, elicitation: { form: {} } };
+  let sessionId;
+  let negotiated = stateless ? STATELESS : undefined;
+  let nextId = 1;
+  const id = () => (fault === 'reuse-id' ? 1 : nextId++);
+  const headers = (message) => {
+    const h = {
+      'content-type': 'application/json',
+      accept: fault === 'accept-json-only' ? 'application/json' : 'application/json, text/event-stream',
+    };
+    if (sessionId && fault !== 'drop-session-id') h['mcp-session-id'] = sessionId;
+    if (negotiated && negotiated !== '2025-03-26' && fault !== 'no-version-header')
+      h['mcp-protocol-version'] = negotiated;
+    if (stateless && message?.method && fault !== 'no-method-header') {
+      h['mcp-method'] = message.method;
+      if (message.params?.name !== undefined) h['mcp-name'] = String(message.params.name);
+    }
+    return h;
+  };
+  const meta = () =>
+    stateless && fault !== 'no-meta'
+      ? {
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': STATELESS,
+            'io.modelcontextprotocol/clientCapabilities': capabilities,
+            'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+          },
+        }
+      : {};
+
+  /** What the client answers to a request from the server. */
+  const answerFor = (m) => {
+    const reply = (result) => ({ jsonrpc: '2.0', id: m.id, result });
+    if (m.method === 'ping') return fault === 'ignore-ping' ? undefined : reply({});
+    if (m.method === 'roots/list') {
+      if (!capabilities.roots)
+        return fault === 'silent-undeclared'
+          ? undefined
+          : { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'roots not supported' } };
+      return reply({
+        roots: [{ uri: fault === 'bad-root' ? 'https://example.com/' : 'file:///tmp/project', name: 'project' }],
+      });
+    }
+    if (m.method === 'sampling/createMessage')
+      return reply(
+        fault === 'bad-sampling'
+          ? { content: 'hello' }
+          : { role: 'assistant', content: { type: 'text', text: 'hello' }, model: 'reference' },
+      );
+    if (m.method === 'elicitation/create') {
+      const props = m.params?.requestedSchema?.properties ?? {};
+      const content = Object.fromEntries(Object.entries(props).map(([k, p]) => [k, p.default]));
+      if (fault === 'no-defaults') delete content.name;
+      if (fault === 'bad-elicit') content.count = 'three';
+      return reply({ action: 'accept', content });
+    }
+    return { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'method not found' } };
+  };
+
+  /** POSTs a message; returns the response to it (requests), answering server requests on the way. */
+  const post = async (message) => {
+    const res = await fetch(url, { method: 'POST', headers: headers(message), body: JSON.stringify(message), signal });
+    if (res.headers.get('mcp-session-id')) sessionId = res.headers.get('mcp-session-id');
+    if (!('id' in message) || !message.method) return undefined;
+    const type = res.headers.get('content-type') ?? '';
+    if (!type.includes('text/event-stream')) return res.json().catch(() => undefined);
+    let done;
+    const onMessage = async (m) => {
+      if (m.method && 'id' in m) {
+        const answer = answerFor(m);
+        if (answer) await post(answer);
+      } else if (m.id === message.id) done = m;
+    };
+    const sse = await readSse(res.body, onMessage);
+    if (done) return done;
+    // The stream closed before the response: resume after its retry.
+    if (fault !== 'no-resume') {
+      if (fault !== 'early-resume') await new Promise((r) => setTimeout(r, sse.retry ?? 1000));
+      const again = await fetch(url, {
+        method: 'GET',
+        headers: { ...headers(), 'last-event-id': sse.lastId ?? '' },
+        signal,
+      });
+      await readSse(again.body, onMessage);
+      return done;
+    }
+    return undefined;
+  };
+  const request = (method, params = {}) => post({ jsonrpc: '2.0', id: id(), method, params: { ...params, ...meta() } });
+
+  if (stateless) {
+    let reply = await request('server/discover');
+    if (reply?.error?.code === -32022 && fault !== 'no-version-retry') reply = await request('server/discover');
+  } else {
+    if (fault === 'list-before-initialize') await request('tools/list');
+    const init = await request('initialize', {
+      protocolVersion: fault === 'bad-version' ? 'latest' : protocolVersion,
+      capabilities,
+      clientInfo: CLIENT_INFO,
+    });
+    negotiated = INITIALIZE_REVISIONS.includes(init?.result?.protocolVersion)
+      ? init.result.protocolVersion
+      : protocolVersion;
+    if (fault === 'list-before-initialized') await request('tools/list');
+    if (fault === 'cancel-initialize')
+      await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'late' } });
+    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  }
+  const tools = (await request('tools/list'))?.result?.tools ?? [];
+  const call = async (name, args = {}) => {
+    const first = await request('tools/call', { name, arguments: args });
+    const result = first?.result;
+    if (result?.resultType !== 'input_required') return first;
+    const inputResponses = Object.fromEntries(
+      Object.entries(result.inputRequests ?? {}).map(([k, r]) => [k, answerFor({ id: 0, ...r })?.result]),
+    );
+    const requestState = fault === 'alter-state' ? `${result.requestState}x` : result.requestState;
+    return request('tools/call', { name, arguments: args, inputResponses, requestState });
+  };
+  for (const tool of tools) {
+    if (tool.name === 'add_numbers' && scenario === 'tools_call')
+      await call('add_numbers', fault === 'bad-arguments' ? { a: 'one', b: 2 } : { a: 1, b: 2 });
+    else if (tool.name !== 'add_numbers' && tool.name !== 'set_display_name') await call(tool.name);
+  }
+  if (fault === 'unlisted-tool') await call('not_listed');
+  if (fault === 'fetch-ref') {
+    for (const tool of tools)
+      for (const ref of JSON.stringify(tool.inputSchema).match(/"\$ref":"(http[^"]+)"/g) ?? [])
+        await fetch(JSON.parse(`{${ref}}`).$ref, { signal });
+  }
+  if (fault === 'garbage') await fetch(url, { method: 'POST', headers: headers(), body: 'not json', signal });
+  if (fault === 'null-id') await post({ jsonrpc: '2.0', id: null, method: 'ping', params: meta() });
+  if (sessionId && fault !== 'no-delete') await fetch(url, { method: 'DELETE', headers: headers(), signal });
+}
+
+// As a command: `node client.mjs <url>` with the contract's environment.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  await connect({
+    url: process.argv.at(-1),
+    scenario: process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize',
+    protocolVersion: process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25',
+  });
+}

@@ -1,0 +1,114 @@
+// `mcp-conformance client [options] -- <client command…>`: the suite serves MCP, starts the client once per scenario,
+// judges what it sent, and writes the same reports as a server run (docs/clients.md).
+import { parseArgs } from 'node:util';
+import { applyBaseline, loadBaseline } from '../../baseline/baseline.js';
+import { DEFAULTS } from '../../config/defaults.js';
+import { renderConsole } from '../../report/console.js';
+import { checkFolder } from '../../report/output.js';
+import { writeReports } from '../../report/write.js';
+import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
+import { EXIT, exitCodeFor } from '../exit-codes.js';
+import { UsageError } from '../options.js';
+
+export const CLIENT_USAGE = `Usage: mcp-conformance client [options] -- <client command…>
+
+The client is started once per scenario with the test server's URL as its last argument (or in place of {url}),
+and MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_VERSION in its environment.
+
+Options:
+  --revision REV          auto (every revision each scenario has; default) or one of ${SCHEMA_REVISIONS.join(', ')}
+  --scenario NAME         Run only this scenario (repeatable)
+  --only GLOB             Only checks whose id matches (repeatable), e.g. 'client-side/http/*'
+  --skip GLOB             Skip checks whose id matches (repeatable)
+  --timeout S             Seconds the test server waits for the client's answer to its requests (default 5)
+  --scenario-timeout S    Seconds one scenario's client may run before it is stopped (default 10)
+  --out DIR               Folder for the reports (default ${DEFAULTS.out})
+  --seed N                The run's seed
+  --expected-failures F   Baseline of expected failures
+  --strict                SHOULD violations fail instead of warn
+  -h, --help              Show this help`;
+
+const positive = (v: string | undefined, flag: string, fallback: number): number => {
+  if (v === undefined) return fallback;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n <= 0)
+    throw new UsageError(`--${flag} takes a positive number of seconds, not ${JSON.stringify(v)}`);
+  return n;
+};
+
+export async function clientCommand(argv: string[], signal?: AbortSignal): Promise<number> {
+  const dash = argv.indexOf('--');
+  const own = dash < 0 ? argv : argv.slice(0, dash);
+  const command = dash < 0 ? [] : argv.slice(dash + 1);
+  let values: ReturnType<typeof parse>['values'];
+  try {
+    ({ values } = parse(own));
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${CLIENT_USAGE}`);
+  }
+  if (values.help) {
+    process.stdout.write(`${CLIENT_USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (command.length === 0) throw new UsageError(`no client command: put it after --\n\n${CLIENT_USAGE}`);
+  const revision = values.revision ?? 'auto';
+  if (revision !== 'auto' && revision !== 'all' && !(SCHEMA_REVISIONS as readonly string[]).includes(revision))
+    throw new UsageError(
+      `--revision takes auto or one of ${SCHEMA_REVISIONS.join(', ')}, not ${JSON.stringify(revision)}`,
+    );
+  const out = values.out ?? DEFAULTS.out;
+  await checkFolder(out, `reports folder ${out}`);
+  const baseline = values['expected-failures'] ? await loadBaseline(values['expected-failures']) : undefined;
+  const { runClientConformance } = await import('../../run/client/run.js');
+  let report;
+  try {
+    report = await runClientConformance({
+      client: { command: command[0], args: command.slice(1) },
+      revision,
+      scenarios: values.scenario,
+      only: values.only,
+      skip: values.skip,
+      timeoutMs: positive(values.timeout, 'timeout', 5) * 1000,
+      scenarioMs: positive(values['scenario-timeout'], 'scenario-timeout', 10) * 1000,
+      seed: values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed),
+      strict: values.strict,
+      signal,
+    });
+  } catch (err) {
+    if ((err as Error).message.startsWith('unknown scenario')) throw new UsageError((err as Error).message);
+    throw err;
+  }
+  if (baseline)
+    report = {
+      ...report,
+      checks: applyBaseline(report.checks, baseline, { revision: report.client?.protocolVersion ?? revision }),
+    };
+  const written = await writeReports(report, out);
+  process.stdout.write(
+    renderConsole(report, {
+      color: process.stdout.isTTY === true,
+      paths: Object.values(written).filter((p): p is string => typeof p === 'string'),
+    }),
+  );
+  return exitCodeFor(report);
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    allowPositionals: false,
+    options: {
+      revision: { type: 'string' },
+      scenario: { type: 'string', multiple: true },
+      only: { type: 'string', multiple: true },
+      skip: { type: 'string', multiple: true },
+      timeout: { type: 'string' },
+      'scenario-timeout': { type: 'string' },
+      out: { type: 'string' },
+      seed: { type: 'string' },
+      'expected-failures': { type: 'string' },
+      strict: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+}

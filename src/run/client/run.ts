@@ -1,0 +1,272 @@
+// A client run: each scenario in turn gets its own test server and its own client (a process, or a function in the
+// caller's process), then every client-side check judges every scenario it applies to, one result per check.
+import { CLIENT_CHECKS, CLIENT_SCENARIOS } from '../../checks/client-side/index.js';
+import { type Outcome, worstOf } from '../../checks/kit/check.js';
+import type { ClientCheckDef, ScenarioRecord } from '../../checks/kit/client-check.js';
+import { citing } from '../../checks/kit/requirement.js';
+import type { CheckResult, Report } from '../../schema/generated/report.js';
+import { summarize } from '../../report/summary.js';
+import { globToRegExp } from '../../suite/glob.js';
+import { type ClientExit, runClientProcess } from '../../transport/client-process.js';
+import { Conversation, STATELESS } from '../../transport/test-server/conversation.js';
+import { httpTestServer } from '../../transport/test-server/endpoint.js';
+import type { Scenario } from '../../transport/test-server/scenario.js';
+import { TOOL } from '../../version.js';
+import { checkResult } from '../result.js';
+
+/** What a client in the caller's process gets: the same contract as a process. */
+export interface ClientContract {
+  url: string;
+  scenario: string;
+  context: Record<string, unknown>;
+  protocolVersion: string;
+  signal: AbortSignal;
+}
+
+export interface ClientRunOptions {
+  /** The client command (a process per scenario), or a function that plays the client in this process. */
+  client: { command: string; args: string[] } | ((contract: ClientContract) => Promise<void>);
+  /** Revisions to run at: `auto` (each scenario at every revision it has), or one. */
+  revision?: string;
+  /** Scenario names (default: every one). */
+  scenarios?: string[];
+  only?: string[];
+  skip?: string[];
+  /** How long the test server waits for an answer to a request it sent the client (ms). */
+  timeoutMs?: number;
+  /** A scenario's budget (ms): the client is stopped when it is spent. */
+  scenarioMs?: number;
+  seed?: number;
+  strict?: boolean;
+  signal?: AbortSignal;
+  /** Called when a scenario ends. */
+  onScenario?: (record: ScenarioRecord) => void;
+}
+
+/** What a client run is: which scenario at which revision. */
+export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios'>): [Scenario, string][] {
+  const names = options.scenarios;
+  const unknown = names?.filter((n) => !CLIENT_SCENARIOS.some((s) => s.name === n)) ?? [];
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown scenario ${unknown.join(', ')}; the scenarios are ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}`,
+    );
+  const picked = CLIENT_SCENARIOS.filter((s) => !names || names.includes(s.name));
+  const revision = options.revision ?? 'auto';
+  return picked.flatMap((s) =>
+    revision === 'auto' || revision === 'all'
+      ? s.revisions.map((r) => [s, r] as [Scenario, string])
+      : s.revisions.includes(revision) || (s.revisions.includes('2025-11-25') && revision !== STATELESS)
+        ? [[s, revision] as [Scenario, string]]
+        : [],
+  );
+}
+
+/** Runs one scenario: its test server, its client, until the client ends or its budget is spent. */
+export async function runScenario(
+  scenario: Scenario,
+  revision: string,
+  options: ClientRunOptions,
+): Promise<ScenarioRecord> {
+  const conv = new Conversation(scenario, revision, options.timeoutMs ?? 5000);
+  const { server, state } = httpTestServer(conv);
+  const url = await server.listen();
+  conv.origin = server.origin;
+  const budgetMs = options.scenarioMs ?? 10_000;
+  let exit: ClientExit;
+  try {
+    if (typeof options.client === 'function')
+      exit = await inProcess(options.client, url, scenario, revision, budgetMs, conv, options.signal);
+    else {
+      const { command, args } = options.client;
+      const withUrl = args.some((a) => a.includes('{url}'))
+        ? args.map((a) => a.replaceAll('{url}', url))
+        : [...args, url];
+      exit = await runClientProcess({
+        command,
+        args: withUrl,
+        env: {
+          MCP_CONFORMANCE_SCENARIO: scenario.name,
+          MCP_CONFORMANCE_CONTEXT: JSON.stringify(scenario.context),
+          MCP_CONFORMANCE_PROTOCOL_VERSION: revision,
+        },
+        budgetMs,
+        transcript: conv.transcript,
+        signal: options.signal,
+      });
+    }
+  } finally {
+    await server.close();
+  }
+  const record: ScenarioRecord = {
+    scenario,
+    revision,
+    transport: 'http',
+    conv,
+    http: { exchanges: server.exchanges, state },
+    exit,
+  };
+  options.onScenario?.(record);
+  return record;
+}
+
+async function inProcess(
+  client: (contract: ClientContract) => Promise<void>,
+  url: string,
+  scenario: Scenario,
+  revision: string,
+  budgetMs: number,
+  conv: Conversation,
+  outer?: AbortSignal,
+): Promise<ClientExit> {
+  const t0 = performance.now();
+  const abort = new AbortController();
+  const stop = () => abort.abort();
+  outer?.addEventListener('abort', stop, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const budget = new Promise<'stopped'>((resolve) => {
+    timer = setTimeout(() => {
+      abort.abort();
+      resolve('stopped');
+    }, budgetMs);
+  });
+  try {
+    const ended = await Promise.race([
+      client({
+        url,
+        scenario: scenario.name,
+        context: scenario.context,
+        protocolVersion: revision,
+        signal: abort.signal,
+      }).then(
+        () => 0,
+        (err: Error) => {
+          conv.transcript.add('stderr', `client threw: ${err.message}`);
+          return 1;
+        },
+      ),
+      budget,
+    ]);
+    return {
+      code: ended === 'stopped' ? null : ended,
+      signal: null,
+      stopped: ended === 'stopped',
+      durationMs: performance.now() - t0,
+    };
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', stop);
+  }
+}
+
+/** One result per check: the worst of the scenarios it judged, or a skip naming why none applied. */
+export function judge(checks: readonly ClientCheckDef[], records: readonly ScenarioRecord[]): CheckResult[] {
+  return checks.map((def) => {
+    const t0 = performance.now();
+    const outcomes: Outcome[] = [];
+    const reasons: string[] = [];
+    const errors: string[] = [];
+    for (const r of records) {
+      if (def.scenarios && !def.scenarios.includes(r.scenario.name)) continue;
+      if (def.revisions && !def.revisions.includes(r.revision)) continue;
+      if (def.transport && def.transport !== r.transport) continue;
+      let o: Outcome;
+      try {
+        o = def.judge(r);
+      } catch (err) {
+        o = {
+          status: 'fail',
+          message: `${r.scenario.name} @ ${r.revision}: the check broke: ${(err as Error).message}`,
+        };
+        errors.push(o.message);
+        continue;
+      }
+      if (o.status === 'skip') reasons.push(o.message);
+      else outcomes.push(o);
+    }
+    const revision = records[0]?.revision ?? '2025-11-25';
+    const named = { ...def, requirement: citing(def.requirement, revision) };
+    const worst = worstOf(outcomes);
+    const ms = performance.now() - t0;
+    const result =
+      errors.length > 0
+        ? checkResult(named, { status: 'error', message: errors.join('; ') }, ms)
+        : !worst
+          ? checkResult(
+              named,
+              { status: 'skip', message: reasons.length > 0 ? reasons.join('; ') : 'no scenario of this run applies' },
+              ms,
+            )
+          : worst.status === 'pass'
+            ? checkResult(named, { status: 'pass', message: outcomes.map((o) => o.message).join('; ') }, ms)
+            : checkResult(
+                named,
+                { status: worst.status, message: worst.message, expected: worst.expected, actual: worst.actual },
+                ms,
+                worst.transcript,
+              );
+    return { ...result, area: def.id.split('/').slice(0, 2).join('/') };
+  });
+}
+
+/** Runs every scenario of the plan and judges them: the report, in the same shape as a server run's. */
+export async function runClientConformance(options: ClientRunOptions): Promise<Report> {
+  const startedAt = new Date();
+  const t0 = performance.now();
+  const records: ScenarioRecord[] = [];
+  for (const [scenario, revision] of plan(options)) {
+    if (options.signal?.aborted) break;
+    records.push(await runScenario(scenario, revision, options));
+  }
+  const selected = CLIENT_CHECKS.filter(
+    (c) =>
+      (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
+      !options.skip?.some((g) => globToRegExp(g).test(c.id)),
+  );
+  let checks = judge(selected, records);
+  if (records.every((r) => r.conv.frames.length === 0))
+    checks = checks.map((c) => ({
+      ...c,
+      status: 'error' as const,
+      message: `the client never sent MCP to the test server in any scenario (${describeExits(records)})`,
+    }));
+  if (options.strict) checks = checks.map((c) => (c.status === 'warn' ? { ...c, status: 'fail' as const } : c));
+  const client = records.find((r) => r.conv.clientInfo)?.conv;
+  const command = typeof options.client === 'function' ? undefined : options.client;
+  return {
+    tool: TOOL,
+    target: {
+      description: command ? [command.command, ...command.args].join(' ') : 'a client in this process',
+      ...(command && { command: command.command, args: command.args }),
+    },
+    client: {
+      ...(typeof client?.clientInfo?.name === 'string' && { name: client.clientInfo.name }),
+      ...(typeof client?.clientInfo?.version === 'string' && { version: client.clientInfo.version }),
+      ...(client?.negotiated && { protocolVersion: client.negotiated }),
+      ...(client?.capabilities && { capabilities: client.capabilities }),
+      scenarios: records.map((r) => ({
+        name: r.scenario.name,
+        revision: r.revision,
+        frames: r.conv.frames.length,
+        exit: r.exit.spawnError ?? (r.exit.stopped ? 'stopped at the end of its budget' : `exit code ${r.exit.code}`),
+      })),
+    },
+    startedAt: startedAt.toISOString(),
+    durationMs: Math.round(performance.now() - t0),
+    strict: options.strict ?? false,
+    seed: options.seed ?? 0,
+    ...(options.signal?.aborted && { interrupted: true }),
+    summary: summarize(checks),
+    checks,
+  } as Report;
+}
+
+function describeExits(records: readonly ScenarioRecord[]): string {
+  const first = records[0]?.exit;
+  if (!first) return 'no scenario ran';
+  return first.spawnError
+    ? `it could not be started: ${first.spawnError}`
+    : first.stopped
+      ? 'it was stopped at the end of its budget'
+      : `it exited with code ${first.code}`;
+}

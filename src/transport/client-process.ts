@@ -1,0 +1,92 @@
+// Runs the client under test for one scenario: started as a process group leader, its output kept as transcript
+// lines, stopped with its whole process tree when the scenario's budget is spent, and never left behind.
+import { spawn } from 'node:child_process';
+import type { Transcript } from '../transcript.js';
+import { descendants, isAlive, killTree } from './process-tree.js';
+
+export interface ClientExit {
+  code: number | null;
+  signal: string | null;
+  /** The budget was spent and the suite stopped it. */
+  stopped: boolean;
+  /** It could not be started (e.g. no such command). */
+  spawnError?: string;
+  durationMs: number;
+}
+
+export interface ClientLaunch {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  budgetMs: number;
+  transcript: Transcript;
+  cwd?: string;
+  signal?: AbortSignal;
+}
+
+/** Lines of output kept per stream are bounded by the transcript; a line longer than this is cut. */
+const LINE_CAP = 4096;
+
+/** Starts the client and resolves when it exited, or was stopped at the end of its budget. */
+export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
+  const t0 = performance.now();
+  const { transcript } = launch;
+  transcript.add('event', `spawn ${[launch.command, ...launch.args].join(' ')}`);
+  return new Promise((resolve) => {
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(launch.command, launch.args, {
+        cwd: launch.cwd,
+        env: { ...process.env, ...launch.env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true,
+      });
+    } catch (err) {
+      return resolve({ code: null, signal: null, stopped: false, spawnError: (err as Error).message, durationMs: 0 });
+    }
+    let stopped = false;
+    let tree: number[] = [];
+    const pid = child.pid;
+    const stop = (why: string) => {
+      if (pid === undefined || stopped) return;
+      stopped = true;
+      transcript.add('event', why);
+      tree = descendants(pid);
+      killTree(pid, tree);
+    };
+    const timer = setTimeout(
+      () => stop(`budget of ${launch.budgetMs} ms spent: the client and its processes were stopped`),
+      launch.budgetMs,
+    );
+    const onAbort = () => stop('the run was interrupted: the client was stopped');
+    launch.signal?.addEventListener('abort', onAbort, { once: true });
+    for (const [stream, name] of [
+      [child.stdout, 'stdout'],
+      [child.stderr, 'stderr'],
+    ] as const) {
+      let rest = '';
+      stream?.setEncoding('utf8');
+      stream?.on('data', (chunk: string) => {
+        const lines = (rest + chunk).split('\n');
+        rest = lines.pop() ?? '';
+        if (rest.length > LINE_CAP) rest = rest.slice(0, LINE_CAP);
+        for (const line of lines) transcript.add('stderr', `${name}: ${line.slice(0, LINE_CAP)}`);
+      });
+      stream?.on('end', () => rest && transcript.add('stderr', `${name}: ${rest}`));
+    }
+    child.on('error', (err) => {
+      clearTimeout(timer);
+      launch.signal?.removeEventListener('abort', onAbort);
+      transcript.add('event', `could not start: ${err.message}`);
+      resolve({ code: null, signal: null, stopped, spawnError: err.message, durationMs: performance.now() - t0 });
+    });
+    child.on('exit', (code, signal) => {
+      clearTimeout(timer);
+      launch.signal?.removeEventListener('abort', onAbort);
+      // What it left running (its process group, descendants found while it lived) goes too.
+      if (pid !== undefined) killTree(pid, tree.filter(isAlive));
+      transcript.add('event', `exit code ${code} signal ${signal}`);
+      resolve({ code, signal, stopped, durationMs: performance.now() - t0 });
+    });
+  });
+}
