@@ -87,3 +87,32 @@ describe('client authorization scenarios', () => {
     noSecrets(run);
   });
 });
+
+describe('authorization scenarios in a client run', () => {
+  it('lands in the same report, one result per check, a failure naming its scenario and exchange', async () => {
+    const { runClientConformance } = await import('../src/run/client/run.js');
+    const report = await runClientConformance({
+      client: (c) =>
+        connect(
+          c.url,
+          {
+            MCP_CONFORMANCE_SCENARIO: c.scenario,
+            MCP_CONFORMANCE_PROTOCOL_VERSION: c.protocolVersion,
+            MCP_CONFORMANCE_CONTEXT: JSON.stringify(c.context),
+          },
+          { 'ignore-pkce-support': true },
+        ) as Promise<void>,
+      scenarios: ['auth/pre-registration', 'auth/pkce-not-advertised'],
+    });
+    const byId = new Map(report.checks.map((c) => [c.id, c]));
+    expect(byId.get('client-side/auth/authorizes')?.status).toBe('pass');
+    expect(byId.get('client-side/auth/pkce-required')?.message).toMatch(
+      /^auth\/pkce-not-advertised: the client went on: #\d+ GET http:\/\/127\.0\.0\.1:\d+\/authorize\?/,
+    );
+    expect(byId.get('client-side/auth/pkce-required')?.status).toBe('fail');
+    expect(report.checks.every((c) => c.area === 'client-side/auth')).toBe(true);
+    const text = JSON.stringify(report);
+    expect(text).not.toMatch(ISSUED);
+    expect(text).not.toContain(PRE_REGISTERED.client_secret);
+  });
+});

@@ -5,8 +5,10 @@ import { fileURLToPath } from 'node:url';
 import { OAuthRig } from '../auth/oauth-rig.js';
 import { type AuthScenario, contextOf } from '../auth/scenarios.js';
 import { CLIENT_AUTH_CHECKS } from '../checks/client-side/auth.js';
-import type { Requirement, Status } from '../schema/generated/report.js';
+import { worstOf } from '../checks/kit/check.js';
+import type { CheckResult, Requirement, Status, TranscriptEntry } from '../schema/generated/report.js';
 import { descendants, killTree } from '../transport/process-tree.js';
+import { checkResult } from './result.js';
 
 /** The BROWSER command the run sets: fetches the URL and follows redirects to the client's loopback callback. */
 export const BROWSER_COMMAND = fileURLToPath(new URL('../auth/browser.js', import.meta.url));
@@ -143,4 +145,47 @@ export async function runScenario(
     exchanges: rig.log.exchanges.map((e) => rig.log.describe(e)),
     ...(stderr !== undefined && { stderr }),
   };
+}
+
+/**
+ * One result per authorization check over the scenarios run: the worst of the core scenarios; a draft or extension
+ * scenario's failure is reported as a warning naming its tier (it is not part of the verdict), unless `tiersCount`.
+ */
+export function judgeAuth(runs: readonly ScenarioRun[], tiersCount = false): CheckResult[] {
+  return CLIENT_AUTH_CHECKS.map((def) => {
+    const mine = runs.flatMap((run) =>
+      run.results.filter((r) => r.id === def.id).map((r) => ({ run, r: demote(r, tiersCount) })),
+    );
+    const judged = mine.filter((m) => m.r.status !== 'skip');
+    const bad = worstOf(judged, (m) => (m.r.status === 'error' ? 'fail' : m.r.status));
+    const verdict =
+      mine.length === 0
+        ? { status: 'skip' as const, message: 'no scenario of this run applies' }
+        : !bad || bad.r.status === 'pass'
+          ? judged.length === 0
+            ? { status: 'skip' as const, message: mine.map((m) => `${m.r.scenario}: ${m.r.message}`).join('; ') }
+            : { status: 'pass' as const, message: `passed in ${judged.map((m) => m.r.scenario).join(', ')}` }
+          : {
+              status: bad.r.status,
+              message: `${bad.r.scenario}: ${bad.r.message}`,
+              ...(bad.r.expected !== undefined && { expected: bad.r.expected }),
+              ...(bad.r.actual !== undefined && { actual: bad.r.actual }),
+            };
+    const transcript = bad && bad.r.status !== 'pass' ? exchangesAsTranscript(bad.run) : undefined;
+    return { ...checkResult(def, verdict, 0, transcript), area: 'client-side/auth' };
+  });
+}
+
+/** A failure in a draft or extension scenario is reported as a warning that names its tier. */
+function demote(r: ClientAuthResult, tiersCount: boolean): ClientAuthResult {
+  if (tiersCount || r.tier === 'core' || r.status !== 'fail') return r;
+  return { ...r, status: 'warn', message: `[${r.tier} scenario] ${r.message}` };
+}
+
+/** The scenario's exchanges as a transcript (one line each, secrets as ***). */
+function exchangesAsTranscript(run: ScenarioRun): TranscriptEntry[] {
+  return run.exchanges.map((line, i) => {
+    const text = line.replace(/^#\d+ /, '');
+    return { seq: i + 1, dir: 'send', t: 0, bytes: Buffer.byteLength(text), text };
+  });
 }
