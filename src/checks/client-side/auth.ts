@@ -47,6 +47,26 @@ const authorizedMcp = (r: AuthRun) =>
 /** Why there is nothing to judge when the client never asked for authorization. */
 const NO_AUTHORIZATION = 'the client made no authorization request';
 
+/**
+ * Why a scenario that hands the client credentials (MCP_CONFORMANCE_CONTEXT) has nothing to judge: the client never
+ * used them, and has no other way to authorize there (a client without the official contract).
+ */
+function ignoredContext(r: AuthRun): string | undefined {
+  const sc = r.scenario;
+  if (!sc.preRegistered && sc.grant !== 'client_credentials') return undefined;
+  const ids = [...r.rig.clients.values()].filter((c) => c.via === 'pre-registered').map((c) => c.client_id);
+  const used = [...authorizeRequests(r), ...tokenRequests(r)].some((e) => {
+    const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
+    const id = basic
+      ? Buffer.from(basic, 'base64').toString('utf8').split(':')[0]
+      : (query(e).get('client_id') ?? form(e).client_id);
+    return ids.includes(String(id));
+  });
+  return used
+    ? undefined
+    : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract); nothing to judge';
+}
+
 /** For the scenarios where a conformant client stops: the first exchange that shows it went on. */
 function wentOn(r: AuthRun, what: string, after: HttpExchange[], verdict = fail): Outcome {
   const first = after[0];
@@ -86,6 +106,8 @@ export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
     (r) => {
       const ok = authorizedMcp(r)[0];
       if (ok) return pass(`authorized MCP request: ${cite(r, ok)}`);
+      const given = ignoredContext(r);
+      if (given) return skip(given);
       const last = r.rig.log.exchanges.slice(-3).map((e) => cite(r, e));
       return fail(
         last.length === 0 ? 'the client sent no HTTP request' : 'no MCP request with an issued token was answered',
@@ -158,15 +180,17 @@ export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
         return authorizeRequests(r).length === 0
           ? skip(NO_AUTHORIZATION)
           : fail('the client authorized without fetching the metadata');
-      const idx = tried.map((e) => order.indexOf(e.url));
+      // The revision lists locations and their order; a probe of another URL on the way is not against it.
+      const listed = tried.filter((e) => order.includes(e.url));
+      const idx = listed.map((e) => order.indexOf(e.url));
       const served = order.indexOf(r.rig.asMetadataUrl ?? '');
       const expected = order.slice(0, served + 1);
-      if (JSON.stringify(tried.map((e) => e.url)) === JSON.stringify(expected))
+      if (JSON.stringify(listed.map((e) => e.url)) === JSON.stringify(expected))
         return pass(`metadata found at ${r.rig.asMetadataUrl}, the locations before it tried in order`);
       return fail(
         found < 0
           ? `never fetched ${r.rig.asMetadataUrl}`
-          : `metadata locations tried out of order: ${cite(r, tried[idx.findIndex((v, i) => v !== i)] ?? (tried[0] as HttpExchange))}`,
+          : `metadata locations tried out of order: ${cite(r, listed[idx.findIndex((v, i) => v !== i)] ?? (tried[0] as HttpExchange))}`,
         { expected, actual: tried.slice(0, 5).map((e) => cite(r, e)) },
       );
     },
@@ -522,7 +546,7 @@ export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
     (sc) => sc.grant === 'client_credentials',
     (r) => {
       const req = tokenRequests(r)[0];
-      if (!req) return fail('no token request');
+      if (!req) return ignoredContext(r) ? skip(ignoredContext(r) as string) : fail('no token request');
       if (authorizeRequests(r).length > 0)
         return fail(`an authorization request: ${cite(r, authorizeRequests(r)[0] as HttpExchange)}`);
       return form(req).grant_type === 'client_credentials'
