@@ -4,6 +4,7 @@ import _Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Catalogue, CatalogueRequirement } from '../src/schema/generated/catalogue.js';
+import { CLIENT_AUTH_CHECKS } from '../src/checks/client-side/auth.js';
 import { loadSuite } from '../src/suite/suite.js';
 import { CLIENT_CHECKS } from '../src/checks/client-side/index.js';
 import { ROOT } from './helpers.js';
@@ -42,7 +43,10 @@ describe('coverage of the requirement catalogue', () => {
   it('covers every black-box requirement by a check, case or property, or excludes it with a reason', async () => {
     const { checks, frameRules } = await loadSuite();
     const covered = new Set(
-      [...checks, ...frameRules, ...CLIENT_CHECKS].flatMap((c) => [c.requirement.id, ...(c.covers ?? [])]),
+      [...checks, ...frameRules, ...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS].flatMap((c) => [
+        c.requirement.id,
+        ...(c.covers ?? []),
+      ]),
     );
     const required = rows.filter(testable).map((r) => r.id);
     const excluded = new Map(exclusions.map((e) => [e.id, e.reason]));
@@ -60,7 +64,7 @@ describe('coverage of the requirement catalogue', () => {
   it('names only catalogue requirements', async () => {
     const { checks, frameRules } = await loadSuite();
     const known = new Set(rows.map((r) => r.id));
-    const unknown = [...checks, ...frameRules, ...CLIENT_CHECKS]
+    const unknown = [...checks, ...frameRules, ...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS]
       .flatMap((c) => [c.requirement.id, ...(c.covers ?? [])].map((id) => `${c.id} → ${id}`))
       .filter((pair) => !known.has(pair.split(' → ')[1]));
     expect(unknown).toEqual([]);

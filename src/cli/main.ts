@@ -9,13 +9,14 @@ const COMMANDS: Record<string, (argv: string[], signal: AbortSignal) => Promise<
   badge: async (argv) => (await import('./commands/badge.js')).badgeCommand(argv),
   diff: async (argv) => (await import('./commands/diff.js')).diffCommand(argv),
   matrix: async (argv, signal) => (await import('./commands/matrix.js')).matrixCommand(argv, signal),
+  'client-auth': async (argv, signal) => (await import('./commands/client-auth.js')).clientAuthCommand(argv, signal),
   client: async (argv, signal) => (await import('./commands/client.js')).clientCommand(argv, signal),
 };
 
 const [first, ...rest] = process.argv.slice(2);
 const subcommand = first !== undefined && Object.hasOwn(COMMANDS, first);
 /** A run, or the matrix's runs, end their checks at the first signal and still write their reports. */
-const graceful = !subcommand || first === 'matrix' || first === 'client';
+const graceful = !subcommand || ['matrix', 'client', 'client-auth'].includes(first);
 const interrupt = new AbortController();
 
 // Servers run in their own process group, so a Ctrl-C does not reach them: stop them here. The first Ctrl-C (or

@@ -17,7 +17,9 @@ and MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_
 
 Options:
   --revision REV          auto (every revision each scenario has; default) or one of ${SCHEMA_REVISIONS.join(', ')}
-  --scenario NAME         Run only this scenario (repeatable)
+  --scenario NAME         Run only this scenario (repeatable); auth/… names an authorization scenario
+  --auth                  Also run the authorization scenarios (core and draft; docs/clients-auth.md)
+  --auth-extensions       With --auth: the extension tier too
   --only GLOB             Only checks whose id matches (repeatable), e.g. 'client-side/http/*'
   --skip GLOB             Skip checks whose id matches (repeatable)
   --timeout S             Seconds the test server waits for the client's answer to its requests (default 5)
@@ -72,6 +74,7 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
       scenarioMs: positive(values['scenario-timeout'], 'scenario-timeout', 10) * 1000,
       seed: values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed),
       strict: values.strict,
+      ...(values.auth && { auth: values['auth-extensions'] ? ('all' as const) : ('core' as const) }),
       signal,
     });
   } catch (err) {
@@ -108,6 +111,8 @@ function parse(args: string[]) {
       seed: { type: 'string' },
       'expected-failures': { type: 'string' },
       strict: { type: 'boolean' },
+      auth: { type: 'boolean' },
+      'auth-extensions': { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   });

@@ -15,6 +15,8 @@ import type { Scenario } from '../../transport/test-server/scenario.js';
 import { TOOL } from '../../version.js';
 import { isObject } from '../../json.js';
 import { checkResult } from '../result.js';
+import { SCENARIOS as AUTH_SCENARIOS } from '../../auth/scenarios.js';
+import { type ScenarioRun as AuthScenarioRun, judgeAuth, runScenario as runAuthScenario } from '../client-auth.js';
 
 /** What a client in the caller's process gets: the same contract as a process. */
 export interface ClientContract {
@@ -41,6 +43,8 @@ export interface ClientRunOptions {
   seed?: number;
   strict?: boolean;
   signal?: AbortSignal;
+  /** Also run the authorization scenarios (auth/*): `core` (core and draft tiers) or `all` (with the extensions). */
+  auth?: 'core' | 'all';
   /** Called with each scenario's test server before it listens: mount routes, add gates (the authorization side). */
   setup?: (server: TestServer, conv: Conversation) => void;
   /** Called when a scenario ends. */
@@ -235,17 +239,29 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
   const startedAt = new Date();
   const t0 = performance.now();
   const records: ScenarioRecord[] = [];
-  for (const [scenario, revision] of plan(options)) {
-    if (options.signal?.aborted) break;
-    records.push(await runScenario(scenario, revision, options));
-  }
+  // Authorization scenarios (auth/*) run on the suite's protected resource and authorization server.
+  const authNames = options.scenarios?.filter(isAuthScenario) ?? [];
+  const mcpNames = options.scenarios?.filter((n) => !isAuthScenario(n));
+  const mcpOnlyAuth = options.scenarios !== undefined && mcpNames?.length === 0;
+  if (!mcpOnlyAuth)
+    for (const [scenario, revision] of plan({ ...options, scenarios: mcpNames })) {
+      if (options.signal?.aborted) break;
+      records.push(await runScenario(scenario, revision, options));
+    }
+  const authRuns = await runAuthScenarios(options, authNames);
   const selected = CLIENT_CHECKS.filter(
     (c) =>
       (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
       !options.skip?.some((g) => globToRegExp(g).test(c.id)),
   );
-  let checks = judge(selected, records);
-  if (records.every((r) => r.conv.frames.length === 0))
+  const selectedAuth = (c: { id: string }) =>
+    (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
+    !options.skip?.some((g) => globToRegExp(g).test(c.id));
+  let checks = [
+    ...(mcpOnlyAuth ? [] : judge(selected, records)),
+    ...(authRuns.length ? judgeAuth(authRuns, authNames.length > 0).filter(selectedAuth) : []),
+  ];
+  if (records.length > 0 && records.every((r) => r.conv.frames.length === 0))
     checks = checks.map((c) => ({
       ...c,
       status: 'error' as const,
@@ -280,6 +296,37 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
     summary: summarize(checks),
     checks,
   } as Report;
+}
+
+function isAuthScenario(name: string): boolean {
+  return AUTH_SCENARIOS.some((s) => s.name === name);
+}
+
+/** The authorization scenarios asked for: those named, or every one of the tiers `auth` says. */
+async function runAuthScenarios(options: ClientRunOptions, names: string[]): Promise<AuthScenarioRun[]> {
+  const chosen = names.length
+    ? AUTH_SCENARIOS.filter((s) => names.includes(s.name))
+    : options.auth
+      ? AUTH_SCENARIOS.filter((s) => options.auth === 'all' || s.tier !== 'extension')
+      : [];
+  const runs: AuthScenarioRun[] = [];
+  const client = options.client;
+  for (const sc of chosen) {
+    if (options.signal?.aborted) break;
+    const under =
+      typeof client === 'function'
+        ? (url: string, env: Record<string, string>) =>
+            client({
+              url,
+              scenario: sc.name,
+              context: JSON.parse(env.MCP_CONFORMANCE_CONTEXT ?? '{}'),
+              protocolVersion: sc.revision,
+              signal: options.signal ?? new AbortController().signal,
+            })
+        : client;
+    runs.push(await runAuthScenario(sc, under, options.scenarioMs ?? 10_000, options.signal));
+  }
+  return runs;
 }
 
 function describeExits(records: readonly ScenarioRecord[]): string {

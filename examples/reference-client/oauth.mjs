@@ -1,0 +1,317 @@
+#!/usr/bin/env node
+// The reference MCP client's authorization: an OAuth 2.1 client as the MCP authorization specification (2025-03-26,
+// 2025-06-18, 2025-11-25) asks for it. `node oauth.mjs <server-url>` connects the way a conformance client does
+// (MCP_CONFORMANCE_SCENARIO / MCP_CONFORMANCE_CONTEXT), lists the tools and calls the first one, authorizing on the
+// way. `connect(url, env, faults)` does the same in the caller's process; `faults` breaks it one way at a time (the
+// suite's own tests use them as faulty clients), but for `browser: true`, which opens the authorization URL with
+// $BROWSER rather than fetching it.
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { spawn } from 'node:child_process';
+
+/** Re-authorizations for one request refused for insufficient scope, at most. */
+const STEP_UPS = 2;
+const b64url = (buf) => Buffer.from(buf).toString('base64url');
+
+/** The params of the Bearer challenge of a WWW-Authenticate value. */
+export function bearerParams(header) {
+  const m = /Bearer\s+(.*)$/i.exec(header ?? '');
+  const params = {};
+  for (const p of (m?.[1] ?? '').matchAll(/([A-Za-z_]+)=(?:"((?:[^"\\]|\\.)*)"|([^\s,]+))/g))
+    params[p[1].toLowerCase()] = p[2] ?? p[3];
+  return params;
+}
+
+async function getJson(url, init = {}) {
+  const r = await fetch(url, init);
+  if (!r.ok) return undefined;
+  try {
+    return await r.json();
+  } catch {
+    return undefined;
+  }
+}
+
+/** A loopback server for the redirect (and the client ID metadata document): resolves each callback's query. */
+async function loopbackServer(documentFor) {
+  const waiting = [];
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname === '/client.json') {
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(documentFor(origin)));
+      return;
+    }
+    res.writeHead(200, { 'Content-Type': 'text/plain' }).end('You may close this window.');
+    waiting.shift()?.(url.searchParams);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
+  const origin = `http://127.0.0.1:${server.address().port}`;
+  return {
+    origin,
+    next: () => new Promise((resolve) => waiting.push(resolve)),
+    close: () =>
+      new Promise((resolve) => {
+        server.close(() => resolve(undefined));
+        server.closeAllConnections();
+      }),
+  };
+}
+
+/** Where the authorization server's metadata may be, in the order of the 2025-11-25 revision (03-26: the root only). */
+function asMetadataUrls(issuer, revision, faults) {
+  const u = new URL(issuer);
+  const p = u.pathname === '/' ? '' : u.pathname.replace(/\/$/, '');
+  const o = u.origin;
+  if (revision === '2025-03-26') return [`${o}/.well-known/oauth-authorization-server`];
+  const urls = p
+    ? [
+        `${o}/.well-known/oauth-authorization-server${p}`,
+        `${o}/.well-known/openid-configuration${p}`,
+        `${o}${p}/.well-known/openid-configuration`,
+      ]
+    : [`${o}/.well-known/oauth-authorization-server`, `${o}/.well-known/openid-configuration`];
+  return faults['openid-first'] ? [...urls].reverse() : urls;
+}
+
+/**
+ * Connects to `serverUrl`: initialize, tools/list, tools/call of the first tool, authorizing when the server asks.
+ * Throws when the authorization cannot be done safely (a mismatched resource or issuer, no PKCE, a bad response).
+ */
+export async function connect(serverUrl, env = process.env, faults = {}) {
+  const revision = env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25';
+  const context = env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(env.MCP_CONFORMANCE_CONTEXT) : {};
+  const mcpUrl = new URL(serverUrl);
+  const state = { token: undefined, refresh: undefined, as: undefined, client: undefined, scope: undefined };
+  let callbacks;
+  const loop = () =>
+    (callbacks ??= loopbackServer((origin) => ({
+      client_id: faults['cimd-wrong-id'] ? `${origin}/other.json` : `${origin}/client.json`,
+      client_name: 'mcp-conformance reference client',
+      redirect_uris: [`${origin}/callback`],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    })));
+
+  /** Resource metadata → authorization server metadata → a registered client. */
+  async function discover(challenge) {
+    let prm;
+    const origin = mcpUrl.origin;
+    const suffixed = `${origin}/.well-known/oauth-protected-resource${mcpUrl.pathname === '/' ? '' : mcpUrl.pathname}`;
+    const root = `${origin}/.well-known/oauth-protected-resource`;
+    const candidates = faults['root-prm-first']
+      ? [root, suffixed]
+      : [...(challenge.resource_metadata ? [challenge.resource_metadata] : []), suffixed, root];
+    for (const url of candidates) if ((prm = await getJson(url))) break;
+    let issuer;
+    if (prm) {
+      if (prm.resource !== serverUrl && prm.resource !== serverUrl.replace(/\/$/, '') && !faults['trust-resource'])
+        throw new Error(`resource metadata names ${prm.resource}, not ${serverUrl}`);
+      issuer = prm.authorization_servers?.[0];
+      if (!issuer) throw new Error('resource metadata names no authorization server');
+    } else if (revision === '2025-03-26') issuer = origin;
+    else throw new Error('no resource metadata');
+    let meta;
+    for (const url of asMetadataUrls(issuer, revision, faults)) if ((meta = await getJson(url))) break;
+    if (!meta && revision === '2025-03-26')
+      meta = {
+        issuer,
+        authorization_endpoint: `${origin}/authorize`,
+        token_endpoint: `${origin}/token`,
+        registration_endpoint: `${origin}/register`,
+        code_challenge_methods_supported: ['S256'],
+        fallback: true,
+      };
+    if (!meta) throw new Error(`no authorization server metadata for ${issuer}`);
+    if (meta.issuer !== issuer && !faults['trust-issuer'])
+      throw new Error(`metadata issuer ${meta.issuer} is not ${issuer}`);
+    if (!meta.code_challenge_methods_supported?.includes('S256') && !faults['ignore-pkce-support'])
+      throw new Error('the authorization server does not support PKCE S256');
+    state.as = { issuer, meta, prm };
+    state.client = await register(meta);
+  }
+
+  async function register(meta) {
+    if (context.client_id)
+      return { client_id: context.client_id, client_secret: context.client_secret, method: 'client_secret_basic' };
+    const cb = await loop();
+    if (meta.client_id_metadata_document_supported && !faults['dcr-always'])
+      return { client_id: `${cb.origin}/client.json`, method: 'none', redirect: `${cb.origin}/callback` };
+    if (!meta.registration_endpoint) throw new Error('no way to register with the authorization server');
+    const supported = meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
+    const method = ['none', 'client_secret_basic', 'client_secret_post'].find((m) => supported.includes(m));
+    const redirect = faults['http-redirect'] ? 'http://mcp-client.example/callback' : `${cb.origin}/callback`;
+    const r = await fetch(meta.registration_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({
+        client_name: 'mcp-conformance reference client',
+        redirect_uris: [redirect],
+        grant_types: ['authorization_code', 'refresh_token'],
+        response_types: ['code'],
+        token_endpoint_auth_method: method,
+      }),
+    });
+    if (!r.ok) throw new Error(`registration failed: HTTP ${r.status}`);
+    const reg = await r.json();
+    return {
+      client_id: reg.client_id,
+      client_secret: reg.client_secret,
+      method: reg.token_endpoint_auth_method ?? method,
+      redirect,
+    };
+  }
+
+  /** The scopes to ask for: the challenge's, else scopes_supported, else none (offline_access only where offered). */
+  function scopeFor(challenge) {
+    if (faults['no-scope-fallback'] && !challenge.scope) return undefined;
+    let scopes =
+      challenge.scope && !faults['ignore-challenge-scope']
+        ? challenge.scope.split(' ')
+        : state.as.prm?.scopes_supported;
+    if (!scopes) return undefined;
+    const offered = state.as.meta.scopes_supported?.includes('offline_access');
+    scopes = scopes.filter((s) => s !== 'offline_access' || offered);
+    if (offered && !faults['no-refresh'] && !scopes.includes('offline_access')) scopes.push('offline_access');
+    return scopes.join(' ');
+  }
+
+  async function tokenRequest(params) {
+    const { client } = state;
+    const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
+    const body = new URLSearchParams(params);
+    const method = faults['wrong-auth-method'] && client.client_secret ? 'client_secret_post' : client.method;
+    if (method === 'client_secret_basic')
+      headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
+    else {
+      body.set('client_id', client.client_id);
+      if (method === 'client_secret_post') body.set('client_secret', client.client_secret);
+    }
+    if (revision !== '2025-03-26' && !faults['no-resource']) body.set('resource', state.as.prm?.resource ?? serverUrl);
+    const r = await fetch(state.as.meta.token_endpoint, { method: 'POST', headers, body });
+    const json = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(`token request failed: ${json.error ?? r.status}`);
+    state.token = json.access_token;
+    state.refresh = json.refresh_token ?? state.refresh;
+    // A client that puts its token on every request it makes, the metadata's too.
+    if (faults['token-everywhere'] && state.as.prm)
+      await fetch(`${mcpUrl.origin}/.well-known/oauth-protected-resource${mcpUrl.pathname}`, {
+        headers: { Authorization: `Bearer ${state.token}` },
+      });
+  }
+
+  async function authorize(challenge) {
+    if (!state.as) await discover(challenge);
+    const meta = state.as.meta;
+    if (env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') && context.client_secret)
+      return tokenRequest({ grant_type: 'client_credentials' });
+    const cb = await loop();
+    const verifier = b64url(randomBytes(32));
+    const sent = b64url(randomBytes(16));
+    const q = new URLSearchParams({
+      response_type: 'code',
+      client_id: state.client.client_id,
+      redirect_uri: state.client.redirect ?? `${cb.origin}/callback`,
+    });
+    if (!faults['no-pkce']) {
+      q.set('code_challenge', b64url(createHash('sha256').update(verifier).digest()));
+      q.set('code_challenge_method', 'S256');
+    }
+    q.set('state', sent);
+    const scope = scopeFor(challenge);
+    if (scope) q.set('scope', scope);
+    if (revision !== '2025-03-26' && !faults['no-resource']) q.set('resource', state.as.prm?.resource ?? serverUrl);
+    const url = `${meta.authorization_endpoint}?${q}`;
+    const answer = cb.next();
+    if (env.BROWSER && faults.browser) spawn(env.BROWSER, [url], { stdio: 'ignore' });
+    else void fetch(url).catch(() => undefined);
+    const got = await Promise.race([answer, new Promise((r) => setTimeout(() => r(undefined), 10_000))]);
+    if (!got) throw new Error('no authorization response');
+    if (got.get('state') !== sent && !faults['no-state-check']) throw new Error('state mismatch');
+    const iss = got.get('iss');
+    if (!faults['ignore-iss']) {
+      if (meta.authorization_response_iss_parameter_supported && iss === null) throw new Error('iss missing');
+      if (iss !== null && iss !== state.as.meta.issuer) throw new Error(`iss ${iss} is not ${state.as.meta.issuer}`);
+    }
+    const code = got.get('code');
+    if (!code) throw new Error(`authorization failed: ${got.get('error')}`);
+    await tokenRequest({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: q.get('redirect_uri'),
+      ...(!faults['no-pkce'] && { code_verifier: verifier }),
+    });
+  }
+
+  let sessionId;
+  let nextId = 1;
+  /** One MCP message over POST; authorizes on 401, steps up on 403. */
+  async function send(message) {
+    for (let attempt = 0; ; attempt++) {
+      const url = new URL(mcpUrl);
+      const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+      if (state.token && faults['token-in-query']) url.searchParams.set('access_token', state.token);
+      else if (state.token) headers.Authorization = `Bearer ${state.token}`;
+      if (sessionId) headers['Mcp-Session-Id'] = sessionId;
+      if (revision !== '2025-03-26') headers['MCP-Protocol-Version'] = revision;
+      const r = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message) });
+      sessionId = r.headers.get('mcp-session-id') ?? sessionId;
+      const challenge = bearerParams(r.headers.get('www-authenticate'));
+      if (r.status === 401) {
+        if (faults['no-authorize'] || attempt > STEP_UPS) throw new Error('unauthorized');
+        if (state.refresh && !faults['no-refresh']) {
+          const refresh = state.refresh;
+          state.refresh = undefined;
+          await tokenRequest({ grant_type: 'refresh_token', refresh_token: refresh });
+        } else await authorize(challenge);
+        continue;
+      }
+      if (r.status === 403 && challenge.error === 'insufficient_scope') {
+        if (faults['no-step-up'] || (attempt >= STEP_UPS && !faults['loop-on-403']))
+          throw new Error('insufficient scope');
+        await authorize(challenge);
+        continue;
+      }
+      if (r.status === 202) return undefined;
+      if (!r.ok) throw new Error(`HTTP ${r.status}`);
+      const type = r.headers.get('content-type') ?? '';
+      const text = await r.text();
+      if (type.includes('text/event-stream')) {
+        const data = text
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).trim());
+        return JSON.parse(data[data.length - 1] ?? 'null');
+      }
+      return JSON.parse(text);
+    }
+  }
+  const request = (method, params) => send({ jsonrpc: '2.0', id: nextId++, method, ...(params && { params }) });
+
+  try {
+    await request('initialize', {
+      protocolVersion: revision,
+      capabilities: {},
+      clientInfo: { name: 'mcp-conformance-reference-client', version: '1.0.0' },
+    });
+    await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    const listed = await request('tools/list', {});
+    const tool = listed?.result?.tools?.[0];
+    if (tool) await request('tools/call', { name: tool.name, arguments: { text: 'hello' } });
+    await request('ping');
+  } finally {
+    await (await callbacks)?.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const url = process.argv[process.argv.length - 1];
+  // As a command it opens the authorization URL with $BROWSER, as a desktop client would.
+  connect(url, process.env, { browser: true }).then(
+    () => process.exit(0),
+    (e) => {
+      process.stderr.write(`${e instanceof Error ? e.message : String(e)}\n`);
+      process.exit(1);
+    },
+  );
+}

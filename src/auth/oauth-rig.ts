@@ -1,0 +1,560 @@
+// What an authorization scenario serves a client on loopback: a protected MCP endpoint and its resource metadata
+// (RFC 9728), and an authorization server (RFC 8414 / OpenID metadata, an authorization endpoint that consents at once,
+// a token endpoint, dynamic registration, client ID metadata documents). Every exchange is recorded for the checks.
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isObject } from '../json.js';
+import { TOOL } from '../version.js';
+import { isLoopback } from './challenge.js';
+import { ExchangeLog, type HttpExchange, type Role } from './exchanges.js';
+import { type AuthScenario, CLIENT_CREDENTIALS, PRE_REGISTERED } from './scenarios.js';
+
+/** A client the authorization server knows: registered, pre-registered or by its metadata document. */
+export interface KnownClient {
+  client_id: string;
+  client_secret?: string;
+  token_endpoint_auth_method: string;
+  redirect_uris: string[];
+  via: 'dcr' | 'pre-registered' | 'cimd';
+  /** For a metadata document: what fetching it gave (the document, or why not). */
+  document?: { status?: number; body?: unknown; error?: string };
+}
+
+/** A code the authorization endpoint issued, and what it was issued on. */
+interface Grant {
+  client_id: string;
+  redirect_uri: string;
+  code_challenge?: string;
+  code_challenge_method?: string;
+  scope?: string;
+  resource?: string;
+}
+
+/** A token the token endpoint issued. */
+export interface Issued {
+  kind: 'access' | 'refresh';
+  client_id: string;
+  scope: string;
+  resource?: string;
+  /** Access tokens of an offline-access scenario stop working after their first use. */
+  uses: number;
+}
+
+/** Tools the endpoint lists. */
+const TOOLS = [
+  {
+    name: 'echo',
+    description: 'Returns its text',
+    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+  },
+];
+/** Authorization requests in a loop of 403s after which the rig stops answering MCP (the client is looping). */
+export const LOOP_LIMIT = 10;
+
+const random = (prefix: string) => `${prefix}-${randomBytes(18).toString('base64url')}`;
+const s256 = (verifier: string) => createHash('sha256').update(verifier).digest('base64url');
+
+export class OAuthRig {
+  readonly log = new ExchangeLog();
+  readonly clients = new Map<string, KnownClient>();
+  readonly tokens = new Map<string, Issued>();
+  private readonly grants = new Map<string, Grant>();
+  private readonly servers: http.Server[] = [];
+  /** The MCP server's origin, and the authorization server's. */
+  resourceOrigin = '';
+  asOrigin = '';
+  /** Set when the client keeps authorizing after 403s (see LOOP_LIMIT). */
+  looping = false;
+  /** The offline-access scenario's first access token has expired. */
+  private expiredOne = false;
+  private readonly waiters: (() => void)[] = [];
+
+  private constructor(readonly scenario: AuthScenario) {
+    this.log.secret(PRE_REGISTERED.client_secret);
+    this.log.secret(CLIENT_CREDENTIALS.client_secret);
+    if (scenario.preRegistered)
+      this.clients.set(PRE_REGISTERED.client_id, {
+        ...PRE_REGISTERED,
+        token_endpoint_auth_method: 'client_secret_basic',
+        redirect_uris: [],
+        via: 'pre-registered',
+      });
+    if (scenario.grant === 'client_credentials')
+      this.clients.set(CLIENT_CREDENTIALS.client_id, {
+        ...CLIENT_CREDENTIALS,
+        token_endpoint_auth_method: 'client_secret_basic',
+        redirect_uris: [],
+        via: 'pre-registered',
+      });
+  }
+
+  /** Starts the scenario's servers on 127.0.0.1, each on a free port. */
+  static async start(scenario: AuthScenario): Promise<OAuthRig> {
+    const rig = new OAuthRig(scenario);
+    rig.resourceOrigin = await rig.listen('resource');
+    rig.asOrigin = scenario.asOnResource ? rig.resourceOrigin : await rig.listen('authorization');
+    return rig;
+  }
+
+  /** The URL the client connects to. */
+  get serverUrl(): string {
+    return `${this.resourceOrigin}/mcp`;
+  }
+
+  get issuer(): string {
+    return `${this.asOrigin}${this.scenario.issuerPath}`;
+  }
+
+  get prmUrl(): string | undefined {
+    return this.scenario.prm === undefined ? undefined : `${this.resourceOrigin}${this.scenario.prm}`;
+  }
+
+  /** The well-known URL the authorization server's metadata is served at, if any. */
+  get asMetadataUrl(): string | undefined {
+    const p = this.scenario.issuerPath;
+    switch (this.scenario.asMetadata) {
+      case 'oauth':
+        return `${this.asOrigin}/.well-known/oauth-authorization-server${p}`;
+      case 'openid':
+        return `${this.asOrigin}/.well-known/openid-configuration${p}`;
+      case 'openid-appended':
+        return `${this.asOrigin}${p}/.well-known/openid-configuration`;
+      default:
+        return undefined;
+    }
+  }
+
+  /** Resolves when an MCP request carrying a valid token got an answer (or the client loops). */
+  served(): Promise<void> {
+    return new Promise((resolve) => this.waiters.push(resolve));
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(
+      this.servers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            s.closeAllConnections();
+          }),
+      ),
+    );
+  }
+
+  private async listen(role: Role): Promise<string> {
+    const server = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        void this.handle(role, req, Buffer.concat(chunks).toString('utf8'), res).catch(() => {
+          if (!res.headersSent) res.writeHead(500).end();
+        });
+      });
+    });
+    this.servers.push(server);
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(0, '127.0.0.1', () => resolve());
+    });
+    server.unref();
+    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+
+  private async handle(role: Role, req: http.IncomingMessage, text: string, res: http.ServerResponse): Promise<void> {
+    const origin = role === 'resource' ? this.resourceOrigin : this.asOrigin;
+    const url = new URL(req.url ?? '/', origin);
+    const body = parseBody(req.headers['content-type'], text);
+    const answer: Record<string, string> = {};
+    let status = 404;
+    let reply: unknown;
+    const send = (code: number, json?: unknown, headers: Record<string, string> = {}) => {
+      status = code;
+      reply = json;
+      for (const [k, v] of Object.entries(headers))
+        if (/^(www-authenticate|location)$/i.test(k)) answer[k.toLowerCase()] = v;
+      res.writeHead(code, { ...(json !== undefined && { 'Content-Type': 'application/json' }), ...headers });
+      res.end(json === undefined ? undefined : JSON.stringify(json));
+    };
+    this.noteSecrets(req, url, body);
+    const routed =
+      (role === 'resource' && (await this.resource(req, url, body, send))) ||
+      ((role === 'authorization' || this.scenario.asOnResource) && (await this.authorization(req, url, body, send)));
+    if (!routed) send(404, { error: 'not_found' });
+    this.log.add({
+      role,
+      method: req.method ?? 'GET',
+      url: url.toString(),
+      status,
+      headers: req.headers,
+      ...(body !== undefined && { body }),
+      answer,
+      ...(reply !== undefined && { reply }),
+    });
+    if (this.looping) this.wake();
+  }
+
+  /** Secrets the client sent: its credentials, codes, verifiers, tokens. */
+  private noteSecrets(req: http.IncomingMessage, url: URL, body: unknown) {
+    const auth = req.headers.authorization;
+    if (auth) this.log.secret(auth.replace(/^\S+\s+/, ''));
+    for (const v of url.searchParams.values()) if (this.tokens.has(v) || this.grants.has(v)) this.log.secret(v);
+    if (isObject(body))
+      for (const k of ['client_secret', 'code_verifier', 'code', 'refresh_token', 'assertion', 'client_assertion'])
+        if (typeof body[k] === 'string') this.log.secret(body[k] as string);
+  }
+
+  private wake() {
+    for (const w of this.waiters.splice(0)) w();
+  }
+
+  private challenge(extra: Record<string, string> = {}): string {
+    const params: Record<string, string> = { ...extra };
+    if (this.scenario.prmInChallenge && this.prmUrl) params.resource_metadata = this.prmUrl;
+    if (this.scenario.challengeScope && !('scope' in params)) params.scope = this.scenario.challengeScope;
+    const list = Object.entries(params).map(([k, v]) => `${k}="${v}"`);
+    return list.length ? `Bearer ${list.join(', ')}` : 'Bearer';
+  }
+
+  /** The protected MCP endpoint and its metadata. */
+  private async resource(req: http.IncomingMessage, url: URL, body: unknown, send: Send): Promise<boolean> {
+    const sc = this.scenario;
+    if (url.pathname === sc.prm && req.method === 'GET') {
+      send(200, {
+        resource: sc.resourceMismatch ? 'https://mcp.elsewhere.example/mcp' : this.serverUrl,
+        authorization_servers: [this.issuer],
+        ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
+        bearer_methods_supported: ['header'],
+      });
+      return true;
+    }
+    if (url.pathname !== '/mcp') return false;
+    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    const issued = token === undefined ? undefined : this.tokens.get(token);
+    if (issued?.kind !== 'access') {
+      send(
+        401,
+        { error: 'unauthorized' },
+        { 'WWW-Authenticate': this.challenge(token ? { error: 'invalid_token' } : {}) },
+      );
+      return true;
+    }
+    if (
+      sc.offlineAccess === 'supported' &&
+      issued.uses >= 1 &&
+      !this.expiredOne &&
+      issued.scope.split(' ').includes('offline_access')
+    ) {
+      this.expiredOne = true;
+      send(
+        401,
+        { error: 'invalid_token' },
+        { 'WWW-Authenticate': this.challenge({ error: 'invalid_token', error_description: 'expired' }) },
+      );
+      return true;
+    }
+    issued.uses++;
+    if (req.method === 'GET') {
+      send(405, undefined, { Allow: 'POST, DELETE' });
+      return true;
+    }
+    if (req.method === 'DELETE') {
+      send(200);
+      return true;
+    }
+    const messages = Array.isArray(body) ? body : [body];
+    const call = messages.find((m) => isObject(m) && m.method === 'tools/call');
+    const granted = issued.scope.split(' ').filter(Boolean);
+    if (call && (sc.alwaysForbidden || (sc.stepUp && !granted.includes(sc.stepUp)))) {
+      const needed = sc.alwaysForbidden ? 'mcp:basic mcp:write' : [...new Set([...granted, sc.stepUp])].join(' ');
+      if (this.authorizations() > LOOP_LIMIT) this.looping = true;
+      send(
+        403,
+        { error: 'insufficient_scope' },
+        { 'WWW-Authenticate': this.challenge({ error: 'insufficient_scope', scope: needed }) },
+      );
+      return true;
+    }
+    const answers = messages.flatMap((m) => (isObject(m) && m.id !== undefined && 'method' in m ? [mcpAnswer(m)] : []));
+    if (answers.length === 0) send(202);
+    else send(200, Array.isArray(body) ? answers : answers[0]);
+    this.wake();
+    return true;
+  }
+
+  /** Authorization requests made so far. */
+  authorizations(): number {
+    return this.log.exchanges.filter(
+      (e) => e.role === 'authorization' && new URL(e.url).pathname.endsWith('/authorize'),
+    ).length;
+  }
+
+  private asMetadata(): Record<string, unknown> {
+    const sc = this.scenario;
+    const at = (p: string) => `${this.issuer}${p}`;
+    return {
+      issuer: sc.issuerMismatch ? `${this.asOrigin}/another-issuer` : this.issuer,
+      authorization_endpoint: at('/authorize'),
+      token_endpoint: at('/token'),
+      ...(sc.dcr && { registration_endpoint: at('/register') }),
+      response_types_supported: ['code'],
+      grant_types_supported: [
+        sc.grant ?? 'authorization_code',
+        ...(sc.offlineAccess === 'unsupported' ? [] : ['refresh_token']),
+      ],
+      ...(!sc.noPkce && { code_challenge_methods_supported: ['S256'] }),
+      token_endpoint_auth_methods_supported: sc.authMethods,
+      ...(sc.asScopes && { scopes_supported: sc.asScopes }),
+      ...(sc.cimd && { client_id_metadata_document_supported: true }),
+      ...((sc.iss === 'sent' || sc.iss === 'missing' || sc.iss === 'wrong' || sc.iss === 'normalized') && {
+        authorization_response_iss_parameter_supported: true,
+      }),
+    };
+  }
+
+  /** The authorization server: metadata, registration, authorization and token endpoints. */
+  private async authorization(req: http.IncomingMessage, url: URL, body: unknown, send: Send): Promise<boolean> {
+    const sc = this.scenario;
+    if (req.method === 'GET' && url.toString() === this.asMetadataUrl) {
+      // OpenID Provider Metadata has fields of its own that are REQUIRED (OpenID Connect Discovery 1.0 §3).
+      const openid = sc.asMetadata !== 'oauth' && {
+        jwks_uri: `${this.issuer}/jwks.json`,
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['RS256'],
+      };
+      send(200, { ...this.asMetadata(), ...openid });
+      return true;
+    }
+    const p = url.pathname.slice(sc.issuerPath.length);
+    if (!url.pathname.startsWith(sc.issuerPath)) return false;
+    if (p === '/register' && sc.dcr && req.method === 'POST') return this.register(body, send);
+    if (p === '/authorize' && req.method === 'GET') return this.authorize(url, send);
+    if (p === '/token' && req.method === 'POST') return this.token(req, body, send);
+    return false;
+  }
+
+  private register(body: unknown, send: Send): boolean {
+    const meta = isObject(body) ? body : {};
+    const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method : undefined;
+    const method = asked && this.scenario.authMethods.includes(asked) ? asked : this.scenario.authMethods[0];
+    const client: KnownClient = {
+      client_id: random('client'),
+      token_endpoint_auth_method: method,
+      redirect_uris: Array.isArray(meta.redirect_uris) ? meta.redirect_uris.filter((u) => typeof u === 'string') : [],
+      via: 'dcr',
+      ...(method !== 'none' && { client_secret: random('secret') }),
+    };
+    this.log.secret(client.client_secret);
+    this.clients.set(client.client_id, client);
+    send(201, { ...meta, ...client, via: undefined, client_id_issued_at: Math.floor(Date.now() / 1000) });
+    return true;
+  }
+
+  /** A client_id that is a URL: its metadata document, fetched on loopback only. */
+  private async byDocument(clientId: string): Promise<KnownClient | undefined> {
+    let url: URL;
+    try {
+      url = new URL(clientId);
+    } catch {
+      return undefined;
+    }
+    const client: KnownClient = {
+      client_id: clientId,
+      token_endpoint_auth_method: 'none',
+      redirect_uris: [],
+      via: 'cimd',
+    };
+    if (!isLoopback(url)) client.document = { error: 'not on loopback: the suite fetches documents there only' };
+    else {
+      try {
+        const r = await fetch(url, { signal: AbortSignal.timeout(5000), redirect: 'error' });
+        const text = await r.text();
+        let doc: unknown;
+        try {
+          doc = JSON.parse(text);
+        } catch {
+          doc = undefined;
+        }
+        client.document = { status: r.status, body: doc ?? text.slice(0, 200) };
+        if (isObject(doc)) {
+          if (Array.isArray(doc.redirect_uris))
+            client.redirect_uris = doc.redirect_uris.filter((u) => typeof u === 'string');
+          if (typeof doc.token_endpoint_auth_method === 'string')
+            client.token_endpoint_auth_method = doc.token_endpoint_auth_method;
+        }
+      } catch (e) {
+        client.document = { error: e instanceof Error ? e.message : String(e) };
+      }
+    }
+    this.clients.set(clientId, client);
+    return client;
+  }
+
+  /** Consent at once: a redirect to the client's redirect_uri with a code, its state and, where the scenario says, iss. */
+  private async authorize(url: URL, send: Send): Promise<boolean> {
+    const q = url.searchParams;
+    const clientId = q.get('client_id') ?? '';
+    const client =
+      this.clients.get(clientId) ??
+      (this.scenario.cimd && /^https?:/.test(clientId) ? await this.byDocument(clientId) : undefined);
+    const redirect = q.get('redirect_uri') ?? client?.redirect_uris[0];
+    if (!client || !redirect) {
+      send(400, { error: 'invalid_request', error_description: client ? 'no redirect_uri' : 'unknown client_id' });
+      return true;
+    }
+    const code = random('code');
+    this.log.secret(code);
+    this.grants.set(code, {
+      client_id: clientId,
+      redirect_uri: redirect,
+      ...(q.get('code_challenge') !== null && { code_challenge: q.get('code_challenge') as string }),
+      ...(q.get('code_challenge_method') !== null && {
+        code_challenge_method: q.get('code_challenge_method') as string,
+      }),
+      ...(q.get('scope') !== null && { scope: q.get('scope') as string }),
+      ...(q.get('resource') !== null && { resource: q.get('resource') as string }),
+    });
+    const to = new URL(redirect);
+    to.searchParams.set('code', code);
+    const state = q.get('state');
+    if (state !== null) to.searchParams.set('state', this.scenario.wrongState ? `${state}-not-yours` : state);
+    const iss = issFor(this.scenario, this.issuer);
+    if (iss !== undefined) to.searchParams.set('iss', iss);
+    send(302, undefined, { Location: to.toString() });
+    return true;
+  }
+
+  /** Who the token request authenticates as, by which method, and whether its secret is right. */
+  private clientAuth(req: http.IncomingMessage, form: Record<string, unknown>) {
+    const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    if (basic) {
+      const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
+      return { method: 'client_secret_basic', client_id: id, secret };
+    }
+    const id = typeof form.client_id === 'string' ? form.client_id : undefined;
+    if (typeof form.client_secret === 'string')
+      return { method: 'client_secret_post', client_id: id, secret: form.client_secret };
+    return { method: 'none', client_id: id, secret: undefined };
+  }
+
+  private token(req: http.IncomingMessage, body: unknown, send: Send): boolean {
+    const form = isObject(body) ? body : {};
+    const auth = this.clientAuth(req, form);
+    const client = auth.client_id === undefined ? undefined : this.clients.get(auth.client_id);
+    const bad = (error: string, description: string, code = 400) =>
+      send(code, { error, error_description: description });
+    if (!client) return (bad('invalid_client', 'unknown client', 401), true);
+    if (client.client_secret !== undefined && auth.secret !== client.client_secret)
+      return (bad('invalid_client', 'wrong client secret', 401), true);
+    // Another method than the registered one is judged (client-side/auth/token-endpoint-auth), not refused: one finding.
+    const issue = (scope: string, resource: string | undefined) => {
+      const access = random('at');
+      this.log.secret(access);
+      this.tokens.set(access, { kind: 'access', client_id: client.client_id, scope, resource, uses: 0 });
+      const refreshable = this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access');
+      const refresh = refreshable ? random('rt') : undefined;
+      if (refresh) {
+        this.log.secret(refresh);
+        this.tokens.set(refresh, { kind: 'refresh', client_id: client.client_id, scope, resource, uses: 0 });
+      }
+      send(200, {
+        access_token: access,
+        token_type: 'Bearer',
+        expires_in: 3600,
+        ...(scope && { scope }),
+        ...(refresh && { refresh_token: refresh }),
+      });
+    };
+    const resource = typeof form.resource === 'string' ? form.resource : undefined;
+    switch (form.grant_type) {
+      case 'authorization_code': {
+        const grant = typeof form.code === 'string' ? this.grants.get(form.code) : undefined;
+        if (!grant || grant.client_id !== client.client_id) return (bad('invalid_grant', 'unknown code'), true);
+        this.grants.delete(form.code as string);
+        if (grant.code_challenge !== undefined) {
+          const verifier = typeof form.code_verifier === 'string' ? form.code_verifier : '';
+          const ok =
+            grant.code_challenge_method === 'S256'
+              ? s256(verifier) === grant.code_challenge
+              : verifier === grant.code_challenge;
+          if (!ok) return (bad('invalid_grant', 'code_verifier does not match'), true);
+        }
+        issue(grant.scope ?? '', resource ?? grant.resource);
+        return true;
+      }
+      case 'refresh_token': {
+        const old = typeof form.refresh_token === 'string' ? this.tokens.get(form.refresh_token) : undefined;
+        if (old?.kind !== 'refresh') return (bad('invalid_grant', 'unknown refresh token'), true);
+        this.tokens.delete(form.refresh_token as string);
+        issue(old.scope, resource ?? old.resource);
+        return true;
+      }
+      case 'client_credentials':
+        if (this.scenario.grant !== 'client_credentials') return (bad('unsupported_grant_type', 'not offered'), true);
+        issue(typeof form.scope === 'string' ? form.scope : '', resource);
+        return true;
+      default:
+        return (bad('unsupported_grant_type', String(form.grant_type)), true);
+    }
+  }
+
+  /** The exchanges of one role and path suffix, in order. */
+  find(pred: (e: HttpExchange, url: URL) => boolean): HttpExchange[] {
+    return this.log.exchanges.filter((e) => pred(e, new URL(e.url)));
+  }
+}
+
+type Send = (code: number, json?: unknown, headers?: Record<string, string>) => void;
+
+/** The iss the authorization response carries, if any. */
+function issFor(sc: AuthScenario, issuer: string): string | undefined {
+  switch (sc.iss) {
+    case 'sent':
+      return issuer;
+    case 'wrong':
+    case 'unexpected':
+      return 'https://attacker.example';
+    case 'normalized':
+      return `${issuer.replace('http://127.0.0.1', 'HTTP://127.0.0.1')}/`;
+    default:
+      return undefined;
+  }
+}
+
+function parseBody(type: string | undefined, text: string): unknown {
+  if (!text) return undefined;
+  if (type?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text.slice(0, 500);
+  }
+}
+
+/** A fixed answer to an MCP request. */
+function mcpAnswer(m: Record<string, unknown>): unknown {
+  const id = m.id;
+  const params = isObject(m.params) ? m.params : {};
+  switch (m.method) {
+    case 'initialize':
+      return {
+        jsonrpc: '2.0',
+        id,
+        result: {
+          protocolVersion: typeof params.protocolVersion === 'string' ? params.protocolVersion : '2025-11-25',
+          capabilities: { tools: {} },
+          serverInfo: { name: `${TOOL.name}-protected`, version: TOOL.version },
+        },
+      };
+    case 'ping':
+      return { jsonrpc: '2.0', id, result: {} };
+    case 'tools/list':
+      return { jsonrpc: '2.0', id, result: { tools: TOOLS } };
+    case 'tools/call': {
+      const args = isObject(params.arguments) ? params.arguments : {};
+      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(args.text ?? 'ok') }] } };
+    }
+    default:
+      return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${String(m.method)}` } };
+  }
+}

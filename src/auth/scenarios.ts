@@ -1,0 +1,287 @@
+// The authorization scenarios a client runs against (the official names, and a few of the project's own): what the
+// protected resource and the authorization server serve, and what a conformant client does there.
+
+/** Where the authorization server's metadata is served (RFC 8414 §3.1; OpenID Connect Discovery; §5 of RFC 8414). */
+export type AsMetadataAt = 'oauth' | 'openid' | 'openid-appended' | 'none';
+
+/** How the authorization response treats `iss` (RFC 9207). */
+export type IssMode = 'sent' | 'not-advertised' | 'missing' | 'wrong' | 'unexpected' | 'normalized';
+
+export interface AuthScenario {
+  name: string;
+  /**
+   * Core scenarios make the verdict; drafts (behaviour the next revision or a SEP asks for: RFC 9207 iss, offline
+   * access) and extensions are reported beside it.
+   */
+  tier: 'core' | 'draft' | 'extension';
+  description: string;
+  /** The resource metadata's path on the MCP server's origin; undefined: none (2025-03-26). */
+  prm?: string;
+  /** Whether the 401's challenge names `resource_metadata`. */
+  prmInChallenge: boolean;
+  /** The issuer's path ('' or '/tenant1'). */
+  issuerPath: string;
+  asMetadata: AsMetadataAt;
+  /** The MCP server's origin is the authorization server (2025-03-26 without resource metadata). */
+  asOnResource?: boolean;
+  /** `scope` in the 401 challenge. */
+  challengeScope?: string;
+  /** `scopes_supported` in the resource metadata. */
+  scopesSupported?: string[];
+  /** `scopes_supported` in the authorization server's metadata. */
+  asScopes?: string[];
+  /** tools/call needs this scope: without it, 403 insufficient_scope naming it (and the granted ones). */
+  stepUp?: string;
+  /** tools/call is always refused with 403 insufficient_scope. */
+  alwaysForbidden?: boolean;
+  /** `token_endpoint_auth_methods_supported`. */
+  authMethods: string[];
+  dcr: boolean;
+  cimd: boolean;
+  /** Client credentials given in MCP_CONFORMANCE_CONTEXT (no registration endpoint). */
+  preRegistered?: boolean;
+  /** The resource metadata names another resource. */
+  resourceMismatch?: boolean;
+  iss?: IssMode;
+  /** The authorization server's metadata names another issuer. */
+  issuerMismatch?: boolean;
+  /** The metadata leaves out code_challenge_methods_supported. */
+  noPkce?: boolean;
+  /** The authorization response carries another state than the one sent. */
+  wrongState?: boolean;
+  /** offline_access and the refresh_token grant are offered, and the first access token expires after its first use. */
+  offlineAccess?: 'supported' | 'unsupported';
+  /** Grant the client runs: authorization_code (default) or client_credentials (extension). */
+  grant?: 'client_credentials';
+  /** What a conformant client does: gets a token and uses it, or stops before it sends one. */
+  outcome: 'connect' | 'refuse';
+  /** The revision the scenario is written for (MCP_CONFORMANCE_PROTOCOL_VERSION). */
+  revision: string;
+}
+
+export const PRE_REGISTERED = {
+  client_id: 'mcp-conformance-preregistered',
+  client_secret: 'preregistered-secret-5b1c',
+};
+export const CLIENT_CREDENTIALS = { client_id: 'mcp-conformance-service', client_secret: 'service-secret-9e2d' };
+
+const PRM = '/.well-known/oauth-protected-resource/mcp';
+const base = {
+  tier: 'core',
+  prm: PRM,
+  prmInChallenge: true,
+  issuerPath: '',
+  asMetadata: 'oauth',
+  authMethods: ['client_secret_basic', 'client_secret_post', 'none'],
+  dcr: true,
+  cimd: false,
+  outcome: 'connect',
+  revision: '2025-11-25',
+} as const satisfies Partial<AuthScenario>;
+
+type Row = Omit<AuthScenario, keyof typeof base> & Partial<AuthScenario>;
+const s = (row: Row): AuthScenario => ({ ...base, authMethods: [...base.authMethods], ...row });
+
+export const SCENARIOS: readonly AuthScenario[] = [
+  s({
+    name: 'auth/metadata-default',
+    description: 'Metadata at the path-suffixed well-known URIs, named in the challenge',
+  }),
+  s({
+    name: 'auth/metadata-var1',
+    description: 'No resource_metadata in the challenge; OpenID Connect discovery only',
+    prmInChallenge: false,
+    asMetadata: 'openid',
+  }),
+  s({
+    name: 'auth/metadata-var2',
+    description: 'Resource metadata at the root well-known URI only; an issuer with a path (RFC 8414 path insertion)',
+    prm: '/.well-known/oauth-protected-resource',
+    prmInChallenge: false,
+    issuerPath: '/tenant1',
+  }),
+  s({
+    name: 'auth/metadata-var3',
+    description: 'Resource metadata at a custom URL the challenge names; OpenID metadata appended to an issuer path',
+    prm: '/custom/metadata/location.json',
+    issuerPath: '/tenant1',
+    asMetadata: 'openid-appended',
+  }),
+  s({
+    name: 'auth/basic-cimd',
+    description: 'The server supports client ID metadata documents: the client uses its document URL as client_id',
+    cimd: true,
+    authMethods: ['none'],
+  }),
+  s({ name: 'auth/basic-dcr', description: 'Dynamic client registration only', authMethods: ['none'] }),
+  s({
+    name: 'auth/pre-registration',
+    description: 'No registration endpoint; credentials in MCP_CONFORMANCE_CONTEXT, client_secret_basic',
+    dcr: false,
+    preRegistered: true,
+    authMethods: ['client_secret_basic'],
+  }),
+  s({
+    name: 'auth/scope-from-www-authenticate',
+    description: 'The challenge names a scope: the client asks for it',
+    challengeScope: 'mcp:basic',
+    scopesSupported: ['mcp:read', 'mcp:write'],
+  }),
+  s({
+    name: 'auth/scope-from-scopes-supported',
+    description: 'No scope in the challenge: the client asks for every scope in scopes_supported',
+    scopesSupported: ['mcp:basic', 'mcp:read'],
+  }),
+  s({
+    name: 'auth/scope-omitted-when-undefined',
+    description: 'Neither a challenge scope nor scopes_supported: the client sends no scope',
+  }),
+  s({
+    name: 'auth/scope-step-up',
+    description: 'tools/call needs mcp:write: 403 insufficient_scope, then a new authorization asking for it',
+    challengeScope: 'mcp:basic',
+    scopesSupported: ['mcp:basic', 'mcp:write'],
+    stepUp: 'mcp:write',
+  }),
+  s({
+    name: 'auth/scope-retry-limit',
+    description: 'tools/call is refused with 403 insufficient_scope every time: the client stops after a few tries',
+    challengeScope: 'mcp:basic',
+    alwaysForbidden: true,
+  }),
+  s({
+    name: 'auth/token-endpoint-auth-basic',
+    description: 'The server supports client_secret_basic only',
+    authMethods: ['client_secret_basic'],
+    revision: '2025-06-18',
+  }),
+  s({
+    name: 'auth/token-endpoint-auth-post',
+    description: 'The server supports client_secret_post only',
+    authMethods: ['client_secret_post'],
+    revision: '2025-06-18',
+  }),
+  s({
+    name: 'auth/token-endpoint-auth-none',
+    description: 'The server supports public clients only (none)',
+    authMethods: ['none'],
+    revision: '2025-06-18',
+  }),
+  s({
+    name: 'auth/2025-03-26-oauth-metadata-backcompat',
+    description: '2025-03-26: no resource metadata; the authorization server metadata at the MCP server root',
+    prm: undefined,
+    prmInChallenge: false,
+    asOnResource: true,
+    revision: '2025-03-26',
+  }),
+  s({
+    name: 'auth/2025-03-26-oauth-endpoint-fallback',
+    description: '2025-03-26: no metadata at all; /authorize, /token and /register at the MCP server root',
+    prm: undefined,
+    prmInChallenge: false,
+    asOnResource: true,
+    asMetadata: 'none',
+    revision: '2025-03-26',
+  }),
+  s({
+    name: 'auth/resource-mismatch',
+    description: 'The resource metadata names another resource: the client stops',
+    resourceMismatch: true,
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/metadata-issuer-mismatch',
+    description: "The authorization server's metadata names another issuer: the client stops",
+    issuerMismatch: true,
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/iss-supported',
+    tier: 'draft',
+    description: 'iss advertised and sent: the client accepts it',
+    iss: 'sent',
+  }),
+  s({
+    name: 'auth/iss-not-advertised',
+    tier: 'draft',
+    description: 'iss neither advertised nor sent',
+    iss: 'not-advertised',
+  }),
+  s({
+    name: 'auth/iss-supported-missing',
+    tier: 'draft',
+    description: 'iss advertised but left out of the redirect: the client rejects it',
+    iss: 'missing',
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/iss-wrong-issuer',
+    tier: 'draft',
+    description: 'iss names another issuer: the client rejects it',
+    iss: 'wrong',
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/iss-unexpected',
+    tier: 'draft',
+    description: 'iss not advertised, but sent with another issuer: the client rejects it',
+    iss: 'unexpected',
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/iss-normalized',
+    tier: 'draft',
+    description: 'iss equal to the issuer only after URL normalization: simple string comparison rejects it',
+    iss: 'normalized',
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/offline-access-scope',
+    tier: 'draft',
+    description: 'offline_access and refresh_token offered; the first access token expires after one use',
+    scopesSupported: ['mcp:basic', 'offline_access'],
+    asScopes: ['mcp:basic', 'offline_access'],
+    offlineAccess: 'supported',
+  }),
+  s({
+    name: 'auth/offline-access-not-supported',
+    tier: 'draft',
+    description: 'offline_access is not offered: the client does not ask for it',
+    scopesSupported: ['mcp:basic'],
+    asScopes: ['mcp:basic'],
+    offlineAccess: 'unsupported',
+  }),
+  s({
+    name: 'auth/pkce-not-advertised',
+    description:
+      "The metadata has no code_challenge_methods_supported: the client refuses to proceed (the project's own)",
+    noPkce: true,
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/state-mismatch',
+    description: "The authorization response carries another state: the client discards it (the project's own)",
+    wrongState: true,
+    outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/client-credentials-basic',
+    tier: 'extension',
+    description: 'client_credentials grant with client_secret_basic; credentials in MCP_CONFORMANCE_CONTEXT',
+    grant: 'client_credentials',
+    dcr: false,
+    authMethods: ['client_secret_basic'],
+  }),
+];
+
+export function scenarioNamed(name: string): AuthScenario | undefined {
+  return SCENARIOS.find((sc) => sc.name === name);
+}
+
+/** What MCP_CONFORMANCE_CONTEXT carries for a scenario (the official contract: `{name, …}`). */
+export function contextOf(sc: AuthScenario): Record<string, unknown> | undefined {
+  if (sc.grant === 'client_credentials') return { name: sc.name, ...CLIENT_CREDENTIALS };
+  if (sc.preRegistered) return { name: sc.name, ...PRE_REGISTERED };
+  return undefined;
+}

@@ -1,0 +1,557 @@
+// The client as an OAuth client: each check judges the HTTP exchanges of one authorization scenario (what the client
+// asked the protected resource and the authorization server, in order). Every finding names its exchange.
+import type { AuthScenario } from '../../auth/scenarios.js';
+import type { HttpExchange } from '../../auth/exchanges.js';
+import type { OAuthRig } from '../../auth/oauth-rig.js';
+import { isLoopback } from '../../auth/challenge.js';
+import type { Requirement } from '../../schema/generated/report.js';
+import { isObject } from '../../json.js';
+import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
+import { requirement } from '../kit/requirement.js';
+
+/** What a check judges: the scenario, and what the rig saw. */
+export interface AuthRun {
+  scenario: AuthScenario;
+  rig: OAuthRig;
+}
+
+export interface ClientAuthCheck {
+  id: string;
+  title: string;
+  requirement: Requirement;
+  /** Further catalogue requirement ids the check also exercises. */
+  covers?: string[];
+  /** Whether the check has something to judge in this scenario (else it is not run there). */
+  applies(sc: AuthScenario): boolean;
+  judge(run: AuthRun): Outcome;
+}
+
+const AUTHZ = 'basic/authorization';
+const RFC = (n: number, anchor: string) => `https://datatracker.ietf.org/doc/html/rfc${n}#${anchor}`;
+
+// Views of the log.
+const path = (e: HttpExchange) => new URL(e.url).pathname;
+const query = (e: HttpExchange) => new URL(e.url).searchParams;
+const form = (e: HttpExchange): Record<string, unknown> => (isObject(e.body) ? e.body : {});
+const authorizeRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'GET' && path(e).endsWith('/authorize'));
+const tokenRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && path(e).endsWith('/token'));
+const mcpRequests = (r: AuthRun) => r.rig.find((e) => e.role === 'resource' && path(e) === '/mcp');
+const codeRedemptions = (r: AuthRun) => tokenRequests(r).filter((e) => form(e).grant_type === 'authorization_code');
+const bearerOf = (e: HttpExchange) => /^Bearer\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
+const scopesOf = (v: string | null | undefined) => (v ?? '').split(' ').filter(Boolean);
+const cite = (r: AuthRun, e: HttpExchange) => r.rig.log.describe(e);
+/** The first MCP request a token the authorization server issued got answered (200/202). */
+const authorizedMcp = (r: AuthRun) =>
+  mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(bearerOf(e) ?? '')?.kind === 'access');
+
+/** Why there is nothing to judge when the client never asked for authorization. */
+const NO_AUTHORIZATION = 'the client made no authorization request';
+
+/**
+ * Why a scenario that hands the client credentials (MCP_CONFORMANCE_CONTEXT) has nothing to judge: the client never
+ * used them, and has no other way to authorize there (a client without the official contract).
+ */
+function ignoredContext(r: AuthRun): string | undefined {
+  const sc = r.scenario;
+  if (!sc.preRegistered && sc.grant !== 'client_credentials') return undefined;
+  const ids = [...r.rig.clients.values()].filter((c) => c.via === 'pre-registered').map((c) => c.client_id);
+  const used = [...authorizeRequests(r), ...tokenRequests(r)].some((e) => {
+    const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
+    const id = basic
+      ? Buffer.from(basic, 'base64').toString('utf8').split(':')[0]
+      : (query(e).get('client_id') ?? form(e).client_id);
+    return ids.includes(String(id));
+  });
+  return used
+    ? undefined
+    : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract); nothing to judge';
+}
+
+/** For the scenarios where a conformant client stops: the first exchange that shows it went on. */
+function wentOn(r: AuthRun, what: string, after: HttpExchange[], verdict = fail): Outcome {
+  const first = after[0];
+  if (!first) return pass(`the client stopped: no ${what}`);
+  return verdict(`the client went on: ${cite(r, first)}`, {
+    expected: `no ${what}`,
+    actual: after.slice(0, 3).map((e) => cite(r, e)),
+  });
+}
+
+function check(
+  id: string,
+  level: 'MUST' | 'SHOULD',
+  link: string,
+  text: string,
+  applies: (sc: AuthScenario) => boolean,
+  judge: (r: AuthRun) => Outcome,
+): ClientAuthCheck {
+  return {
+    id: `client-side/auth/${id}`,
+    title: text,
+    requirement: requirement(`client-side.auth.${id}`, level, link, text),
+    applies,
+    judge,
+  };
+}
+
+const usesCode = (sc: AuthScenario) => sc.grant !== 'client_credentials';
+
+export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
+  check(
+    'authorizes',
+    'MUST',
+    `${AUTHZ}#protected-resource-metadata-discovery-requirements`,
+    'After a 401 the client gets a token and its MCP requests succeed with it',
+    (sc) => sc.outcome === 'connect',
+    (r) => {
+      const ok = authorizedMcp(r)[0];
+      if (ok) return pass(`authorized MCP request: ${cite(r, ok)}`);
+      const given = ignoredContext(r);
+      if (given) return skip(given);
+      const last = r.rig.log.exchanges.slice(-3).map((e) => cite(r, e));
+      return fail(
+        last.length === 0 ? 'the client sent no HTTP request' : 'no MCP request with an issued token was answered',
+        { expected: 'an MCP request carrying a token the authorization server issued', actual: last },
+      );
+    },
+  ),
+  check(
+    'prm-discovery',
+    'MUST',
+    `${AUTHZ}#protected-resource-metadata-discovery-requirements`,
+    'Resource metadata from the challenge URL when given, else the path-suffixed then the root well-known URI',
+    (sc) => sc.prm !== undefined && !sc.resourceMismatch,
+    (r) => {
+      const sc = r.scenario;
+      const isPrm = (e: HttpExchange) =>
+        e.role === 'resource' &&
+        e.method === 'GET' &&
+        (path(e) === sc.prm || path(e).startsWith('/.well-known/oauth-protected-resource'));
+      const fetched = r.rig.find(isPrm);
+      const asked = r.rig.find((e) => e.role === 'authorization').length + authorizeRequests(r).length;
+      if (fetched.length === 0)
+        return asked === 0
+          ? skip('the client fetched no metadata at all (see client-side/auth/authorizes)')
+          : fail('the client went to the authorization server without the resource metadata');
+      const urls = fetched.map((e) => e.url);
+      const suffixed = `${r.rig.resourceOrigin}/.well-known/oauth-protected-resource/mcp`;
+      const root = `${r.rig.resourceOrigin}/.well-known/oauth-protected-resource`;
+      const expected = sc.prmInChallenge
+        ? [r.rig.prmUrl]
+        : sc.prm === '/.well-known/oauth-protected-resource'
+          ? [suffixed, root]
+          : [suffixed];
+      const got = urls.slice(0, expected.length);
+      if (JSON.stringify(got) === JSON.stringify(expected)) return pass(`fetched ${expected.join(' then ')}`);
+      return fail(`resource metadata fetched in the wrong order: ${cite(r, fetched[0] as HttpExchange)}`, {
+        expected,
+        actual: fetched.slice(0, 4).map((e) => cite(r, e)),
+      });
+    },
+  ),
+  check(
+    'as-discovery',
+    'MUST',
+    `${AUTHZ}#authorization-server-metadata-discovery`,
+    "The authorization server's metadata from the RFC 8414 and OpenID locations, in the order the revision gives",
+    (sc) => sc.asMetadata !== 'none' && !sc.resourceMismatch,
+    (r) => {
+      const sc = r.scenario;
+      const o = r.rig.asOrigin;
+      const p = sc.issuerPath;
+      const order = p
+        ? [
+            `${o}/.well-known/oauth-authorization-server${p}`,
+            `${o}/.well-known/openid-configuration${p}`,
+            `${o}${p}/.well-known/openid-configuration`,
+          ]
+        : [`${o}/.well-known/oauth-authorization-server`, `${o}/.well-known/openid-configuration`];
+      const all = r.rig.find(
+        (e) =>
+          e.method === 'GET' &&
+          e.url.startsWith(o) &&
+          e.url.includes('/.well-known/') &&
+          !e.url.includes('oauth-protected-resource'),
+      );
+      // The first round of discovery: up to the first location that answered (a client may rediscover later).
+      const found = all.findIndex((e) => e.status === 200);
+      const tried = found < 0 ? all : all.slice(0, found + 1);
+      if (tried.length === 0)
+        return authorizeRequests(r).length === 0
+          ? skip(NO_AUTHORIZATION)
+          : fail('the client authorized without fetching the metadata');
+      // The revision lists locations and their order; a probe of another URL on the way is not against it.
+      const listed = tried.filter((e) => order.includes(e.url));
+      const idx = listed.map((e) => order.indexOf(e.url));
+      const served = order.indexOf(r.rig.asMetadataUrl ?? '');
+      const expected = order.slice(0, served + 1);
+      if (JSON.stringify(listed.map((e) => e.url)) === JSON.stringify(expected))
+        return pass(`metadata found at ${r.rig.asMetadataUrl}, the locations before it tried in order`);
+      return fail(
+        found < 0
+          ? `never fetched ${r.rig.asMetadataUrl}`
+          : `metadata locations tried out of order: ${cite(r, listed[idx.findIndex((v, i) => v !== i)] ?? (tried[0] as HttpExchange))}`,
+        { expected, actual: tried.slice(0, 5).map((e) => cite(r, e)) },
+      );
+    },
+  ),
+  check(
+    'resource-match',
+    'MUST',
+    RFC(9728, 'section-3.3'),
+    "Resource metadata whose resource is not the server's URL is not used",
+    (sc) => sc.resourceMismatch === true,
+    (r) =>
+      wentOn(
+        r,
+        'registration, authorization or token request after the mismatched metadata',
+        r.rig.find((e) => /\/(register|authorize|token)$/.test(path(e))),
+      ),
+  ),
+  check(
+    'metadata-issuer',
+    'MUST',
+    RFC(8414, 'section-3.3'),
+    'Authorization server metadata whose issuer differs from the issuer it was fetched for is not used',
+    (sc) => sc.issuerMismatch === true,
+    (r) =>
+      wentOn(r, 'authorization request', [
+        ...authorizeRequests(r),
+        ...r.rig.find((e) => path(e).endsWith('/register')),
+      ]),
+  ),
+  check(
+    'iss-parameter',
+    'MUST',
+    'https://datatracker.ietf.org/doc/html/rfc9207#section-2.4',
+    'An authorization response with a wrong, unexpected or missing (when advertised) iss is rejected; a right one is used',
+    (sc) => sc.iss !== undefined,
+    (r) => {
+      if (authorizeRequests(r).length === 0) return skip(NO_AUTHORIZATION);
+      if (r.scenario.outcome === 'refuse') return wentOn(r, 'token request with the code', codeRedemptions(r));
+      const redeemed = codeRedemptions(r)[0];
+      return redeemed
+        ? pass(`code redeemed: ${cite(r, redeemed)}`)
+        : fail('the client discarded an authorization response whose iss was right (or absent and not advertised)');
+    },
+  ),
+  check(
+    'pkce',
+    'MUST',
+    `${AUTHZ}#authorization-code-protection`,
+    'Every authorization request carries an S256 code challenge, and the token request its verifier',
+    usesCode,
+    (r) => {
+      const reqs = authorizeRequests(r);
+      if (reqs.length === 0) return skip(NO_AUTHORIZATION);
+      const bad = reqs.find((e) => !query(e).get('code_challenge') || query(e).get('code_challenge_method') !== 'S256');
+      if (bad)
+        return fail(`no S256 code challenge: ${cite(r, bad)}`, {
+          expected: 'code_challenge_method=S256',
+          actual: cite(r, bad),
+        });
+      const noVerifier = codeRedemptions(r).find((e) => typeof form(e).code_verifier !== 'string' || e.status >= 400);
+      if (noVerifier) return fail(`token request without the matching code_verifier: ${cite(r, noVerifier)}`);
+      return pass(`${reqs.length} authorization request(s) with S256`);
+    },
+  ),
+  check(
+    'pkce-required',
+    'MUST',
+    `${AUTHZ}#authorization-code-protection`,
+    'Without code_challenge_methods_supported in the metadata the client refuses to proceed',
+    (sc) => sc.noPkce === true,
+    (r) => wentOn(r, 'authorization request', authorizeRequests(r)),
+  ),
+  check(
+    'state',
+    'SHOULD',
+    `${AUTHZ}#open-redirection`,
+    'Authorization requests carry a state, and a response with another state is discarded',
+    usesCode,
+    (r) => {
+      const reqs = authorizeRequests(r);
+      if (reqs.length === 0) return skip(NO_AUTHORIZATION);
+      const bad = reqs.find((e) => !query(e).get('state'));
+      if (bad) return warn(`no state: ${cite(r, bad)}`);
+      if (r.scenario.wrongState)
+        return wentOn(r, 'token request with a code whose state did not match', codeRedemptions(r), warn);
+      return pass('state sent');
+    },
+  ),
+  check(
+    'resource-parameter',
+    'MUST',
+    `${AUTHZ}#resource-parameter-implementation`,
+    "Authorization and token requests carry resource naming the MCP server's canonical URI",
+    (sc) => sc.revision >= '2025-06-18' && !sc.resourceMismatch,
+    (r) => {
+      const reqs = [
+        ...authorizeRequests(r).map((e) => ({ e, v: query(e).get('resource') })),
+        ...tokenRequests(r).map((e) => ({ e, v: form(e).resource as string | undefined })),
+      ];
+      if (reqs.length === 0) return skip(NO_AUTHORIZATION);
+      const canonical = r.rig.serverUrl;
+      const bad = reqs.find(({ v }) => typeof v !== 'string' || v.replace(/\/$/, '') !== canonical);
+      if (bad)
+        return fail(`resource ${bad.v ?? 'missing'}: ${cite(r, bad.e)}`, {
+          expected: canonical,
+          actual: bad.v ?? null,
+        });
+      return pass(`resource=${canonical} in ${reqs.length} request(s)`);
+    },
+  ),
+  check(
+    'redirect-uri',
+    'MUST',
+    `${AUTHZ}#communication-security`,
+    'Redirect URIs are loopback or https',
+    usesCode,
+    (r) => {
+      const reqs = authorizeRequests(r);
+      if (reqs.length === 0) return skip(NO_AUTHORIZATION);
+      const bad = reqs.find((e) => {
+        try {
+          const u = new URL(query(e).get('redirect_uri') ?? '');
+          return !(u.protocol === 'https:' || (u.protocol === 'http:' && isLoopback(u)));
+        } catch {
+          return true;
+        }
+      });
+      return bad
+        ? fail(`redirect_uri neither loopback nor https: ${cite(r, bad)}`)
+        : pass('redirect URIs on loopback or https');
+    },
+  ),
+  check(
+    'scope-challenge',
+    'MUST',
+    `${AUTHZ}#protected-resource-metadata-discovery-requirements`,
+    "The scopes of the 401's challenge are asked for",
+    (sc) => sc.challengeScope !== undefined && usesCode(sc),
+    (r) => {
+      const first = authorizeRequests(r)[0];
+      if (!first) return skip(NO_AUTHORIZATION);
+      const asked = scopesOf(query(first).get('scope'));
+      const missing = scopesOf(r.scenario.challengeScope).filter((s) => !asked.includes(s));
+      return missing.length
+        ? fail(`the challenge's scope ${missing.join(' ')} not asked for: ${cite(r, first)}`, {
+            expected: r.scenario.challengeScope,
+            actual: asked.join(' '),
+          })
+        : pass(`asked for ${asked.join(' ')}`);
+    },
+  ),
+  check(
+    'scope-fallback',
+    'SHOULD',
+    `${AUTHZ}#scope-selection-strategy`,
+    'Without a challenge scope: every scope of scopes_supported, or no scope parameter when there is none',
+    (sc) => sc.challengeScope === undefined && sc.offlineAccess === undefined && usesCode(sc) && sc.prm !== undefined,
+    (r) => {
+      const first = authorizeRequests(r)[0];
+      if (!first) return skip(NO_AUTHORIZATION);
+      const asked = query(first).get('scope');
+      const want = r.scenario.scopesSupported;
+      if (!want)
+        return asked === null
+          ? pass('no scope parameter')
+          : warn(`scope=${asked} though nothing names a scope: ${cite(r, first)}`);
+      const got = scopesOf(asked);
+      const missing = want.filter((s) => !got.includes(s));
+      return missing.length
+        ? warn(`scopes_supported ${missing.join(' ')} not asked for: ${cite(r, first)}`, {
+            expected: want.join(' '),
+            actual: asked,
+          })
+        : pass(`asked for ${got.join(' ')}`);
+    },
+  ),
+  check(
+    'step-up',
+    'SHOULD',
+    `${AUTHZ}#step-up-authorization-flow`,
+    'After 403 insufficient_scope the client authorizes again asking for the scopes the challenge names',
+    (sc) => sc.stepUp !== undefined,
+    (r) => {
+      const forbidden = r.rig.find((e) => e.role === 'resource' && e.status === 403)[0];
+      if (!forbidden) return skip('the client made no call that needs more scope (no tools/call)');
+      const needed = scopesOf(/scope="([^"]*)"/.exec(forbidden.answer['www-authenticate'] ?? '')?.[1]);
+      const again = authorizeRequests(r).find((e) => e.seq > forbidden.seq);
+      if (!again) return warn(`no new authorization after ${cite(r, forbidden)}`);
+      const missing = needed.filter((s) => !scopesOf(query(again).get('scope')).includes(s));
+      return missing.length
+        ? warn(`step-up did not ask for ${missing.join(' ')}: ${cite(r, again)}`)
+        : pass(`stepped up: ${cite(r, again)}`);
+    },
+  ),
+  check(
+    'retry-limit',
+    'SHOULD',
+    `${AUTHZ}#step-up-authorization-flow`,
+    'Repeated 403 insufficient_scope end in a few retries, not a loop',
+    (sc) => sc.alwaysForbidden === true,
+    (r) => {
+      const forbidden = r.rig.find((e) => e.role === 'resource' && e.status === 403);
+      if (forbidden.length === 0) return skip('the client made no call that needs more scope (no tools/call)');
+      const after = authorizeRequests(r).filter((e) => e.seq > (forbidden[0] as HttpExchange).seq);
+      return after.length > 3
+        ? warn(
+            `${after.length} authorizations after ${cite(r, forbidden[0] as HttpExchange)}${r.rig.looping ? ' (stopped by the suite)' : ''}`,
+          )
+        : pass(`${after.length} re-authorization(s), ${forbidden.length} 403(s), then the client stopped`);
+    },
+  ),
+  check(
+    'registration',
+    'SHOULD',
+    `${AUTHZ}#client-registration-approaches`,
+    'Pre-registered credentials where given, a client ID metadata document where advertised, else dynamic registration',
+    (sc) => usesCode(sc) && sc.outcome === 'connect' && sc.asMetadata !== 'none',
+    (r) => {
+      const first = authorizeRequests(r)[0];
+      if (!first) return skip(NO_AUTHORIZATION);
+      const id = query(first).get('client_id') ?? '';
+      const known = r.rig.clients.get(id);
+      const want = r.scenario.preRegistered ? 'pre-registered' : r.scenario.cimd ? 'cimd' : 'dcr';
+      return known?.via === want
+        ? pass(`registered by ${want}`)
+        : warn(`expected ${want}, the client used ${known?.via ?? 'an unknown client_id'}: ${cite(r, first)}`);
+    },
+  ),
+  check(
+    'cimd-document',
+    'MUST',
+    `${AUTHZ}#client-id-metadata-documents`,
+    'A client ID metadata document is reachable, names its own URL as client_id and lists the redirect URI used',
+    (sc) => sc.cimd,
+    (r) => {
+      const doc = [...r.rig.clients.values()].find((c) => c.via === 'cimd');
+      if (!doc) return skip('the client used no client ID metadata document');
+      if (doc.document?.error)
+        return doc.document.error.startsWith('not on loopback')
+          ? skip(`${doc.client_id}: ${doc.document.error}`)
+          : fail(`${doc.client_id}: ${doc.document.error}`);
+      const body = isObject(doc.document?.body) ? doc.document.body : undefined;
+      const used = authorizeRequests(r).find((e) => query(e).get('client_id') === doc.client_id);
+      const problems = [
+        doc.document?.status !== 200 && `HTTP ${doc.document?.status}`,
+        !body && 'not a JSON object',
+        body &&
+          body.client_id !== doc.client_id &&
+          `client_id ${JSON.stringify(body.client_id)} is not the document's URL`,
+        body && typeof body.client_name !== 'string' && 'no client_name',
+        body && !Array.isArray(body.redirect_uris) && 'no redirect_uris',
+        ...authorizeRequests(r)
+          .filter(
+            (e) =>
+              query(e).get('client_id') === doc.client_id &&
+              !doc.redirect_uris.includes(query(e).get('redirect_uri') ?? ''),
+          )
+          .map((e) => `redirect_uri not in the document: ${cite(r, e)}`),
+      ].filter((p): p is string => typeof p === 'string');
+      const at = used ? ` (${cite(r, used)})` : '';
+      return problems.length
+        ? fail(`${problems.join('; ')}${at}`, { actual: r.rig.log.hide(body ?? null) })
+        : pass(`document ${doc.client_id} is valid`);
+    },
+  ),
+  check(
+    'token-endpoint-auth',
+    'MUST',
+    'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-2.4',
+    'Token requests authenticate by the method the client is registered for (basic, post, none)',
+    () => true,
+    (r) => {
+      const reqs = tokenRequests(r);
+      if (reqs.length === 0) return skip('the client made no token request');
+      for (const e of reqs) {
+        const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
+        const used = basic
+          ? 'client_secret_basic'
+          : typeof form(e).client_secret === 'string'
+            ? 'client_secret_post'
+            : 'none';
+        const id = basic
+          ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '')
+          : (form(e).client_id as string | undefined);
+        const want = id === undefined ? undefined : r.rig.clients.get(id)?.token_endpoint_auth_method;
+        if (want && used !== want)
+          return fail(`${used} where the client is registered for ${want}: ${cite(r, e)}`, {
+            expected: want,
+            actual: used,
+          });
+      }
+      return pass(`${reqs.length} token request(s) by the registered method`);
+    },
+  ),
+  check(
+    'token-in-header',
+    'MUST',
+    `${AUTHZ}#token-requirements`,
+    'Access tokens go in the Authorization header, never in the query string',
+    () => true,
+    (r) => {
+      const inQuery = r.rig.log.exchanges.find(
+        (e) => [...query(e).values()].some((v) => r.rig.tokens.has(v)) || query(e).has('access_token'),
+      );
+      return inQuery ? fail(`token in the query string: ${cite(r, inQuery)}`) : pass('no token in any query string');
+    },
+  ),
+  check(
+    'token-audience',
+    'MUST',
+    `${AUTHZ}#token-handling`,
+    'Tokens are sent only to the resource they were issued for',
+    () => true,
+    (r) => {
+      const stray = r.rig.log.exchanges.find((e) => {
+        const t = bearerOf(e);
+        return t !== undefined && r.rig.tokens.has(t) && !(e.role === 'resource' && path(e) === '/mcp');
+      });
+      return stray
+        ? fail(`a token sent to another endpoint than the MCP server: ${cite(r, stray)}`)
+        : pass('tokens sent to the MCP endpoint only');
+    },
+  ),
+  check(
+    'refresh',
+    'SHOULD',
+    'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.3',
+    'offline_access is asked for only where offered, and an expired token is refreshed with the refresh token granted',
+    (sc) => sc.offlineAccess !== undefined,
+    (r) => {
+      const first = authorizeRequests(r)[0];
+      if (!first) return skip(NO_AUTHORIZATION);
+      const asked = scopesOf(query(first).get('scope')).includes('offline_access');
+      if (r.scenario.offlineAccess === 'unsupported')
+        return asked
+          ? warn(`offline_access asked for where the server does not offer it: ${cite(r, first)}`)
+          : pass('offline_access not asked for');
+      if (!asked) return warn(`offline_access offered but not asked for: ${cite(r, first)}`);
+      const expired = r.rig.find((e) => e.role === 'resource' && e.status === 401 && bearerOf(e) !== undefined)[0];
+      if (!expired) return skip('the client made one MCP request only: its token never expired');
+      const refresh = tokenRequests(r).find((e) => e.seq > expired.seq);
+      if (!refresh) return warn(`no token request after the token expired: ${cite(r, expired)}`);
+      return form(refresh).grant_type === 'refresh_token'
+        ? pass(`refreshed: ${cite(r, refresh)}`)
+        : warn(`a new authorization instead of a refresh: ${cite(r, refresh)}`);
+    },
+  ),
+  check(
+    'client-credentials',
+    'MUST',
+    'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.2',
+    'A client_credentials client asks the token endpoint with its credentials, without an authorization request',
+    (sc) => sc.grant === 'client_credentials',
+    (r) => {
+      const req = tokenRequests(r)[0];
+      if (!req) return ignoredContext(r) ? skip(ignoredContext(r) as string) : fail('no token request');
+      if (authorizeRequests(r).length > 0)
+        return fail(`an authorization request: ${cite(r, authorizeRequests(r)[0] as HttpExchange)}`);
+      return form(req).grant_type === 'client_credentials'
+        ? pass(cite(r, req))
+        : fail(`grant_type ${String(form(req).grant_type)}: ${cite(r, req)}`);
+    },
+  ),
+];

@@ -1,0 +1,106 @@
+#!/usr/bin/env node
+// A conformance-style client built on a TypeScript SDK's OAuth client (v1: @modelcontextprotocol/sdk; v2:
+// @modelcontextprotocol/client), as the SDKs' own conformance clients are: `node sdk-auth-client.mjs [--v2] <url>`.
+// It reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT, connects, lists the tools and calls the first one,
+// finishing each authorization the SDK starts by fetching the authorization URL and taking the code from the redirect.
+const v2 = process.argv.includes('--v2');
+const url = process.argv[process.argv.length - 1];
+const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
+const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
+
+const sdk = v2
+  ? await import('@modelcontextprotocol/client')
+  : {
+      ...(await import('@modelcontextprotocol/sdk/client/index.js')),
+      ...(await import('@modelcontextprotocol/sdk/client/streamableHttp.js')),
+      ...(await import('@modelcontextprotocol/sdk/client/auth.js')),
+      ...(await import('@modelcontextprotocol/sdk/client/auth-extensions.js')),
+    };
+const { Client, StreamableHTTPClientTransport, UnauthorizedError } = sdk;
+
+const REDIRECT = 'http://localhost:3000/callback';
+
+/** An in-memory OAuthClientProvider whose "browser" fetches the authorization URL and keeps the code it redirects to. */
+class Provider {
+  constructor() {
+    this.info = context.client_id ? { client_id: context.client_id, client_secret: context.client_secret } : undefined;
+    this.saved = undefined;
+    this.verifier = '';
+    this.code = undefined;
+    if (scenario === 'auth/basic-cimd') this.clientMetadataUrl = 'https://conformance-test.local/client-metadata.json';
+  }
+  get redirectUrl() {
+    return REDIRECT;
+  }
+  get clientMetadata() {
+    return {
+      client_name: 'sdk-conformance-client',
+      redirect_uris: [REDIRECT],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    };
+  }
+  clientInformation() {
+    return this.info;
+  }
+  saveClientInformation(info) {
+    this.info = info;
+  }
+  tokens() {
+    return this.saved;
+  }
+  saveTokens(tokens) {
+    this.saved = tokens;
+  }
+  /** The app's state (the SDK asks the provider for one and leaves checking it to the app). */
+  state() {
+    this.sent = crypto.randomUUID();
+    return this.sent;
+  }
+  saveCodeVerifier(v) {
+    this.verifier = v;
+  }
+  codeVerifier() {
+    return this.verifier;
+  }
+  async redirectToAuthorization(authorizationUrl) {
+    const r = await fetch(authorizationUrl, { redirect: 'manual' });
+    const location = r.headers.get('location');
+    if (!location) throw new Error(`authorization endpoint answered ${r.status} without a redirect`);
+    const back = new URL(location);
+    if (back.searchParams.get('state') !== this.sent) throw new Error('state mismatch');
+    this.code = back.searchParams.get('code') ?? undefined;
+    this.callback = back;
+  }
+}
+
+const provider =
+  scenario.startsWith('auth/client-credentials') && sdk.ClientCredentialsProvider
+    ? new sdk.ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret })
+    : new Provider();
+const client = new Client({ name: 'sdk-conformance-client', version: '1.0.0' });
+
+/** Runs `step`, finishing an authorization the SDK started (at most twice more), as a desktop client would. */
+async function authorized(step, transport) {
+  for (let i = 0; ; i++) {
+    try {
+      return await step();
+    } catch (e) {
+      if (!(e instanceof UnauthorizedError) || i >= 2 || !provider.code) throw e;
+      const code = provider.code;
+      provider.code = undefined;
+      // v2 takes the callback's parameters (it checks iss, RFC 9207); v1 the code.
+      await transport.current.finishAuth(v2 ? provider.callback.searchParams : code);
+    }
+  }
+}
+
+const transport = { current: undefined };
+const connect = async () => {
+  transport.current = new StreamableHTTPClientTransport(new URL(url), { authProvider: provider });
+  await client.connect(transport.current);
+};
+await authorized(connect, transport);
+const { tools } = await authorized(() => client.listTools(), transport);
+if (tools[0]) await authorized(() => client.callTool({ name: tools[0].name, arguments: { text: 'hello' } }), transport);
+await client.close();
