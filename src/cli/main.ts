@@ -9,6 +9,8 @@ const COMMANDS: Record<string, (argv: string[], signal: AbortSignal) => Promise<
   badge: async (argv) => (await import('./commands/badge.js')).badgeCommand(argv),
   diff: async (argv) => (await import('./commands/diff.js')).diffCommand(argv),
   matrix: async (argv, signal) => (await import('./commands/matrix.js')).matrixCommand(argv, signal),
+  mcp: async (argv) => (await import('./commands/mcp.js')).mcpCommand(argv),
+  explain: async (argv) => (await import('./commands/explain.js')).explainCommand(argv),
 };
 
 const [first, ...rest] = process.argv.slice(2);

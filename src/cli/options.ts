@@ -338,6 +338,8 @@ export function helpText(): string {
     '       mcp-conformance [options] -- <command> [args...]',
     '       mcp-conformance [options] --http-url http://127.0.0.1:{port}/mcp --port auto -- <command> [args...]',
     '       mcp-conformance diff <OLD> <NEW> [--format console|json|markdown]   (what changed between two runs)',
+    '       mcp-conformance mcp   (the suite as an MCP server over stdio, for MCP hosts and coding agents)',
+    '       mcp-conformance explain <check-id>   (the requirement a check holds a server to, and how to fix it)',
     '',
     'Tests an MCP server against the specification and writes reports.',
     '<target> is a directory (its package.json bin or main), a .js/.mjs/.cjs/.ts/.py file, an executable,',
