@@ -338,6 +338,7 @@ export function helpText(): string {
     '       mcp-conformance [options] -- <command> [args...]',
     '       mcp-conformance [options] --http-url http://127.0.0.1:{port}/mcp --port auto -- <command> [args...]',
     '       mcp-conformance diff <OLD> <NEW> [--format console|json|markdown]   (what changed between two runs)',
+    '       mcp-conformance init [--target PATH | --url URL | -- <command>] [--force]   (config, CI workflow, baseline)',
     '       mcp-conformance mcp   (the suite as an MCP server over stdio, for MCP hosts and coding agents)',
     '       mcp-conformance explain <check-id>   (the requirement a check holds a server to, and how to fix it)',
     '',
