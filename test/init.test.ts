@@ -52,6 +52,7 @@ describe('init: the server of a project', () => {
     });
     expect(entry?.setup).toEqual([{ run: `docker build -t ${IMAGE} .` }]);
     expect(detectEntry(project({ 'README.md': '# nothing here' }))).toBeUndefined();
+    expect(() => detectEntry(project({ 'package.json': '{ "bin": ' }))).toThrow(/package\.json: .*JSON/);
   });
 
   it('writes a config the schema accepts and a workflow that uses the Action', async () => {

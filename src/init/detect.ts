@@ -1,6 +1,7 @@
 // Where a server project's MCP server starts: what `init` puts in the config file, and how CI builds it first.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ConfigError } from '../config/yaml-file.js';
 
 /** A detected (or given) server entry. */
 export interface Entry {
@@ -16,7 +17,13 @@ export interface Entry {
 /** The image name the workflow builds a Dockerfile into. */
 export const IMAGE = 'mcp-server-under-test';
 
-const readJson = (path: string): Record<string, unknown> => JSON.parse(readFileSync(path, 'utf8'));
+function readJson(path: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8'));
+  } catch (err) {
+    throw new ConfigError(`${path}: ${(err as Error).message}`);
+  }
+}
 
 /** `bin` (a path, or the entry named as the package, else the first), else `main`, of a package.json. */
 function fromPackageJson(dir: string): Entry | undefined {
