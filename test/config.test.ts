@@ -11,7 +11,7 @@ import { SCHEMA_REVISIONS } from '../src/schema/validators.js';
 import type { Report } from '../src/schema/generated/report.js';
 import { CLI, FAULTY, REFERENCE, ROOT, statusOf } from './helpers.js';
 
-const README = join(ROOT, 'README.md');
+const OPTIONS_PAGE = join(ROOT, 'docs/configuration.md');
 
 async function folderWith(files: Record<string, string>): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'mcpc-config-'));
@@ -37,16 +37,16 @@ async function cliIn(cwd: string, args: string[]) {
   return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr), report };
 }
 
-/** The README's fenced block that follows `marker`. */
+/** docs/configuration.md's fenced block that follows `marker`. */
 async function readmeBlock(marker: string): Promise<string> {
-  const text = await readFile(README, 'utf8');
+  const text = await readFile(OPTIONS_PAGE, 'utf8');
   const from = text.indexOf(marker);
-  expect(from, `README has ${marker}`).toBeGreaterThan(-1);
+  expect(from, `docs/configuration.md has ${marker}`).toBeGreaterThan(-1);
   return /```\w*\n([\s\S]*?)```/.exec(text.slice(from))![1];
 }
 
 describe('the config file', () => {
-  it('accepts the complete example in the README, which sets every key (target is the alternative to command)', async () => {
+  it('accepts the complete example of docs/configuration.md, which sets every key (target is the alternative to command)', async () => {
     const dir = await folderWith({ [CONFIG_FILE]: await readmeBlock('## Config file') });
     const config = await loadConfig(join(dir, CONFIG_FILE));
     const schema = JSON.parse(await readFile(join(ROOT, 'schema/config.schema.json'), 'utf8')) as {
@@ -201,8 +201,8 @@ describe.concurrent('the CLI with a config file', () => {
 });
 
 describe('the option table', () => {
-  it('is what the README lists, option for option', async () => {
-    const text = await readFile(README, 'utf8');
+  it('is what docs/configuration.md lists, option for option', async () => {
+    const text = await readFile(OPTIONS_PAGE, 'utf8');
     const section = text.slice(text.indexOf('## Options'), text.indexOf('\n## ', text.indexOf('## Options') + 1));
     const documented = [...section.matchAll(/^\| (.+?) \|/gm)]
       .map((m) => m[1])

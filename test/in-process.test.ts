@@ -178,9 +178,9 @@ describe('closing an in-process session', () => {
   });
 });
 
-describe('the README', () => {
+describe('docs/api.md', () => {
   it('shows the in-process vitest file that test/sdk-in-process.test.ts runs', () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const readme = readFileSync(join(ROOT, 'docs/api.md'), 'utf8');
     const file = readFileSync(join(ROOT, 'test/sdk-in-process.test.ts'), 'utf8');
     expect(readme).toContain('```ts\n' + file + '```');
   });

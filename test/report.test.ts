@@ -315,6 +315,11 @@ describe('console', () => {
     );
     expect(text).toContain('ERROR tools/call/error-case');
     expect(text).toContain('WARN  tools/call/warn-case');
+    // Each failure and warning ends with the command that explains its check.
+    for (const id of ['tools/call/fail-case', 'tools/call/warn-case']) {
+      const block = text.slice(text.indexOf(`  ${id}`)).split('\n\n')[0];
+      expect(block.trimEnd().split('\n').at(-1)).toBe(`  explain     mcp-conformance explain ${id}`);
+    }
     expect(text).not.toContain('tools/call/skip-case'); // not verbose
     expect(text).toContain('6 checks: 2 pass, 1 fail, 1 warn, 1 skip, 1 error');
     expect(text).toContain(paths.junit);

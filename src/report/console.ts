@@ -1,7 +1,7 @@
 import type { CheckResult, Report, Status } from '../schema/generated/report.js';
 import { WORST_FIRST, acrossSides, byRevision, type Side } from './side-by-side.js';
 import { STATUSES, formatTotals, groupByArea, peerOf, summarize, testedNothing, verdict } from './summary.js';
-import { duration, visible } from './text.js';
+import { duration, visible, withoutRevision } from './text.js';
 import { triad } from './triad.js';
 
 export interface ConsoleOptions {
@@ -95,7 +95,7 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
             ? details(c)
                 .map((line) => `    ${line}`)
                 .join('\n')
-            : `    ${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}`,
+            : `    ${tag(c.status)} ${visible(c.id)}  ${visible(c.title)}${c.status === 'fail' || c.status === 'warn' ? paint('dim', ` · ${explainLine(c.id)}`) : ''}`,
         );
     }
   }
@@ -131,9 +131,15 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
         );
       });
     }
+    // A finding ends with where to read what its check wants and how to fix the usual causes.
+    if (check.status === 'fail' || check.status === 'warn')
+      lines.push(`  ${paint('dim', 'explain'.padEnd(11))} ${explainLine(check.id)}`);
     return lines;
   }
 }
+
+/** The command that explains check `id` (a revision prefix of a report of several runs left off). */
+export const explainLine = (id: string): string => `mcp-conformance explain ${visible(withoutRevision(id))}`;
 
 function styles(color: boolean) {
   const paint = (style: Style, s: string) => (color ? `\x1b[${SGR[style]}m${s}\x1b[0m` : s);

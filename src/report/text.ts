@@ -42,3 +42,6 @@ export function duration(ms: number): string {
   if (!Number.isFinite(ms) || ms < 0) return '? ms';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(2)} s`;
 }
+
+/** A check id without the revision prefix it has in a report of several runs (`2026-07-28/tools/list` → `tools/list`). */
+export const withoutRevision = (id: string): string => id.replace(/^\d{4}-\d\d-\d\d\//, '');

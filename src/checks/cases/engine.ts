@@ -147,7 +147,7 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     try {
       reply = await channel.request(s.request, s.params, { id: s.id, timeoutMs: s.timeoutMs });
     } catch (err) {
-      // Silence is the case's to judge when it lists it; otherwise what was asked decides (README, "Decided cases").
+      // Silence is the case's to judge when it lists it; otherwise what was asked decides (docs/what-it-checks.md, "Decided cases").
       if (err instanceof RequestTimeout && s.outcomes?.some((o) => o.silence))
         return judge(s, c, undefined, `${s.request}: no response within ${err.ms} ms`, ctx);
       if (err instanceof RequestTimeout)

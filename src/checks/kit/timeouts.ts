@@ -1,4 +1,4 @@
-// The verdict on a request that went unanswered, decided by what was asked (README, "Decided cases").
+// The verdict on a request that went unanswered, decided by what was asked (docs/what-it-checks.md, "Decided cases").
 import type { ServerProfile } from '../../discovery/profile.js';
 import { type Exchange, type RequestTimeout, seconds } from '../../session/session.js';
 import { isObject } from '../../json.js';
