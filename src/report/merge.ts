@@ -72,10 +72,11 @@ function span(reports: readonly Report[]): Omit<Report, 'checks'> {
   const end = Math.max(...reports.map((r) => Date.parse(r.startedAt) + r.durationMs));
   const counted = reports.flatMap((r) => r.processes ?? []);
   // One run's critical path is not the merged runs' (a command's own runs get theirs from conformEach).
-  const { criticalPath, ...first } = reports[0];
+  const { criticalPath, ...rest } = reports[0];
+  // One report keeps its fields in their order, so a re-render writes the same bytes.
+  const first = reports.length === 1 ? reports[0] : rest;
   return {
     ...first,
-    ...(reports.length === 1 && criticalPath && { criticalPath }),
     startedAt: new Date(start).toISOString(),
     durationMs: end - start,
     // Counts add up; what the start gate decided is the first run's (the runs of one command share it).

@@ -35,16 +35,23 @@ async function counted(args: string[], faults = ''): Promise<{ report: Report; s
 const statuses = (r: Report) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
 
 describe('server processes of a stdio run', () => {
-  it('a default run starts 12: the probe (then the shared session), 3 version probes, 2 for the uninitialized cases, 2 scratch sessions, 1 declaring client capabilities, 3 for the conversation (progress probe, cancellation, log level)', async () => {
+  it('a default run starts 12: the probe (then the shared session), 3 version probes, 2 for the uninitialized cases, 2 scratch sessions (1 when the first start measured heavy), 1 declaring client capabilities, 3 for the conversation (progress probe, cancellation, log level)', async () => {
     const { report, starts } = await counted([]);
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
-    expect(starts).toBe(12);
-    // The report counts them too, and says how many were let start at once (two a core: a light server).
-    expect(report.processes).toMatchObject({ started: 12, startsAtOnce: 2 * availableParallelism() });
+    // The faulty server's first start costs about 0.5 s of CPU, the line between light and heavy (see StartGate): a
+    // light one is let start two a core and gets two scratch sessions, a heavy one one a core and one.
+    const light = report.processes?.startsAtOnce === 2 * availableParallelism();
+    const expected = light ? 12 : 11;
+    expect(starts).toBe(expected);
+    // The report counts them too, and says how many were let start at once.
+    expect(report.processes).toMatchObject({
+      started: expected,
+      startsAtOnce: (light ? 2 : 1) * availableParallelism(),
+    });
     // The critical path names every start and the fixed waits with their length (the no-response case waits 200 ms).
     const path = report.criticalPath!;
-    expect(path.starts?.count).toBe(12);
-    expect(path.line).toMatch(/^\d+\.\d s: 12 server starts at \d+\.\d s each/);
+    expect(path.starts?.count).toBe(expected);
+    expect(path.line).toMatch(new RegExp(`^\\d+\\.\\d s: ${expected} server starts at \\d+\\.\\d s each`));
     expect(path.fixedWaits).toContainEqual({
       what: "a case's noResponse step (base/notification/no-response)",
       ms: 200,
