@@ -24,7 +24,9 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
   const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
   // A subcommand stays first; the report folder goes after it.
   const [first, ...rest] = args;
-  const argv = ['list', 'report', 'badge'].includes(first) ? [first, '--out', out, ...rest] : ['--out', out, ...args];
+  const argv = ['list', 'report', 'badge', 'client'].includes(first)
+    ? [first, '--out', out, ...rest]
+    : ['--out', out, ...args];
   const r = await execa(process.execPath, [CLI, ...argv], {
     reject: false,
     env: { GITHUB_ACTIONS: '', ...env, NO_COLOR: '1' },

@@ -181,4 +181,6 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     scenario: process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize',
     protocolVersion: process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25',
   });
+  // Keep-alive sockets would hold the process open after its work is done.
+  process.exit(0);
 }

@@ -1,6 +1,6 @@
 import type { CheckResult, Report, Status } from '../schema/generated/report.js';
 import { WORST_FIRST, acrossSides, byRevision, type Side } from './side-by-side.js';
-import { STATUSES, formatTotals, groupByArea, summarize, testedNothing, verdict } from './summary.js';
+import { STATUSES, formatTotals, groupByArea, peerOf, summarize, testedNothing, verdict } from './summary.js';
 import { duration, visible } from './text.js';
 import { triad } from './triad.js';
 
@@ -36,18 +36,17 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   const out: string[] = [];
 
   // Header
-  const { server } = report;
+  const peer = peerOf(report);
   out.push(paint('bold', `${visible(report.tool.name)} ${visible(report.tool.version)}`));
   out.push(row('target', visible(report.target.description)));
   out.push(
     row(
-      'server',
-      server
-        ? [server.name, server.version]
-            .filter((s): s is string => Boolean(s))
-            .map(visible)
-            .join(' ') + ` · revision ${visible(server.protocolVersion)}`
-        : 'not initialized',
+      peer.role,
+      peer.protocolVersion !== undefined
+        ? `${visible(peer.name ?? `unnamed ${peer.role}`)} · revision ${visible(peer.protocolVersion)}`
+        : peer.role === 'client'
+          ? 'never said who it is'
+          : 'not initialized',
     ),
   );
   out.push(row('duration', duration(report.durationMs)));

@@ -3,7 +3,7 @@ import { appendFile } from 'node:fs/promises';
 import { checkAppendable } from './output.js';
 import { failsTheRun, isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
-import { STATUSES, formatTotals, groupByArea, summarize, verdict } from './summary.js';
+import { STATUSES, formatTotals, groupByArea, peerOf, summarize, verdict } from './summary.js';
 import { duration, visible } from './text.js';
 import { triad, triadText } from './triad.js';
 
@@ -41,10 +41,11 @@ const ICON = { pass: '✅', fail: '❌', error: '⚠️' } as const;
 /** The Markdown step summary: verdict, totals, a table by area, then the triad of each failure, warning and error. */
 export function renderStepSummary(report: Report): string {
   const result = verdict(report);
-  const { server } = report;
-  const identity = server
-    ? `${[server.name, server.version].filter(Boolean).join(' ') || 'unnamed server'} · revision ${server.protocolVersion}`
-    : 'not initialized';
+  const peer = peerOf(report);
+  const identity =
+    peer.protocolVersion !== undefined
+      ? `${peer.name ?? `unnamed ${peer.role}`} · revision ${peer.protocolVersion}`
+      : 'not initialized';
   const out = [
     `## ${ICON[result]} MCP conformance: ${result}`,
     '',

@@ -4,7 +4,7 @@ import { PAGES } from './html/assets.js';
 import { jsonDiff } from './html/json-diff.js';
 import { html, pageHead, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
 import { writeReportFile } from './output.js';
-import { STATUSES, areaOf, groupByArea, summarize, verdict } from './summary.js';
+import { STATUSES, areaOf, groupByArea, peerOf, summarize, verdict } from './summary.js';
 import { bounded, duration, toJson } from './text.js';
 import { type Side, acrossSides, areaIn, byRevision, sidesOf, unprefixed } from './side-by-side.js';
 import { formatEntry } from './transcript-format.js';
@@ -117,10 +117,11 @@ const discoveredOf = (server: Server | undefined): string =>
 function facts(report: Report, sides: readonly Side[] | undefined): Html {
   const { server } = report;
   const discovered = discoveredOf(server);
+  const peer = peerOf(report);
   const own = () => html`${row('Target', html`<code>${report.target.description}</code>`)}
-${row('Server', identityOf(server))}
-${row('Revision', server?.protocolVersion ?? '—')}
-${server && row('Capabilities', capabilitiesOf(server))}
+${report.client ? row('Client', peer.name ?? 'no clientInfo') : row('Server', identityOf(server))}
+${row('Revision', peer.protocolVersion ?? '—')}
+${peer.capabilities && row('Capabilities', Object.keys(peer.capabilities).join(', ') || 'none')}
 ${discovered && row('Discovered', discovered)}`;
   return html`<dl class="facts">
 ${sides ? sidesFacts(sides) : own()}

@@ -3,6 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { failsDifferently, isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
 import type { CheckResult, Level, Report } from '../schema/generated/report.js';
 import { safeHref } from './html/markup.js';
+import { peerOf } from './summary.js';
 import { bounded } from './text.js';
 import { triad } from './triad.js';
 
@@ -104,9 +105,10 @@ function serverUri(report: Report): string {
 }
 
 function serverText(report: Report): string {
-  const { server, target } = report;
-  if (!server) return `${target.description} (not initialized)`;
-  return `${[server.name, server.version].filter(Boolean).join(' ') || 'unnamed server'}, revision ${server.protocolVersion} (${target.description})`;
+  const { target } = report;
+  const peer = peerOf(report);
+  if (peer.protocolVersion === undefined) return `${target.description} (not initialized)`;
+  return `${peer.name ?? `unnamed ${peer.role}`}, revision ${peer.protocolVersion} (${target.description})`;
 }
 
 /** A run id that is a GUID (as a run writes it) is SARIF's automation guid; any other is left out of that field. */

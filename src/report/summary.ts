@@ -56,3 +56,21 @@ export function formatTotals(summary: Summary): string {
   const total = STATUSES.reduce((n, s) => n + summary[s], 0);
   return `${total} check${total === 1 ? '' : 's'}: ${STATUSES.map((s) => `${summary[s]} ${s}`).join(', ')}`;
 }
+
+/** Who the run judged, as the reports name it: the server, or the client of a client run (from its clientInfo). */
+export function peerOf(report: Pick<Report, 'server' | 'client'>): {
+  role: 'server' | 'client';
+  /** `name version`, or undefined when it never said. */
+  name?: string;
+  protocolVersion?: string;
+  capabilities?: Record<string, unknown>;
+} {
+  const peer = report.client ?? report.server;
+  const name = peer && [peer.name, peer.version].filter(Boolean).join(' ');
+  return {
+    role: report.client ? 'client' : 'server',
+    ...(name && { name }),
+    ...(peer?.protocolVersion !== undefined && { protocolVersion: peer.protocolVersion }),
+    ...(peer?.capabilities !== undefined && { capabilities: peer.capabilities }),
+  };
+}

@@ -10,8 +10,10 @@ import { globToRegExp } from '../../suite/glob.js';
 import { type ClientExit, runClientProcess } from '../../transport/client-process.js';
 import { Conversation, STATELESS } from '../../transport/test-server/conversation.js';
 import { httpTestServer } from '../../transport/test-server/endpoint.js';
+import type { TestServer } from '../../transport/test-server/http.js';
 import type { Scenario } from '../../transport/test-server/scenario.js';
 import { TOOL } from '../../version.js';
+import { isObject } from '../../json.js';
 import { checkResult } from '../result.js';
 
 /** What a client in the caller's process gets: the same contract as a process. */
@@ -39,6 +41,8 @@ export interface ClientRunOptions {
   seed?: number;
   strict?: boolean;
   signal?: AbortSignal;
+  /** Called with each scenario's test server before it listens: mount routes, add gates (the authorization side). */
+  setup?: (server: TestServer, conv: Conversation) => void;
   /** Called when a scenario ends. */
   onScenario?: (record: ScenarioRecord) => void;
 }
@@ -70,6 +74,7 @@ export async function runScenario(
 ): Promise<ScenarioRecord> {
   const conv = new Conversation(scenario, revision, options.timeoutMs ?? 5000);
   const { server, state } = httpTestServer(conv);
+  options.setup?.(server, conv);
   const url = await server.listen();
   conv.origin = server.origin;
   const budgetMs = options.scenarioMs ?? 10_000;
@@ -170,6 +175,11 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
       if (def.scenarios && !def.scenarios.includes(r.scenario.name)) continue;
       if (def.revisions && !def.revisions.includes(r.revision)) continue;
       if (def.transport && def.transport !== r.transport) continue;
+      const era = eraRefused(r);
+      if (era) {
+        reasons.push(era);
+        continue;
+      }
       let o: Outcome;
       try {
         o = def.judge(r);
@@ -207,6 +217,17 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
               );
     return { ...result, area: def.id.split('/').slice(0, 2).join('/') };
   });
+}
+
+/** Why a 2026-07-28 scenario judged nothing: the client opened with initialize, so it does not speak that wire. */
+function eraRefused(r: ScenarioRecord): string | undefined {
+  if (r.revision !== STATELESS) return undefined;
+  const first = r.conv.frames.find(
+    (f) => f.dir === 'in' && isObject(f.message) && typeof f.message.method === 'string',
+  );
+  return isObject(first?.message) && first.message.method === 'initialize'
+    ? `${r.scenario.name} @ ${r.revision}: the client does not speak ${STATELESS} (it sent initialize)`
+    : undefined;
 }
 
 /** Runs every scenario of the plan and judges them: the report, in the same shape as a server run's. */

@@ -1,0 +1,81 @@
+// The official TypeScript SDK's client (v1 and v2), judged in the test's own process as a contract client would drive
+// it: connect, list, call what the scenario asks, end the session. v1 declares roots, sampling and elicitation with
+// handlers, so the test server asks it for each.
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import { describe, expect, it } from 'vitest';
+import { type ClientContract, runClientConformance } from '../src/run/client/run.js';
+
+/** What the scenario asks of a client, the way a contract client does it with any SDK. */
+async function drive(
+  client: { listTools(): Promise<{ tools: { name: string }[] }>; callTool(p: object): Promise<unknown> },
+  { scenario, context }: ClientContract,
+) {
+  const { tools } = await client.listTools();
+  if (scenario === 'tools_call') await client.callTool({ name: 'add_numbers', arguments: { a: 1, b: 2 } });
+  for (const call of (context.toolCalls as object[] | undefined) ?? []) await client.callTool(call);
+  if (['sse-retry', 'elicitation-sep1034-client-defaults'].includes(scenario))
+    for (const t of tools) await client.callTool({ name: t.name, arguments: {} });
+}
+
+async function v1(contract: ClientContract) {
+  const client = new Client(
+    { name: 'sdk-v1', version: '1.0.0' },
+    { capabilities: { roots: { listChanged: false }, sampling: {}, elicitation: { form: {} } } },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///tmp/p', name: 'p' }] }));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    content: { type: 'text', text: 'hi' },
+    model: 'test',
+  }));
+  client.setRequestHandler(ElicitRequestSchema, async (req) => {
+    const props = (req.params as { requestedSchema?: { properties?: Record<string, { default?: unknown }> } })
+      .requestedSchema?.properties;
+    return {
+      action: 'accept',
+      content: Object.fromEntries(Object.entries(props ?? {}).map(([k, p]) => [k, p.default])),
+    } as never;
+  });
+  const transport = new StreamableHTTPClientTransport(new URL(contract.url));
+  await client.connect(transport);
+  await drive(client as never, contract);
+  await transport.terminateSession();
+  await client.close();
+}
+
+async function v2(contract: ClientContract) {
+  const client = new ClientV2({ name: 'sdk-v2', version: '1.0.0' }, { capabilities: {} });
+  const transport = new TransportV2(new URL(contract.url));
+  await client.connect(transport);
+  await drive(client as never, contract);
+  await transport.terminateSession();
+  await client.close();
+}
+
+describe('the official SDK client', () => {
+  it.each([
+    ['v1', v1],
+    ['v2', v2],
+  ] as const)(
+    '%s passes every client-side check of the initialize era; 2026-07-28 skips, as it sends initialize',
+    async (name, client) => {
+      const report = await runClientConformance({ client, timeoutMs: 3000, scenarioMs: 8000 });
+      expect(report.client?.name).toBe(`sdk-${name}`);
+      expect(
+        report.checks
+          .filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error')
+          .map((c) => `${c.id}: ${c.message}`),
+      ).toEqual([]);
+      const stateless = report.checks.filter((c) => c.id.startsWith('client-side/stateless/'));
+      expect(stateless.every((c) => c.status === 'skip' && c.message.includes('does not speak 2026-07-28'))).toBe(true);
+    },
+    90_000,
+  );
+});
