@@ -18,6 +18,11 @@ interface Row {
 const ROWS = (
   parse(readFileSync(new URL('./fixtures/clients/faults.yaml', import.meta.url), 'utf8')) as { faults: Row[] }
 ).faults;
+const PROBE_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'dual-era', version: '1.0.0' },
+};
 const options = { timeoutMs: 2000, scenarioMs: 5000 };
 
 describe('client-side checks', () => {
@@ -34,6 +39,34 @@ describe('client-side checks', () => {
 
   it('has one fault row per check', () => {
     expect(ROWS.map((r) => r.check).sort()).toEqual(CLIENT_CHECKS.map((c) => c.id).sort());
+  });
+
+  it('a dual-era client that probes server/discover, is refused and falls back to initialize passes', async () => {
+    const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'initialize')!;
+    const record = await runScenario(scenario, '2025-11-25', {
+      ...options,
+      client: async (c) => {
+        const probe = await fetch(c.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            accept: 'application/json, text/event-stream',
+            'mcp-protocol-version': '2026-07-28',
+            'mcp-method': 'server/discover',
+          },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: PROBE_META } }),
+        });
+        expect(await probe.json()).toMatchObject({ error: { code: -32601 } });
+        await connect(c);
+      },
+    });
+    const results = judge(CLIENT_CHECKS, [record]);
+    expect(results.find((r) => r.id === 'client-side/lifecycle/initialize-first')?.message).toContain(
+      'after a server/discover probe the server refused',
+    );
+    expect(
+      results.filter((r) => r.status !== 'pass' && r.status !== 'skip').map((r) => `${r.id}: ${r.message}`),
+    ).toEqual([]);
   });
 
   it.each(ROWS)('$fault trips $check ($expect)', async (row) => {

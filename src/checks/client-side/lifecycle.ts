@@ -14,6 +14,9 @@ import { requirement } from '../kit/requirement.js';
 
 const INIT = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 const silentClient = (r: ScenarioRecord) => skip(`${where(r)}: the client sent nothing`);
+/** The server answered the client's request `id` with an error. */
+const refused = (r: ScenarioRecord, id: unknown) =>
+  r.conv.frames.some((f) => f.dir === 'out' && isObject(f.message) && f.message.id === id && 'error' in f.message);
 const seqOf = (r: ScenarioRecord, m: unknown) =>
   r.conv.frames.find((f) => f.message === m || (Array.isArray(f.message) && f.message.includes(m)))?.seq ?? 0;
 
@@ -29,9 +32,16 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
     ),
     revisions: INIT,
     judge: (r) => {
-      const first = requestsOf(r).find((m) => m.method !== 'ping');
+      // A dual-era client probes with server/discover first (2026-07-28 server/discover: "A client that supports both
+      // modern … and legacy … servers SHOULD send server/discover first"); refused, the probe opened nothing, so the
+      // initialization phase still comes first. A probe the server answered is judged as any other first request.
+      const probes = requestsOf(r).filter((m) => m.method === 'server/discover' && refused(r, m.id));
+      const first = requestsOf(r).find((m) => m.method !== 'ping' && !probes.includes(m));
       if (!first) return silentClient(r);
-      if (first.method === 'initialize') return pass(`${where(r)}: initialize first`);
+      if (first.method === 'initialize')
+        return pass(
+          `${where(r)}: initialize first${probes.length > 0 ? ' (after a server/discover probe the server refused)' : ''}`,
+        );
       return fail(`${where(r)}: the first request was ${String(first.method)}, not initialize`, {
         transcript: excerpt(r, [seqOf(r, first)]),
       });
