@@ -69,6 +69,26 @@ describe('client-side checks', () => {
     ).toEqual([]);
   });
 
+  it('GETs before initialize (an OAuth probe) are not held to the session id and version header', async () => {
+    const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'initialize')!;
+    const record = await runScenario(scenario, '2025-11-25', {
+      ...options,
+      client: async (c) => {
+        // What mcp-remote does first: GET the endpoint and the protected-resource metadata, with no session yet.
+        for (const path of ['/mcp', '/.well-known/oauth-protected-resource/mcp'])
+          await (
+            await fetch(new URL(path, c.url), { headers: { accept: 'application/json, text/event-stream' } })
+          ).text();
+        await connect(c);
+      },
+    });
+    expect(record.http?.exchanges.filter((x) => x.method === 'GET').length).toBe(2);
+    const results = judge(CLIENT_CHECKS, [record]);
+    const verdicts = Object.fromEntries(results.map((r) => [r.id, r.status]));
+    expect(verdicts['client-side/http/session-id']).toBe('pass');
+    expect(verdicts['client-side/http/protocol-version-header']).toBe('pass');
+  });
+
   it.each(ROWS)('$fault trips $check ($expect)', async (row) => {
     const scenario = CLIENT_SCENARIOS.find((s) => s.name === row.scenario)!;
     const record = await runScenario(scenario, row.revision, {
