@@ -89,6 +89,33 @@ describe('client-side checks', () => {
     expect(verdicts['client-side/http/protocol-version-header']).toBe('pass');
   });
 
+  it('version-retry names the refusal it saw, and skips a first request refused otherwise', async () => {
+    const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'request-metadata')!;
+    const retry = CLIENT_CHECKS.filter((c) => c.id === 'client-side/stateless/version-retry');
+    const gaveUp = await runScenario(scenario, '2026-07-28', {
+      ...options,
+      client: (c) => connect(c, 'no-version-retry'),
+    });
+    expect(judge(retry, [gaveUp])[0]?.message).toMatch(
+      /server\/discover was refused with -32022 \(supported \["2026-07-28"\], requested "2026-07-28"\) and not retried/,
+    );
+    // The same record with the refusal made another error: not the case this check judges.
+    const other = {
+      ...gaveUp,
+      conv: Object.assign(Object.create(Object.getPrototypeOf(gaveUp.conv)), gaveUp.conv, {
+        frames: gaveUp.conv.frames.map((f) =>
+          f.dir === 'out' && (f.message as { error?: object })?.error
+            ? { ...f, message: { ...(f.message as object), error: { code: -32601, message: 'method not found' } } }
+            : f,
+        ),
+      }),
+    };
+    expect(judge(retry, [other])[0]).toMatchObject({
+      status: 'skip',
+      message: expect.stringContaining('error -32601, not -32022'),
+    });
+  });
+
   it.each(ROWS)('$fault trips $check ($expect)', async (row) => {
     const scenario = CLIENT_SCENARIOS.find((s) => s.name === row.scenario)!;
     const record = await runScenario(scenario, row.revision, {
