@@ -14,9 +14,11 @@ import { requirement } from '../kit/requirement.js';
 
 const INIT = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 const silentClient = (r: ScenarioRecord) => skip(`${where(r)}: the client sent nothing`);
-/** The server answered the client's request `id` with an error. */
-const refused = (r: ScenarioRecord, id: unknown) =>
-  r.conv.frames.some((f) => f.dir === 'out' && isObject(f.message) && f.message.id === id && 'error' in f.message);
+/** The error the server answered the client's request `id` with, if it did. */
+const errorAnswer = (r: ScenarioRecord, id: unknown) =>
+  r.conv.frames.find((f) => f.dir === 'out' && isObject(f.message) && f.message.id === id && 'error' in f.message)
+    ?.message as { error?: { code?: unknown; data?: { supported?: unknown; requested?: unknown } } } | undefined;
+const refused = (r: ScenarioRecord, id: unknown) => errorAnswer(r, id) !== undefined;
 const seqOf = (r: ScenarioRecord, m: unknown) =>
   r.conv.frames.find((f) => f.message === m || (Array.isArray(f.message) && f.message.includes(m)))?.seq ?? 0;
 
@@ -163,9 +165,7 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
       const requests = requestsOf(r);
       if (requests.length === 0) return silentClient(r);
       const first = requests[0];
-      const answer = r.conv.frames.find(
-        (f) => f.dir === 'out' && isObject(f.message) && f.message.id === first.id && 'error' in f.message,
-      )?.message as { error?: { code?: unknown; data?: { supported?: unknown; requested?: unknown } } } | undefined;
+      const answer = errorAnswer(r, first.id);
       const code = answer?.error?.code;
       if (code !== -32022)
         return skip(
