@@ -14,6 +14,11 @@ import { requirement } from '../kit/requirement.js';
 
 const INIT = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 const silentClient = (r: ScenarioRecord) => skip(`${where(r)}: the client sent nothing`);
+/** The error the server answered the client's request `id` with, if it did. */
+const errorAnswer = (r: ScenarioRecord, id: unknown) =>
+  r.conv.frames.find((f) => f.dir === 'out' && isObject(f.message) && f.message.id === id && 'error' in f.message)
+    ?.message as { error?: { code?: unknown; data?: { supported?: unknown; requested?: unknown } } } | undefined;
+const refused = (r: ScenarioRecord, id: unknown) => errorAnswer(r, id) !== undefined;
 const seqOf = (r: ScenarioRecord, m: unknown) =>
   r.conv.frames.find((f) => f.message === m || (Array.isArray(f.message) && f.message.includes(m)))?.seq ?? 0;
 
@@ -29,9 +34,16 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
     ),
     revisions: INIT,
     judge: (r) => {
-      const first = requestsOf(r).find((m) => m.method !== 'ping');
+      // A dual-era client probes with server/discover first (2026-07-28 server/discover: "A client that supports both
+      // modern … and legacy … servers SHOULD send server/discover first"); refused, the probe opened nothing, so the
+      // initialization phase still comes first. A probe the server answered is judged as any other first request.
+      const probes = requestsOf(r).filter((m) => m.method === 'server/discover' && refused(r, m.id));
+      const first = requestsOf(r).find((m) => m.method !== 'ping' && !probes.includes(m));
       if (!first) return silentClient(r);
-      if (first.method === 'initialize') return pass(`${where(r)}: initialize first`);
+      if (first.method === 'initialize')
+        return pass(
+          `${where(r)}: initialize first${probes.length > 0 ? ' (after a server/discover probe the server refused)' : ''}`,
+        );
       return fail(`${where(r)}: the first request was ${String(first.method)}, not initialize`, {
         transcript: excerpt(r, [seqOf(r, first)]),
       });
@@ -137,11 +149,14 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
   {
     id: 'client-side/stateless/version-retry',
     title: 'An unsupported-version error (-32022) is answered by a retry with a supported version',
+    // 2026-07-28 Versioning › Protocol Version Negotiation: "The client SHOULD select a mutually supported version
+    // from the supported list and retry the request, or surface an error to the user if no compatible version exists."
+    // The scenario names 2026-07-28, the version the client asked for, so a compatible version exists.
     requirement: requirement(
       'client-side.stateless.version-retry',
       'SHOULD',
       'basic/versioning#protocol-version-negotiation',
-      'A client refused with -32022 retries the request with one of the versions the error names, or gives up',
+      'A client refused with -32022 retries the request with a version from the supported list it also speaks (giving up is for when none is shared)',
       STATELESS,
     ),
     revisions: [STATELESS],
@@ -149,11 +164,19 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
     judge: (r) => {
       const requests = requestsOf(r);
       if (requests.length === 0) return silentClient(r);
-      const retry = requests.slice(1).find((m) => m.method === requests[0].method);
+      const first = requests[0];
+      const answer = errorAnswer(r, first.id);
+      const code = answer?.error?.code;
+      if (code !== -32022)
+        return skip(
+          `${where(r)}: ${String(first.method)} was answered with ${code === undefined ? 'no error' : `error ${String(code)}`}, not -32022`,
+        );
+      const retry = requests.slice(1).find((m) => m.method === first.method);
       if (!retry)
-        return warn(`${where(r)}: ${String(requests[0].method)} was refused with -32022 and not retried`, {
-          transcript: excerpt(r),
-        });
+        return warn(
+          `${where(r)}: ${String(first.method)} was refused with -32022 (supported ${JSON.stringify(answer?.error?.data?.supported)}, requested ${JSON.stringify(answer?.error?.data?.requested)}) and not retried`,
+          { transcript: excerpt(r, [seqOf(r, first)]) },
+        );
       const meta = isObject(retry.params) && isObject(retry.params._meta) ? retry.params._meta : {};
       if (meta[META.version] === undefined)
         return skip(`${where(r)}: the retry has no protocol version in _meta (see client-side/stateless/request-meta)`);

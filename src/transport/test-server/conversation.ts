@@ -111,7 +111,7 @@ export class Conversation {
     try {
       const result = await this.answer(m.method, params, out);
       if (result === DEFERRED) return DEFERRED;
-      return { jsonrpc: '2.0', id: m.id, result };
+      return { jsonrpc: '2.0', id: m.id, result: this.revision === STATELESS ? stateless(m.method, result) : result };
     } catch (err) {
       if (err instanceof RpcError) return rpcError(m.id, err.code, err.message, err.data);
       throw err;
@@ -148,12 +148,11 @@ export class Conversation {
       case 'initialize':
         return this.initialize(params);
       case 'server/discover':
+        // A server of the initialize era has no such method.
+        if (this.revision !== STATELESS) throw new RpcError(-32601, `method not found: ${method}`);
         return {
-          resultType: 'complete',
           supportedVersions: [STATELESS],
           capabilities: { tools: {} },
-          ttlMs: 60000,
-          cacheScope: 'public',
           _meta: { 'io.modelcontextprotocol/serverInfo': SERVER_INFO },
         };
       case 'ping':
@@ -265,6 +264,23 @@ export class Conversation {
     }
     return { resultType: 'complete', content: [{ type: 'text', text: 'input received' }] };
   }
+}
+
+/** Methods whose 2026-07-28 complete result carries ttlMs and cacheScope (the caching rules). */
+const CACHED = [
+  'server/discover',
+  'tools/list',
+  'prompts/list',
+  'resources/list',
+  'resources/templates/list',
+  'resources/read',
+];
+
+/** A 2026-07-28 result as that revision requires it: resultType always, ttlMs and cacheScope on cached ones. */
+function stateless(method: string, result: Record<string, unknown>): Record<string, unknown> {
+  const out = { resultType: 'complete', ...result };
+  if (out.resultType !== 'complete' || !CACHED.includes(method)) return out;
+  return { ttlMs: 60000, cacheScope: 'public', ...out };
 }
 
 export class RpcError extends Error {
