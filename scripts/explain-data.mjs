@@ -32,5 +32,10 @@ for (const [table, rows] of Object.entries(read('test/fixtures/servers/faults.ya
   }
 }
 
+// The reference client's faults, one table of rows like the servers'.
+for (const row of read('test/fixtures/clients/faults.yaml').faults ?? []) {
+  (faults[row.check] ??= []).push({ table: 'clients', fault: row.fault, expect: row.expect, why: row.why });
+}
+
 mkdirSync(join(ROOT, 'dist'), { recursive: true });
 writeFileSync(join(ROOT, 'dist/explain-data.json'), `${JSON.stringify({ requirements, faults })}\n`);

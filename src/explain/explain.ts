@@ -1,4 +1,6 @@
 // `explain <check-id>`: what a check holds a server to, what it sends, the faults that fail it and how to fix them.
+import { CLIENT_AUTH_CHECKS } from '../checks/client-side/auth.js';
+import { CLIENT_CHECKS } from '../checks/client-side/index.js';
 import type { CheckDef } from '../checks/kit/check.js';
 import type { FrameRule } from '../checks/kit/frame-rule.js';
 import { citing } from '../checks/kit/requirement.js';
@@ -13,7 +15,7 @@ import { type CatalogueRow, type FaultRow, explainData } from './data.js';
 export interface Explanation {
   id: string;
   title: string;
-  kind: 'check' | 'case' | 'frame rule';
+  kind: 'check' | 'case' | 'frame rule' | 'client check';
   /** The case file, for a case. */
   source?: string;
   requirement: Requirement;
@@ -23,7 +25,7 @@ export interface Explanation {
   revisions: { revision: string; link: string }[];
   /** Further catalogue ids the check exercises. */
   covers: string[];
-  /** The faults of the project's faulty servers that trip it. */
+  /** The faults of the project's faulty servers (or faulty clients) that trip it. */
   faults: FaultRow[];
   /** How to fix the usual causes. */
   fix: string;
@@ -34,6 +36,14 @@ export interface Explanation {
  * Said in general terms: the catalogue's `expected` and the fault rows say what one check wants.
  */
 const FIX_BY_AREA: [string, string][] = [
+  [
+    'client-side',
+    "Let the client's MCP layer do what the scenario's revision asks: initialize first (or per-request `_meta` on 2026-07-28), only declared capabilities answered, the session id and `MCP-Protocol-Version` on every request after initialization, and the server's answers taken as sent.",
+  ],
+  [
+    'client-side/auth',
+    'Follow the MCP authorization flow: discover the protected resource and its authorization server from the challenge and the well-known documents, check `resource` and `issuer`, use PKCE S256 and `state`, name the resource (RFC 8707), ask for the scopes the challenge names, and send the token only in the Authorization header to its resource.',
+  ],
   [
     'base',
     'Let one JSON-RPC layer (an MCP SDK) write every message: `"jsonrpc":"2.0"`, the request id echoed with its JSON type, `result` or `error` but never both, and errors with the spec\'s codes (-32700 unparsable, -32600 invalid request, -32601 unknown method, -32602 bad params).',
@@ -116,7 +126,9 @@ export function fixFor(id: string): string {
   );
 }
 
-type Described = (CheckDef | FrameRule) & { kind: Explanation['kind'] };
+/** What explain needs of a client check (its judging aside). */
+type ClientDescribed = Pick<CheckDef, 'id' | 'title' | 'requirement' | 'covers'> & { revisions?: readonly string[] };
+type Described = (CheckDef | FrameRule | ClientDescribed) & { kind: Explanation['kind'] };
 
 /** Every check the suite knows (built-in checks, cases, properties and frame rules; with the user's case folders). */
 export async function allChecks(caseDirs: string[] = []): Promise<Described[]> {
@@ -124,6 +136,14 @@ export async function allChecks(caseDirs: string[] = []): Promise<Described[]> {
   return [
     ...checks.map((c) => ({ ...c, kind: c.source ? ('case' as const) : ('check' as const) })),
     ...frameRules.map((r) => ({ ...r, kind: 'frame rule' as const })),
+    ...[...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS].map(({ id, title, requirement, covers, ...rest }) => ({
+      id,
+      title,
+      requirement,
+      covers,
+      ...('revisions' in rest && rest.revisions ? { revisions: rest.revisions } : {}),
+      kind: 'client check' as const,
+    })),
   ].sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -180,12 +200,19 @@ export function renderExplanation(e: Explanation, heading = '#'): string {
   if (e.covers.length > 0) lines.push(`- also covers: ${e.covers.join(', ')}`);
   lines.push('- revisions:');
   for (const { revision, link } of e.revisions) lines.push(`  - ${revision}: ${link}`);
-  const sends = e.kind === 'frame rule' ? 'Nothing of its own: it judges every frame the server sends.' : e.row?.test;
+  const sends =
+    e.kind === 'frame rule'
+      ? 'Nothing of its own: it judges every frame the server sends.'
+      : e.kind === 'client check'
+        ? (e.row?.test ?? 'The scenarios of a client run: it judges what the client sends the test server.')
+        : e.row?.test;
   if (sends) lines.push(`- sends: ${sends}`);
   if (e.row?.expected) lines.push(`- expects: ${e.row.expected}`);
   lines.push(`- verdict: ${VERDICT[r.level]}; skip where it does not apply`);
   if (e.faults.length > 0) {
-    lines.push('- faults that trip it (test/fixtures/servers/faults.yaml):');
+    lines.push(
+      `- faults that trip it (test/fixtures/${e.kind === 'client check' ? 'clients' : 'servers'}/faults.yaml):`,
+    );
     for (const f of e.faults) lines.push(`  - ${f.fault} (${f.table}) → ${f.expect}: ${f.why}`);
   } else lines.push('- faults that trip it: none in the fault table (proven by its own tests)');
   lines.push(`- fix: ${e.fix}`);
