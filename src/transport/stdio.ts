@@ -29,6 +29,8 @@ const DEFAULT_START_ALLOWANCE_MS = 10_000;
 /** A starting process is looked at this often; asleep at this many looks in a row (every process of its tree), it has started. */
 const IDLE_POLL_MS = 100;
 const IDLE_POLLS = 2;
+/** Where the allowance is counted in CPU time, a start still ends after this many times it in wall time. */
+const WALL_BACKSTOP_FACTOR = 10;
 
 /** What a transport's start holds: its place in the start gate, and when its clocks may run. */
 interface Start {
@@ -83,12 +85,17 @@ export class StdioTransport implements Transport {
     this.pid = server.pid;
     if (start) {
       this.started = new Promise((resolve) => {
-        // A server that never writes still gets its requests' clocks going, and gives its place in the gate back with
-        // what it spent meanwhile.
-        const timer = setTimeout(() => this.startedNow(this.startCost()), start.allowanceMs);
+        // A server that never writes still gets its requests' clocks going once it has spent its allowance, and gives
+        // its place in the gate back with what it spent meanwhile. The allowance is counted in the CPU time of its
+        // process tree where the system says (a loaded machine slows a start in wall time, not in CPU time), with a
+        // wall-clock backstop for a process that neither runs nor sleeps (blocked on a disk, or stopped).
+        const tree = this.pid === undefined || process.platform !== 'linux' ? undefined : treeReader(this.pid);
+        const timer = setTimeout(
+          () => this.startedNow(this.startCost()),
+          tree ? start.allowanceMs * WALL_BACKSTOP_FACTOR : start.allowanceMs,
+        );
         // Started too once it sleeps, waiting for input: a server writes nothing until it is asked (a session of the
         // stateless wire, or one started ahead, may not ask for a while), yet its start is over.
-        const tree = this.pid === undefined ? undefined : treeReader(this.pid);
         let asleep = 0;
         const idle = setInterval(() => {
           const now = tree?.();
@@ -97,7 +104,7 @@ export class StdioTransport implements Transport {
           else if (asleep >= IDLE_POLLS) {
             this.startedNow(now.cpuMs);
             this.firstLine();
-          }
+          } else if (now.cpuMs >= start.allowanceMs) this.startedNow(now.cpuMs);
         }, IDLE_POLL_MS);
         this.startedNow = (costMs) => {
           if (this.startedYet) return;
