@@ -169,7 +169,8 @@ describe('options over the config file', () => {
 });
 
 describe.concurrent('the CLI with a config file', () => {
-  const strictFaulty = `target: ${JSON.stringify(FAULTY)}\nenv:\n  MCP_FAULTS: bad-tool-name\nstrict: true\n`;
+  // One check each: what is tested is where the options come from, not the suite.
+  const strictFaulty = `target: ${JSON.stringify(FAULTY)}\nenv:\n  MCP_FAULTS: bad-tool-name\nstrict: true\nonly: [tools/names/format]\n`;
 
   it(`finds ./${CONFIG_FILE} in the working directory`, async () => {
     const r = await cliIn(await folderWith({ [CONFIG_FILE]: strictFaulty }), []);
@@ -184,7 +185,7 @@ describe.concurrent('the CLI with a config file', () => {
   });
 
   it('takes --config FILE, whose target a command line target replaces', async () => {
-    const dir = await folderWith({ 'conf/c.yaml': `target: ./missing.js\ntimeout: 5\n` });
+    const dir = await folderWith({ 'conf/c.yaml': `target: ./missing.js\ntimeout: 5\nonly: [lifecycle/initialize/result]\n` });
     const r = await cliIn(dir, ['--config', 'conf/c.yaml', REFERENCE]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.report?.target.description).toBe(REFERENCE);
