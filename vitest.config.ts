@@ -24,6 +24,10 @@ const SLOWEST = [
   'test/e2e/properties.test.ts',
   'test/e2e/http-stateless.test.ts',
   'test/e2e/timeouts.test.ts',
+  'test/e2e/in-process.test.ts',
+  'test/e2e/mcp-server.test.ts',
+  'test/e2e/vitest-helper.test.ts',
+  'test/e2e/init.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {
