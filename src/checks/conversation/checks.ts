@@ -29,6 +29,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     id: 'progress/requests/notifications',
     revisions: SCHEMA_REVISIONS,
     fresh: true,
+    elsewhere: true,
     slowWork: true,
     title: 'Progress for a request with a progressToken increases and stops with the response',
     requirement: requirement(
