@@ -51,6 +51,8 @@ export interface RunOptions {
   handover?: Handover;
   /** Fresh stdio sessions started during the auto probe: the run hands them out first, and closes those it does not take. */
   warm?: Promise<Warm>[];
+  /** The revisions the auto probe found the server speaking (see ServerProfile.spoken). */
+  spoken?: string[];
   /** An era the auto probe left out, because the server said it does not speak it: that era's checks skip with the reason. */
   eraLeftOut?: EraLeftOut;
   /** The --auth-server, when the run has one: the authorization checks ask it for tokens. */
@@ -189,6 +191,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     budget.catch(() => {});
     try {
       profile = await Promise.race([discover(shared, protocolVersion, handover?.initialized), interruption, budget]);
+      if (options.spoken) profile.spoken = options.spoken;
       monitor.context.capabilities = profile.capabilities;
       monitor.context.transport = kind;
     } catch (err) {
