@@ -157,6 +157,15 @@ export function paramHeadersOf(tools: Item[]): ParamHeaders {
   return headers;
 }
 
+/** Every list `profile` declares, walked on `session` side by side. */
+export function walkLists(session: Session, profile: ServerProfile) {
+  const lists = LISTS.filter((l) => profile.capabilities[l.capability] !== undefined);
+  return Promise.all(lists.map(async (l) => ({ ...l, ...(await walkList(session, l.method, l.field, l.key)) })));
+}
+
+/** The lists of walkLists. */
+export type ListsWalked = Awaited<ReturnType<typeof walkLists>>;
+
 /** Follows nextCursor to the end, bounded by PAGE_CAP and stopped by a repeated cursor. */
 export async function walkList(
   session: Session,

@@ -29,4 +29,6 @@ export interface ServerProfile {
   prompts: Item[];
   /** One walk per list method the capabilities allow. */
   walks: ListWalk[];
+  /** The revisions the auto probe found the server speaking (one per era), when it ran. */
+  spoken?: string[];
 }

@@ -1,7 +1,7 @@
 // One check run once: the context it is given, the budget and interruption it races, and the verdict on what it threw.
 import { timeoutVerdict } from '../checks/kit/timeouts.js';
 import type { CheckContext, CheckDef, Outcome } from '../checks/kit/check.js';
-import { initialize, schemaRevision } from '../discovery/discover.js';
+import { initialize, type ListsWalked, schemaRevision, walkLists } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import { STATELESS_REVISION } from '../schema/revisions.js';
@@ -41,6 +41,8 @@ export interface RunState {
   silent: Map<string, Exchange[]>;
   /** A check ended because the run's budget was spent: the run is marked interrupted. */
   budgetSpent: boolean;
+  /** The run's second connection on the stateless wire, once opened (see CheckContext.elsewhere); the run closes it. */
+  elsewhere?: Promise<{ session: Session; lists: ListsWalked }>;
 }
 
 /** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
@@ -92,6 +94,7 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   const excerpt: TranscriptEntry[] = [];
   const fresh: Session[] = [];
   let scratched: { session: Session; from: number } | undefined;
+  let elsewhere: { session: Session; from: number } | undefined;
   /** The shared server was lost while this attempt waited on it (what the check made of that is its outcome). */
   let waitedOnLost = false;
   const ctx: CheckContext = {
@@ -122,6 +125,15 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
       const session = await scratch();
       scratched = { session, from: session.transcript.length };
       return session;
+    },
+    async elsewhere() {
+      state.elsewhere ??= freshOn(state).then(async (session) => ({
+        session,
+        lists: await walkLists(session, profile),
+      }));
+      const second = await state.elsewhere;
+      elsewhere ??= { session: second.session, from: second.session.transcript.length };
+      return second;
     },
     initialize: initializeAs,
     memo: (key, fn) => {
@@ -178,6 +190,7 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   const own = [
     ...fresh.flatMap((s) => s.transcript.entries),
     ...(scratched ? scratched.session.transcript.slice(scratched.from) : []),
+    ...(elsewhere ? elsewhere.session.transcript.slice(elsewhere.from) : []),
   ];
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.

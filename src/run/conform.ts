@@ -91,6 +91,8 @@ async function runOne(
     handover?: Handover;
     warm?: Promise<Warm>[];
     eraLeftOut?: { revision: string; reason: string };
+    /** The revisions the auto probe found spoken. */
+    spoken?: string[];
     /** One revision of several (--revision all): one the server does not speak is skipped, not failed. */
     oneOfAll?: boolean;
   },
@@ -119,6 +121,7 @@ async function runOne(
     handover: start?.handover,
     warm: start?.warm,
     eraLeftOut: start?.eraLeftOut,
+    spoken: start?.spoken,
     onProgress,
     issuer: options.issuer,
     ...(start?.oneOfAll && { unspoken: (reason: string) => (unspoken = reason) }),
@@ -256,6 +259,7 @@ async function runEachCounted(
     (await loadFiles(options).catch(async (err: unknown) => {
       const spoken = await probing?.catch(() => undefined);
       await release(spoken?.handover, spoken?.warm);
+      await release(spoken?.statelessHandover);
       throw err;
     }));
   // Interrupted while probing: the run below reports the interruption (at the newest initialize revision).
@@ -287,11 +291,15 @@ async function runEachCounted(
   const order = all.map((_, i) => i);
   const handedTo = spoken?.handover ? all.indexOf(REVISIONS[0]) : -1;
   if (handedTo > 0) order.unshift(...order.splice(handedTo, 1));
+  const statelessAt = spoken?.statelessHandover ? all.indexOf(STATELESS_REVISION) : -1;
+  /** The runs that went on in a session the auto probe handed over: the others' are closed after. */
+  const took = new Set<number>();
   let next = 0;
   const worker = async () => {
     for (let k = next++; k < order.length; k = next++) {
       const i = order[k];
       if (signal?.aborted && k > 0) return; // the first run still reports the interruption
+      took.add(i);
       const own = k > 0 && apart && plan.url !== undefined ? await otherPort(options, plan) : plan;
       const first = k === 0;
       runs[i] = await runOne(
@@ -300,9 +308,10 @@ async function runEachCounted(
         signal,
         {
           plan: own,
-          handover: i === handedTo ? spoken?.handover : undefined,
+          handover: i === handedTo ? spoken?.handover : i === statelessAt ? spoken?.statelessHandover : undefined,
           warm: first ? spoken?.warm : undefined,
           eraLeftOut,
+          spoken: spoken?.revisions,
           oneOfAll: revision === 'all',
         },
         told?.(all[i]),
@@ -313,6 +322,7 @@ async function runEachCounted(
   const ended = await Promise.allSettled(
     Array.from({ length: apart ? Math.min(RUNS_AT_ONCE, all.length) : 1 }, worker),
   );
+  if (statelessAt >= 0 && !took.has(statelessAt)) await release(spoken?.statelessHandover);
   const failed = ended.find((e) => e.status === 'rejected');
   if (failed) throw failed.reason;
   return spokenNone(runs.filter(Boolean));
@@ -426,7 +436,14 @@ async function spokenRevisions(
   timeoutMs: number,
   warmCount: number,
   signal?: AbortSignal,
-): Promise<{ revisions: string[]; handover?: Handover; refused?: string; warm: Promise<Warm>[] }> {
+): Promise<{
+  revisions: string[];
+  handover?: Handover;
+  /** Over stdio, the probe's session in which the server answered server/discover after a fresh start: 2026-07-28's run goes on in it. */
+  statelessHandover?: Handover;
+  refused?: string;
+  warm: Promise<Warm>[];
+}> {
   const connection = connect(plan, { timeoutMs, probeVersion: REVISIONS[0] });
   // A Ctrl-C or SIGTERM stops the waiting at once (a silent server would hold each wait for --timeout); the sessions
   // are closed on the way out.
@@ -450,12 +467,8 @@ async function spokenRevisions(
       throw err;
     });
   };
-  const answered = (reply: Promise<Reply>) =>
-    reply.then(
-      (r) => isObject(r.message.result),
-      () => false,
-    );
   let handover: Handover | undefined;
+  let statelessHandover: Handover | undefined;
   let refused: string | undefined;
   let warm: Promise<Warm>[] = [];
   try {
@@ -466,6 +479,8 @@ async function spokenRevisions(
     let discoverError: unknown;
     /** server/discover was answered with a result that lists no supportedVersions: no DiscoverResult. */
     let unlisted = false;
+    /** The last answer to server/discover that showed the era spoken. */
+    let discovered07: Reply | undefined;
     const discover = (s: Session) =>
       s.request('server/discover', { _meta: statelessMeta(STATELESS_REVISION) }).then(
         (r) => {
@@ -475,6 +490,7 @@ async function spokenRevisions(
           }
           refused = eraRefusal(r.message.result, STATELESS_REVISION);
           unlisted = !Array.isArray(r.message.result.supportedVersions);
+          if (refused === undefined) discovered07 = r;
           return refused === undefined;
         },
         () => false,
@@ -504,7 +520,15 @@ async function spokenRevisions(
       // SDK over stdio answers -32600): an error other than method-not-found is asked again, alone in a fresh session.
       if (legacy && !stateless && discoverError !== undefined && discoverError !== -32601) {
         const again = await open();
-        stateless = await until(discover(again)).finally(() => again.close());
+        const kept = keepInbound(again);
+        stateless = await until(discover(again)).catch((err: unknown) => {
+          void again.close();
+          throw err;
+        });
+        // Over stdio the session goes on as 2026-07-28's (a server start fewer), once the probe has found that era spoken.
+        if (stateless && plan.url === undefined && discovered07)
+          statelessHandover = { ...kept, connection, initialized: discovered07 };
+        else await again.close();
       }
       if (legacy && !stateless) {
         handover = { ...kept, connection, initialized: initialized! };
@@ -516,21 +540,32 @@ async function spokenRevisions(
     } finally {
       if (!handover) await session.close();
     }
-    // A server may keep to the era of the first request in a session: then initialize is asked in a fresh one.
+    // A server may keep to the era of the first request in a session: then initialize is asked in a fresh one, which
+    // over stdio goes on as the initialize wire's session.
     if (stateless && !legacy) {
       const fresh = await open();
-      legacy = await until(answered(initialize(fresh, REVISIONS[0]))).finally(() => fresh.close());
+      const kept = keepInbound(fresh);
+      const reply = await until(initialize(fresh, REVISIONS[0]).catch(() => undefined)).catch((err: unknown) => {
+        void fresh.close();
+        throw err;
+      });
+      legacy = reply !== undefined && isObject(reply.message.result);
+      if (legacy && plan.url === undefined) handover = { ...kept, connection, initialized: reply! };
+      else await fresh.close();
     }
     return {
       revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])],
       refused,
       warm,
       handover,
+      statelessHandover,
     };
   } catch (err) {
     await release(undefined, warm);
+    await release(handover);
+    await release(statelessHandover);
     throw err;
   } finally {
-    if (!handover) await connection.close();
+    if (!handover && !statelessHandover) await connection.close();
   }
 }

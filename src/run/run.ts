@@ -6,7 +6,7 @@ import type { ServerProfile } from '../discovery/profile.js';
 import { randomSeed } from '../checks/kit/property-runner.js';
 import type { ToolCallPolicy } from '../generate/tool-policy.js';
 import type { CheckResult, Report } from '../schema/generated/report.js';
-import { REVISIONS } from '../schema/revisions.js';
+import { REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { type Exchange, type Reply, Session } from '../session/session.js';
 import { Transcript } from '../transcript.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
@@ -51,6 +51,8 @@ export interface RunOptions {
   handover?: Handover;
   /** Fresh stdio sessions started during the auto probe: the run hands them out first, and closes those it does not take. */
   warm?: Promise<Warm>[];
+  /** The revisions the auto probe found the server speaking (see ServerProfile.spoken). */
+  spoken?: string[];
   /** An era the auto probe left out, because the server said it does not speak it: that era's checks skip with the reason. */
   eraLeftOut?: EraLeftOut;
   /** The --auth-server, when the run has one: the authorization checks ask it for tokens. */
@@ -152,7 +154,13 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   const warm = options.warm ?? [];
   if (overStdio(kind)) {
     const applies = suite.checks.filter((c) => elsewhere(c, kind, protocolVersion) === undefined);
-    const takers = applies.filter((c) => c.fresh).length + Math.min(lanes, applies.filter((c) => c.scratch).length);
+    // On the stateless wire the checks marked `elsewhere` share one second connection.
+    const stateless = protocolVersion === STATELESS_REVISION;
+    const second = stateless && applies.some((c) => c.elsewhere) ? 1 : 0;
+    const takers =
+      applies.filter((c) => c.fresh && !(stateless && c.elsewhere)).length +
+      second +
+      Math.min(lanes, applies.filter((c) => c.scratch).length);
     for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));
     for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open(options.signal));
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
@@ -183,6 +191,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     budget.catch(() => {});
     try {
       profile = await Promise.race([discover(shared, protocolVersion, handover?.initialized), interruption, budget]);
+      if (options.spoken) profile.spoken = options.spoken;
       monitor.context.capabilities = profile.capabilities;
       monitor.context.transport = kind;
     } catch (err) {

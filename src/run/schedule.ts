@@ -9,6 +9,10 @@ import { attempt, ready, freshOn, type RunState } from './attempt.js';
 import { ScratchSessions } from './scratch.js';
 import { type OnProgress, progressTracker } from './progress.js';
 import { notRun } from './result.js';
+import type { Session } from '../session/session.js';
+import type { ServerProfile } from '../discovery/profile.js';
+import { STATELESS_REVISION } from '../schema/revisions.js';
+import { isObject } from '../json.js';
 
 /** An era the auto probe left out, because the server said it does not speak it, and why. */
 export interface EraLeftOut {
@@ -58,6 +62,7 @@ export async function runChecks(
     state.scratch = new ScratchSessions(
       async () => ready(await freshOn(state), profile),
       Math.min(state.scratchLanes, scratchers),
+      (session) => healthAnswer(session, profile),
     );
   const view = profileView(profile);
   const progress = progressTracker(
@@ -98,6 +103,26 @@ export async function runChecks(
   return checks.map((c) => byId.get(c.id)!);
 }
 
+/** The lists a scratch session's health request may be, in order of preference: the first the server declares. */
+const HEALTH_LISTS = [
+  ['tools', 'tools/list'],
+  ['prompts', 'prompts/list'],
+  ['resources', 'resources/list'],
+] as const;
+
+/**
+ * A scratch session's answer to one harmless request, as a string: the first list the server declares (else ping, or
+ * server/discover on the stateless wire), told by whether it was a result, and for an error by its code. An input that
+ * leaves the server answering it otherwise has disturbed the session (see ScratchSessions).
+ */
+async function healthAnswer(session: Session, profile: ServerProfile): Promise<string> {
+  const list = HEALTH_LISTS.find(([capability]) => profile.capabilities[capability] !== undefined)?.[1];
+  const method = list ?? (profile.revision === STATELESS_REVISION ? 'server/discover' : 'ping');
+  const reply = await session.request(method, {});
+  const error = reply.message.error;
+  return `${method}: ${error === undefined ? 'result' : `error ${JSON.stringify(isObject(error) ? error.code : error)}`}`;
+}
+
 /**
  * A scratch check takes its turn on a scratch session; when it does not pass there, it runs again on a server of its
  * own, whose verdict stands (unless it was the first check on that session: then it had one; or its input killed the
@@ -111,8 +136,17 @@ async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
     (r) => r.status !== 'fail' && r.status !== 'error',
   );
   const first = turn?.result;
-  // A check whose input killed the session it found alive keeps that verdict: it names the input that did.
-  if (turn && (turn.untouched || turn.killed || first?.status === 'pass' || first?.status === 'skip'))
+  // A check whose input killed the session it found alive keeps that verdict: it names the input that did. So does a
+  // warning on a session that answered its health request as when it was new (one disturbed by an earlier check's
+  // input is replaced before the next turn).
+  if (
+    turn &&
+    (turn.untouched ||
+      turn.killed ||
+      first?.status === 'pass' ||
+      first?.status === 'skip' ||
+      (first?.status === 'warn' && turn.checked))
+  )
     return turn.result;
   const alone = await attempt(def, state);
   if (!first || first.status === alone.status) return alone;

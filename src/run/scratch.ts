@@ -14,6 +14,8 @@ interface Lane {
   session?: Promise<Session>;
   /** A check has used the session. */
   touched: boolean;
+  /** What the session answered to the health request before its first turn (see ScratchSessions.health). */
+  baseline?: Promise<string>;
 }
 
 /** Sessions a lane opens in place of ones a check's input killed; after that, the checks left run alone. */
@@ -42,19 +44,27 @@ export class ScratchSessions {
     /** A new session, ready like the shared one (initialized). */
     private readonly open: () => Promise<Session>,
     count: number,
+    /**
+     * The answer to one harmless request (a list the server declared), told as a string: asked of each session before
+     * its first turn and after every turn. A session whose answer changed was disturbed by a check's input: the lane
+     * gets a new one, and a warning on a session whose answer had not changed stands.
+     */
+    private readonly health?: (session: Session) => Promise<string>,
   ) {
-    this.lanes = Array.from({ length: count }, () => ({
-      tail: Promise.resolve(),
-      queued: 0,
-      session: this.opened(),
-      touched: false,
-    }));
+    this.lanes = Array.from({ length: count }, () =>
+      this.fresh({ tail: Promise.resolve(), queued: 0, touched: false }),
+    );
   }
 
-  private opened(): Promise<Session> {
+  /** The lane with a new session, and that session's health answer asked for once it is ready. */
+  private fresh(lane: Lane): Lane {
     const session = this.open();
     session.catch(() => {}); // a failed start is reported to the check that takes it
-    return session;
+    lane.session = session;
+    lane.touched = false;
+    lane.baseline = this.health && session.then(this.health, () => 'not started');
+    lane.baseline?.catch(() => {});
+    return lane;
   }
 
   /**
@@ -65,7 +75,7 @@ export class ScratchSessions {
   async turn<T>(
     use: (session: () => Promise<Session>) => Promise<T>,
     keep: (result: T) => boolean,
-  ): Promise<{ result: T; untouched: boolean; killed: boolean } | undefined> {
+  ): Promise<{ result: T; untouched: boolean; killed: boolean; checked: boolean } | undefined> {
     const lane = this.lanes.reduce((a, b) => (b.queued < a.queued ? b : a));
     lane.queued++;
     const previous = lane.tail;
@@ -77,11 +87,12 @@ export class ScratchSessions {
       if (!lane.session) {
         if (this.replaced >= MAX_REPLACED) return undefined;
         this.replaced++;
-        lane.session = this.opened();
-        lane.touched = false;
+        this.fresh(lane);
       }
-      const session = lane.session;
+      const session = lane.session!;
       const untouched = !lane.touched;
+      // Every turn after the first begins on a session whose health answer was the same after the turn before.
+      const checked = this.health !== undefined;
       let used = false;
       const result = await use(() => ((used = lane.touched = true), session)).catch((err: unknown) => {
         if (used) this.stopped = true;
@@ -95,10 +106,22 @@ export class ScratchSessions {
       const killed = used && !alive;
       if (killed) lane.session = undefined;
       else if (used && !keep(result)) this.stopped = true;
-      return { result, untouched, killed };
+      else if (used && (await this.disturbed(lane, await session))) {
+        // Disturbed, not killed: closed, and the next turn gets a new session (MAX_REPLACED counts these too).
+        lane.session = undefined;
+        void session.then((s) => s.close());
+      }
+      return { result, untouched, killed, checked };
     } finally {
       lane.queued--;
       done();
     }
+  }
+
+  /** The session no longer answers its health request as it did before its first turn. */
+  private async disturbed(lane: Lane, session: Session): Promise<boolean> {
+    if (!this.health || !lane.baseline) return false;
+    const [before, now] = await Promise.all([lane.baseline, this.health(session).catch(() => 'no answer')]);
+    return before !== now;
   }
 }

@@ -29,6 +29,7 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
     id: 'progress/requests/notifications',
     revisions: SCHEMA_REVISIONS,
     fresh: true,
+    elsewhere: true,
     slowWork: true,
     title: 'Progress for a request with a progressToken increases and stops with the response',
     requirement: requirement(
@@ -153,7 +154,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
   {
     id: 'logging/set-level/threshold',
     revisions: REVISIONS,
-    fresh: true,
+    // Session state (a log level) kept off the shared session: a turn on a scratch session, not a server of its own.
+    scratch: true,
     title: 'After logging/setLevel error, no log message below error',
     requirement: requirement(
       'log.threshold',
@@ -235,7 +237,8 @@ export const CONVERSATION_CHECKS: CheckDef[] = [
   {
     id: 'logging/request-level/threshold',
     revisions: [STATELESS_REVISION],
-    fresh: true,
+    // Its log messages are told by the session they came on, where no other check's requests go meanwhile: a scratch turn.
+    scratch: true,
     title: 'A request whose _meta asks for log level error gets no log message below error',
     requirement: requirement(
       'log.07',

@@ -7,6 +7,7 @@ import { RequestTimeout, seconds } from '../../session/session.js';
 import { schemaArbitraries } from '../../generate/schema-arbitrary.js';
 import { callableTools } from '../../generate/tool-policy.js';
 import { isObject } from '../../json.js';
+import { STATELESS_REVISION } from '../../schema/revisions.js';
 import { type CheckContext, type Outcome, fail, warn } from '../kit/check.js';
 import { slowMessage } from '../kit/timeouts.js';
 
@@ -245,7 +246,9 @@ function unanswered(ctx: CheckContext, traces: Traced[]): Map<string, string> {
 /** The run's one progress probe: list requests and one call of each callable tool, each with a progressToken, on a session of its own. */
 export function probeRun(ctx: CheckContext): Promise<ProbeRun> {
   return ctx.memo(PROGRESS_KEY, async () => {
-    const session = await ctx.ownSession();
+    // On the stateless wire each request carries its own state: the probe goes on the run's second connection.
+    const session =
+      ctx.profile.revision === STATELESS_REVISION ? (await ctx.elsewhere()).session : await ctx.ownSession();
     const tools = ctx.profile.capabilities.tools === undefined ? { calls: [], leftOut: [] } : toolCalls(ctx);
     const run = trace(session, [...listCalls(ctx), ...tools.calls], ctx.timeoutMs);
     const sorted = run.sorted.then(() => {

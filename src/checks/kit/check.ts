@@ -1,5 +1,6 @@
 import type { Requires } from '../../schema/generated/case.js';
 import type { Requirement, Status, TranscriptEntry } from '../../schema/generated/report.js';
+import type { ListsWalked } from '../../discovery/discover.js';
 import type { ServerProfile } from '../../discovery/profile.js';
 import type { LocalIssuer } from '../../auth/issuer.js';
 import type { ToolCallPolicy } from '../../generate/tool-policy.js';
@@ -47,6 +48,13 @@ export interface CheckContext {
    * check over stdio a scratch session it has to itself while it runs.
    */
   ownSession(): Promise<Session>;
+  /**
+   * The run's second connection on the stateless wire, where requests carry their own version and capabilities: one
+   * session (over stdio one server process) that every check wanting another connection than the shared one shares,
+   * closed when the run ends. Opened at its first use; its first requests walk every list the server declares
+   * (`lists`), and it is handed out once they are answered.
+   */
+  elsewhere(): Promise<{ session: Session; lists: ListsWalked }>;
   /** Initializes a session (fresh ones) with the given protocol version; returns the reply. */
   initialize(session: Session, protocolVersion: string): Promise<Reply>;
   /** Runs `fn` once per run for `key` and shares the promise: probes several checks judge. */
@@ -85,6 +93,8 @@ export interface CheckDef {
   last?: boolean;
   /** Opens sessions of its own (ctx.fresh(), a server process each over stdio): such checks start first, so that those servers start while the other checks work. */
   fresh?: boolean;
+  /** On the stateless wire it uses the run's second connection (ctx.elsewhere()) rather than sessions of its own. */
+  elsewhere?: boolean;
   /**
    * Needs its own session (ctx.ownSession()) only to keep what it sends away from the shared one (bad input, session
    * state), not a new server: over stdio it takes turns on a scratch session, and runs again on a server of its own
