@@ -36,7 +36,13 @@ const oracleMissing = !SCHEMA_REVISIONS.every((r) => existsSync(path.join(ORACLE
  * Cases where the official schema's verdict is itself wrong, so ours deliberately differs.
  * Keyed by `${revision} ${definition}: ${note}`. Keep this tiny, and say why for each entry.
  */
-const ORACLE_QUIRKS: Record<string, string> = {};
+const ORACLE_QUIRKS: Record<string, string> = {
+  // schema.ts types form values `string | number | boolean` (11: `| string[]`); the official JSON says integer only
+  // because its generator turns every untagged number into an integer (requirements §3.1). A client that sends 1.75
+  // for a number field breaks nothing the specification says.
+  '2025-06-18 ElicitResult: a fractional number': 'form values are numbers in schema.ts',
+  '2025-11-25 ElicitResult: a fractional number': 'form values are numbers in schema.ts',
+};
 
 interface Labelled {
   revision: Revision;
