@@ -4,7 +4,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CLIENT_CHECKS, CLIENT_SCENARIOS } from '../src/checks/client-side/index.js';
+import { fromClient } from '../src/checks/kit/client-check.js';
 import { judge, runClientConformance, runScenario } from '../src/run/client/run.js';
+import { validate } from '../src/schema/validators.js';
 import { connect } from '../examples/reference-client/client.mjs';
 
 interface Row {
@@ -115,6 +117,26 @@ describe('client-side checks', () => {
       status: 'skip',
       message: expect.stringContaining('error -32601, not -32022'),
     });
+  });
+
+  it('frames/schema leaves a breakage another check owns to that check, and judges the rest of the frame', async () => {
+    const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'initialize')!;
+    const record = await runScenario(scenario, '2026-07-28', { ...options, client: (c) => connect(c, 'no-meta') });
+    const list = fromClient(record).find((m) => m.method === 'tools/list')!;
+    // The schema alone would reject the request: its _meta is request-meta's finding.
+    expect(validate('2026-07-28', 'ListToolsRequest', list)).toMatchObject({ ok: false });
+    const verdicts = judge(CLIENT_CHECKS, [record]).filter((r) => r.status === 'fail');
+    expect(verdicts.map((r) => r.id)).toEqual(['client-side/stateless/request-meta']);
+    // The same frame broken elsewhere as well is still the schema's finding.
+    const frame = record.conv.frames.find((f) => f.message === list)!;
+    frame.message = { ...list, params: { ...(list.params as object), cursor: 5 } };
+    const schema = judge(
+      CLIENT_CHECKS.filter((c) => c.id === 'client-side/frames/schema'),
+      [record],
+    )[0];
+    expect(`${schema.status}: ${schema.message}`).toMatch(
+      /^fail: .*tools\/list request .*\/params\/cursor must be string/,
+    );
   });
 
   it.each(ROWS)('$fault trips $check ($expect)', async (row) => {

@@ -781,6 +781,178 @@ ok('ServerRequest', req(4, 'elicitation/create', formParams), 'elicitation (06+)
 bad('ServerRequest', req(5, 'tools/list'), 'a client request');
 bad('ServerRequest', req(6, 'initialize', {}), 'initialize');
 
+// ---- what a client sends on the initialize wire: requests, notifications and the results it answers with
+const clientInfo = { name: 'example-client', version: '1.0.0' };
+const initParams = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo };
+const root = { uri: 'file:///home/user/project', name: 'project' };
+const sampled = { role: 'assistant', content: text, model: 'example-model', stopReason: 'endTurn' };
+ok('ClientCapabilities', {}, 'none');
+ok('ClientCapabilities', { roots: { listChanged: true }, sampling: {}, experimental: { 'x-feature': {} } });
+ok('ClientCapabilities', { elicitation: { form: {}, url: {} }, tasks: { list: {}, requests: {} } }, 'later fields');
+bad('ClientCapabilities', { roots: { listChanged: 'yes' } }, 'listChanged string');
+bad('ClientCapabilities', { experimental: { x: 5 } }, 'experimental value a number');
+bad('ClientCapabilities', { sampling: 5 }, 'sampling a number');
+bad('ClientCapabilities', { elicitation: 'yes' }, 'elicitation a string (06+)', { validIn: [R03] });
+bad('ClientCapabilities', { tasks: { list: 5 } }, 'tasks.list a number (11)', { validIn: [R03, R06] });
+bad('ClientCapabilities', { sampling: { tools: 5 } }, 'sampling.tools a number (11)', { validIn: [R03, R06] });
+
+ok('InitializeRequest', req(1, 'initialize', initParams));
+ok('InitializeRequest', req('i', 'initialize', { ...initParams, capabilities: { roots: {} } }), 'with roots');
+bad('InitializeRequest', req(1, 'initialize', { ...initParams, clientInfo: undefined }), 'no clientInfo');
+bad('InitializeRequest', req(1, 'initialize', { ...initParams, protocolVersion: 20251125 }), 'version a number');
+bad(
+  'InitializeRequest',
+  req(1, 'initialize', { ...initParams, clientInfo: { name: 'x' } }),
+  'clientInfo without version',
+);
+bad('InitializeRequest', req(1, 'initialize'), 'no params');
+bad('InitializeRequest', req(1, 'initialize', { ...initParams, capabilities: 'all' }), 'capabilities a string');
+
+ok('InitializedNotification', notif('notifications/initialized'));
+ok('InitializedNotification', notif('notifications/initialized', {}), 'empty params');
+bad('InitializedNotification', notif('notifications/initialized', 'x'), 'params a string');
+bad('InitializedNotification', notif('notifications/ready'), 'another method');
+bad('InitializedNotification', notif('notifications/initialized', { _meta: 5 }), '_meta a number');
+
+for (const [def, method] of [
+  ['ListResourcesRequest', 'resources/list'],
+  ['ListResourceTemplatesRequest', 'resources/templates/list'],
+  ['ListPromptsRequest', 'prompts/list'],
+  ['ListToolsRequest', 'tools/list'],
+]) {
+  ok(def, req(1, method), 'no params');
+  ok(def, req(2, method, { cursor: 'page-2' }), 'with a cursor');
+  ok(def, req(3, method, { _meta: { progressToken: 'p' } }), 'with a progress token');
+  bad(def, req(4, method, { cursor: 5 }), 'cursor a number');
+  bad(def, req(5, method, 'x'), 'params a string');
+  bad(def, req(6, `${method}s`), 'another method');
+}
+
+for (const [def, method] of [
+  ['ReadResourceRequest', 'resources/read'],
+  ['SubscribeRequest', 'resources/subscribe'],
+  ['UnsubscribeRequest', 'resources/unsubscribe'],
+]) {
+  ok(def, req(1, method, { uri: 'file:///notes/a.txt' }));
+  bad(def, req(2, method), 'no params');
+  bad(def, req(3, method, { uri: 5 }), 'uri a number');
+  bad(def, req(4, method, {}), 'no uri');
+}
+
+ok('GetPromptRequest', req(1, 'prompts/get', { name: 'greet', arguments: { who: 'Ada' } }));
+ok('GetPromptRequest', req(2, 'prompts/get', { name: 'greet' }), 'no arguments');
+bad('GetPromptRequest', req(3, 'prompts/get', { name: 'greet', arguments: { who: 1 } }), 'argument a number');
+bad('GetPromptRequest', req(4, 'prompts/get', { arguments: {} }), 'no name');
+
+ok('CallToolRequest', req(1, 'tools/call', { name: 'echo', arguments: { message: 'hi' } }));
+ok('CallToolRequest', req(2, 'tools/call', { name: 'echo' }), 'no arguments');
+ok('CallToolRequest', req(3, 'tools/call', { name: 'echo', arguments: {}, task: { ttl: 1000 } }), 'task-augmented');
+bad('CallToolRequest', req(4, 'tools/call', { name: 'echo', task: { ttl: 'x' } }), 'task ttl a string (11)', {
+  validIn: [R03, R06],
+});
+bad('CallToolRequest', req(5, 'tools/call', { arguments: {} }), 'no name');
+bad('CallToolRequest', req(6, 'tools/call', { name: 'echo', arguments: [1] }), 'arguments an array');
+bad('CallToolRequest', req(7, 'tools/call'), 'no params');
+
+ok('SetLevelRequest', req(1, 'logging/setLevel', { level: 'debug' }));
+bad('SetLevelRequest', req(2, 'logging/setLevel', { level: 'verbose' }), 'level "verbose"');
+bad('SetLevelRequest', req(3, 'logging/setLevel'), 'no params');
+
+const promptRef = { type: 'ref/prompt', name: 'greet' };
+const templateRef = { type: 'ref/resource', uri: 'file:///notes/{name}' };
+ok('PromptReference', promptRef);
+ok('PromptReference', { ...promptRef, title: 'Greet' }, 'with a title');
+bad('PromptReference', { type: 'ref/prompt' }, 'no name');
+bad('PromptReference', { ...promptRef, title: 5 }, 'title a number (06+)', { validIn: [R03] });
+ok('ResourceReference', templateRef, 'valid', { only: [R03] });
+bad('ResourceReference', { type: 'ref/resource' }, 'no uri', { only: [R03] });
+bad('ResourceReference', { type: 'ref/template', uri: 'x' }, 'another type', { only: [R03] });
+ok('ResourceTemplateReference', templateRef, 'valid', { only: [R06, R11] });
+bad('ResourceTemplateReference', { type: 'ref/resource' }, 'no uri', { only: [R06, R11] });
+bad('ResourceTemplateReference', { type: 'ref/template', uri: 'x' }, 'another type', { only: [R06, R11] });
+
+const complete = { ref: promptRef, argument: { name: 'who', value: 'A' } };
+ok('CompleteRequest', req(1, 'completion/complete', complete));
+ok('CompleteRequest', req(2, 'completion/complete', { ...complete, ref: templateRef }), 'a template');
+ok('CompleteRequest', req(3, 'completion/complete', { ...complete, context: { arguments: { a: 'b' } } }), 'context');
+bad(
+  'CompleteRequest',
+  req(4, 'completion/complete', { ...complete, context: { arguments: { a: 1 } } }),
+  'context argument a number (06+)',
+  { validIn: [R03] },
+);
+bad('CompleteRequest', req(5, 'completion/complete', { ref: promptRef }), 'no argument');
+bad(
+  'CompleteRequest',
+  req(6, 'completion/complete', { ...complete, argument: { name: 'who' } }),
+  'argument without value',
+);
+bad(
+  'CompleteRequest',
+  req(7, 'completion/complete', { ...complete, ref: { type: 'ref/tool', name: 'x' } }),
+  'ref/tool',
+);
+
+ok('RootsListChangedNotification', notif('notifications/roots/list_changed'));
+bad('RootsListChangedNotification', notif('notifications/roots/changed'), 'another method');
+bad('RootsListChangedNotification', notif('notifications/roots/list_changed', 'x'), 'params a string');
+
+ok('Root', root);
+ok('Root', { uri: 'file:///tmp' }, 'no name');
+ok('Root', { ...root, _meta: { x: 1 } }, 'with _meta');
+bad('Root', { name: 'project' }, 'no uri');
+bad('Root', { ...root, name: 5 }, 'name a number');
+bad('Root', { ...root, _meta: 5 }, '_meta a number (06+)', { validIn: [R03] });
+
+ok('ListRootsResult', { roots: [root] });
+ok('ListRootsResult', { roots: [] }, 'none');
+bad('ListRootsResult', {}, 'no roots');
+bad('ListRootsResult', { roots: [{ name: 'x' }] }, 'root without uri');
+bad('ListRootsResult', { roots: root }, 'roots not an array');
+
+ok('CreateMessageResult', sampled);
+ok('CreateMessageResult', { ...sampled, content: image, stopReason: undefined }, 'image, no stopReason');
+ok('CreateMessageResult', { ...sampled, content: [text, toolUse] }, 'array of blocks (11)', { invalidIn: [R03, R06] });
+ok('CreateMessageResult', { ...sampled, content: toolUse, stopReason: 'toolUse' }, 'tool use (11)', {
+  invalidIn: [R03, R06],
+});
+bad('CreateMessageResult', { ...sampled, model: undefined }, 'no model');
+bad('CreateMessageResult', { ...sampled, role: 'bot' }, 'role "bot"');
+bad('CreateMessageResult', { ...sampled, content: { type: 'text' } }, 'text block without text');
+bad('CreateMessageResult', { ...sampled, stopReason: 1 }, 'stopReason a number');
+
+ok('ElicitResult', { action: 'accept', content: { name: 'Ada', age: 36, subscribed: true } });
+ok('ElicitResult', { action: 'decline' }, 'declined');
+ok('ElicitResult', { action: 'cancel' }, 'cancelled');
+ok('ElicitResult', { action: 'accept', content: { height: 1.75 } }, 'a fractional number');
+ok('ElicitResult', { action: 'accept', content: { tags: ['a', 'b'] } }, 'a multi-select (11)', { invalidIn: [R06] });
+bad('ElicitResult', { action: 'maybe' }, 'action "maybe"');
+bad('ElicitResult', {}, 'no action');
+bad('ElicitResult', { action: 'accept', content: { x: { a: 1 } } }, 'a nested object');
+bad('ElicitResult', { action: 'accept', content: { tags: [1] } }, 'an array of numbers');
+
+ok('ClientRequest', req(1, 'initialize', initParams), 'initialize');
+ok('ClientRequest', req(2, 'ping'), 'ping');
+ok('ClientRequest', req(3, 'tools/call', { name: 'echo' }), 'tools/call');
+ok('ClientRequest', req(4, 'tasks/get', { taskId: 't-1' }), 'tasks/get (11)', { invalidIn: [R03, R06] });
+bad('ClientRequest', req(5, 'sampling/createMessage', samplingParams), 'a server request');
+bad('ClientRequest', req(6, 'tools/call', {}), 'tools/call without name');
+bad('ClientRequest', req(7, 'server/discover'), 'server/discover (07)');
+
+ok('ClientNotification', notif('notifications/initialized'), 'initialized');
+ok('ClientNotification', notif('notifications/cancelled', { requestId: 1 }), 'cancelled');
+ok('ClientNotification', notif('notifications/progress', { progressToken: 1, progress: 1 }), 'progress');
+ok('ClientNotification', notif('notifications/roots/list_changed'), 'roots changed');
+bad('ClientNotification', notif('notifications/message', { level: 'info', data: 'x' }), 'a server notification');
+bad('ClientNotification', notif('notifications/cancelled'), 'cancelled without params');
+
+ok('ClientResult', {}, 'empty (ping)');
+ok('ClientResult', { roots: [root] }, 'roots');
+ok('ClientResult', sampled, 'sampled message');
+bad('ClientResult', 'ok', 'a string');
+bad('ClientResult', null, 'null');
+bad('ClientResult', { _meta: 5 }, '_meta a number');
+
 // ---- 2026-07-28: the stateless wire's results and errors (samples without `only` are for the initialize wire)
 const only07 = { only: [R07] };
 const done = { resultType: 'complete' };
@@ -1009,5 +1181,94 @@ ok07('ReadResourceDirectoryResult', {
 });
 bad07('ReadResourceDirectoryResult', { ...done }, 'no resources');
 bad07('ReadResourceDirectoryResult', { ...done, resources: [{ uri: 'skill://x/a' }] }, 'child without name');
+
+// ---- what a client sends on 2026-07-28: every request names the version and the capabilities in _meta
+const meta07 = {
+  'io.modelcontextprotocol/protocolVersion': R07,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': clientInfo,
+};
+const req07 = (id: unknown, method: string, params: Record<string, unknown> = {}) =>
+  req(id, method, { _meta: meta07, ...params });
+ok07('RequestMetaObject', meta07);
+ok07('RequestMetaObject', { ...meta07, 'io.modelcontextprotocol/logLevel': 'debug', progressToken: 'p' }, 'log level');
+bad07('RequestMetaObject', { ...meta07, 'io.modelcontextprotocol/clientCapabilities': undefined }, 'no capabilities');
+bad07('RequestMetaObject', { ...meta07, 'io.modelcontextprotocol/protocolVersion': undefined }, 'no version');
+bad07('RequestMetaObject', { ...meta07, 'io.modelcontextprotocol/logLevel': 'verbose' }, 'log level "verbose"');
+bad07(
+  'RequestMetaObject',
+  { ...meta07, 'io.modelcontextprotocol/clientInfo': { name: 'x' } },
+  'clientInfo without version',
+);
+ok07('ClientCapabilities', {}, 'none');
+ok07('ClientCapabilities', {
+  extensions: { 'io.modelcontextprotocol/tasks': {} },
+  sampling: { tools: {} },
+  elicitation: { form: {} },
+});
+bad07('ClientCapabilities', { extensions: { 'io.example/x': 5 } }, 'extension settings a number');
+bad07('ClientCapabilities', { sampling: { context: 5 } }, 'sampling.context a number');
+ok07('DiscoverRequest', req07(1, 'server/discover'));
+bad07('DiscoverRequest', req(1, 'server/discover'), 'no params');
+bad07('DiscoverRequest', req(1, 'server/discover', {}), 'no _meta');
+for (const [def, method] of [
+  ['ListResourcesRequest', 'resources/list'],
+  ['ListResourceTemplatesRequest', 'resources/templates/list'],
+  ['ListPromptsRequest', 'prompts/list'],
+  ['ListToolsRequest', 'tools/list'],
+]) {
+  ok07(def, req07(1, method));
+  ok07(def, req07(2, method, { cursor: 'page-2' }), 'with a cursor');
+  bad07(def, req(3, method), 'no params');
+  bad07(def, req07(4, method, { cursor: 5 }), 'cursor a number');
+}
+const retry07 = { inputResponses: { ask: { action: 'accept', content: { name: 'Ada' } } }, requestState: 'opaque-1' };
+ok07('ReadResourceRequest', req07(1, 'resources/read', { uri: 'file:///notes/a.txt' }));
+ok07('ReadResourceRequest', req07(2, 'resources/read', { uri: 'file:///notes/a.txt', ...retry07 }), 'a retry');
+bad07('ReadResourceRequest', req07(3, 'resources/read'), 'no uri');
+bad07(
+  'ReadResourceRequest',
+  req07(4, 'resources/read', { uri: 'file:///a', requestState: 5 }),
+  'requestState a number',
+);
+ok07('SubscriptionsListenRequest', req07(1, 'subscriptions/listen', { notifications: { toolsListChanged: true } }));
+bad07('SubscriptionsListenRequest', req07(2, 'subscriptions/listen'), 'no notifications');
+bad07(
+  'SubscriptionsListenRequest',
+  req07(3, 'subscriptions/listen', { notifications: { toolsListChanged: 'yes' } }),
+  'filter a string',
+);
+ok07('GetPromptRequest', req07(1, 'prompts/get', { name: 'greet', arguments: { who: 'Ada' } }));
+bad07('GetPromptRequest', req07(2, 'prompts/get', { name: 'greet', arguments: { who: 1 } }), 'argument a number');
+bad07('GetPromptRequest', req07(3, 'prompts/get'), 'no name');
+ok07('CallToolRequest', req07(1, 'tools/call', { name: 'echo', arguments: { message: 'hi' } }));
+ok07('CallToolRequest', req07(2, 'tools/call', { name: 'echo', arguments: {}, ...retry07 }), 'a retry');
+bad07('CallToolRequest', req07(3, 'tools/call', { arguments: {} }), 'no name');
+bad07(
+  'CallToolRequest',
+  req07(4, 'tools/call', { name: 'echo', inputResponses: { ask: { action: 'maybe' } } }),
+  'an answer that is no result',
+);
+bad07('CallToolRequest', req(5, 'tools/call', { name: 'echo' }), 'no _meta');
+ok07('CompleteRequest', req07(1, 'completion/complete', complete));
+bad07('CompleteRequest', req07(2, 'completion/complete', { argument: complete.argument }), 'no ref');
+ok07('InputResponses', { a: { roots: [root] }, b: sampled, c: { action: 'decline' } });
+bad07('InputResponses', { a: 5 }, 'an answer a number');
+ok07('ListRootsResult', { roots: [root] });
+bad07('ListRootsResult', { roots: [{ name: 'x' }] }, 'root without uri');
+ok07('CreateMessageResult', sampled);
+bad07('CreateMessageResult', { ...sampled, model: undefined }, 'no model');
+ok07('ElicitResult', { action: 'accept', content: { tags: ['a'] } });
+bad07('ElicitResult', { action: 'maybe' }, 'action "maybe"');
+ok07('ClientRequest', req07(1, 'server/discover'), 'server/discover');
+ok07('ClientRequest', req07(2, 'tools/call', { name: 'echo' }), 'tools/call');
+bad07('ClientRequest', req(3, 'initialize', initParams), 'initialize');
+bad07('ClientRequest', req07(4, 'ping'), 'ping');
+ok07('ClientNotification', notif('notifications/cancelled', { requestId: 1, reason: 'gave up' }));
+bad07('ClientNotification', notif('notifications/cancelled', { reason: 'gave up' }), 'cancelled without requestId');
+bad07('ClientNotification', notif('notifications/initialized'), 'initialized');
+bad07('CancelledNotification', notif('notifications/cancelled', { reason: 'x' }), 'no requestId');
+ok07('ClientResult', { resultType: 'complete' });
+bad07('ClientResult', {}, 'no resultType');
 
 export const HAND_MADE: readonly Sample[] = samples;

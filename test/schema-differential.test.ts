@@ -18,11 +18,24 @@ import {
   hasDefinition,
   notificationDefinition,
   resultDefinition,
+  clientNotificationDefinition,
+  clientRequestDefinition,
+  clientResultDefinition,
   serverRequestDefinition,
   validate,
   validator,
 } from '../src/schema/validators.js';
 import { HAND_MADE, type Sample } from './schema-corpus.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import {
+  CreateMessageRequestSchema,
+  ElicitRequestSchema,
+  ListRootsRequestSchema,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { ScenarioRecord } from '../src/checks/kit/client-check.js';
+import { type ClientContract, runClientConformance } from '../src/run/client/run.js';
+import { connect as referenceClient } from '../examples/reference-client/client.mjs';
 
 const Ajv = _Ajv.default;
 const Ajv2020 = _Ajv2020.default;
@@ -36,7 +49,13 @@ const oracleMissing = !SCHEMA_REVISIONS.every((r) => existsSync(path.join(ORACLE
  * Cases where the official schema's verdict is itself wrong, so ours deliberately differs.
  * Keyed by `${revision} ${definition}: ${note}`. Keep this tiny, and say why for each entry.
  */
-const ORACLE_QUIRKS: Record<string, string> = {};
+const ORACLE_QUIRKS: Record<string, string> = {
+  // schema.ts types form values `string | number | boolean` (11: `| string[]`); the official JSON says integer only
+  // because its generator turns every untagged number into an integer (requirements §3.1). A client that sends 1.75
+  // for a number field breaks nothing the specification says.
+  '2025-06-18 ElicitResult: a fractional number': 'form values are numbers in schema.ts',
+  '2025-11-25 ElicitResult: a fractional number': 'form values are numbers in schema.ts',
+};
 
 interface Labelled {
   revision: Revision;
@@ -438,6 +457,65 @@ function labelFrame(revision: Revision, server: string, frame: Frame): Labelled[
   return out;
 }
 
+// ---- frames real clients send: the reference client and the SDK's client (v1) against the suite's test server
+/** The SDK v1 client as a host drives it: connect, list, call every tool, answer what the server asks. */
+async function sdkClient({ url }: ClientContract) {
+  const client = new Client(
+    { name: 'differential-sdk-v1', version: '1.0.0' },
+    { capabilities: { roots: { listChanged: true }, sampling: {}, elicitation: { form: {} } } },
+  );
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: 'file:///tmp/p', name: 'p' }] }));
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant' as const,
+    content: { type: 'text' as const, text: 'hi' },
+    model: 'differential',
+  }));
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'decline' as const }));
+  const transport = new StreamableHTTPClientTransport(new URL(url));
+  await client.connect(transport);
+  for (const t of (await client.listTools()).tools)
+    await client.callTool({ name: t.name, arguments: t.name === 'add_numbers' ? { a: 1, b: 2 } : {} }).catch(() => {});
+  await transport.terminateSession();
+  await client.close();
+}
+
+/** Labels what a client sent in one scenario with the client definitions (and the parts inside them). */
+function labelClientFrames(record: ScenarioRecord, client: string): Labelled[] {
+  const revision = (record.conv.negotiated ?? record.revision) as Revision;
+  // A client that answers a 2026-07-28 scenario with initialize does not speak that wire: nothing to label there.
+  const first = record.conv.frames.find((f) => f.dir === 'in' && (f.message as { method?: unknown })?.method);
+  if (record.revision === '2026-07-28' && (first?.message as { method?: unknown } | undefined)?.method === 'initialize')
+    return [];
+  if (!SCHEMA_REVISIONS.includes(revision)) return [];
+  const out: Labelled[] = [];
+  const add = (def: string | undefined, value: unknown, what: string) => {
+    if (def && hasDefinition(revision, def) && value !== undefined)
+      out.push({ revision, def, value, note: `${client} ${record.scenario.name}: ${what}` });
+  };
+  for (const f of record.conv.frames) {
+    if (f.dir !== 'in' || typeof f.message !== 'object' || f.message === null || Array.isArray(f.message)) continue;
+    const m = f.message as Record<string, unknown>;
+    const params = (m.params ?? {}) as Record<string, unknown>;
+    if (typeof m.method === 'string' && 'id' in m) {
+      add('ClientRequest', m, `request ${m.method}`);
+      add(clientRequestDefinition(revision, m.method), m, `request ${m.method}`);
+      add('ClientCapabilities', params.capabilities, 'capabilities');
+      add('Implementation', params.clientInfo, 'clientInfo');
+      if (revision === '2026-07-28') add('RequestMetaObject', params._meta, `${m.method} _meta`);
+      add('InputResponses', params.inputResponses, 'input responses');
+    } else if (typeof m.method === 'string') {
+      add('ClientNotification', m, `notification ${m.method}`);
+      add(clientNotificationDefinition(revision, m.method), m, `notification ${m.method}`);
+    } else if ('result' in m) {
+      const asked = record.conv.asked.find((a) => a.id === m.id);
+      add('ClientResult', m.result, `result of ${asked?.method}`);
+      if (asked) add(clientResultDefinition(revision, asked.method), m.result, `result of ${asked.method}`);
+      for (const root of ((m.result as { roots?: unknown[] }).roots ?? []) as unknown[]) add('Root', root, 'root');
+    }
+  }
+  return out;
+}
+
 interface Verdicts {
   sample: Labelled;
   ours: boolean;
@@ -515,6 +593,8 @@ describe.skipIf(oracleMissing)(
   `schema differential against the official schemas${oracleMissing ? ` (skipped: not found in ${ORACLE_DIR})` : ''}`,
   () => {
     const live: Labelled[] = [];
+    /** What the reference client and the SDK's client sent. */
+    const clientLive: Labelled[] = [];
     let memoryDir = '';
 
     beforeAll(async () => {
@@ -539,7 +619,30 @@ describe.skipIf(oracleMissing)(
       for (const { revision, server, frames } of await Promise.all(sessions)) {
         for (const frame of frames) live.push(...labelFrame(revision, server, frame));
       }
-    }, 60_000);
+      // The scenarios whose frames differ (the client's answers, the stateless retry), at every revision each has.
+      const scenarios = [
+        'tools_call',
+        'client-requests',
+        'elicitation-sep1034-client-defaults',
+        'sep-2322-client-request-state',
+      ];
+      await Promise.all(
+        (
+          [
+            ['reference', referenceClient],
+            ['sdk-v1', sdkClient],
+          ] as const
+        ).map(([name, client]) =>
+          runClientConformance({
+            client,
+            scenarios,
+            timeoutMs: 2000,
+            scenarioMs: 5000,
+            onScenario: (record) => clientLive.push(...labelClientFrames(record, name)),
+          }),
+        ),
+      );
+    }, 120_000);
     afterAll(() => {
       if (memoryDir) rmSync(memoryDir, { recursive: true, force: true });
     });
@@ -582,8 +685,30 @@ describe.skipIf(oracleMissing)(
       expect(disagreements).toEqual([]);
     });
 
+    it('agrees on every frame real clients sent, each of which is valid', () => {
+      const defs = new Set(clientLive.map((s) => `${s.revision} ${s.def}`));
+      expect(defs.size).toBeGreaterThan(30);
+      // The official JSON says integer wherever schema.ts says number (its generator's default, requirements §3.1): the
+      // test server's form has a number field defaulting to 0.5, which clients send back. Such a disagreement counts as
+      // the oracle's only when the official schema accepts the value with its numbers made whole.
+      const whole = (v: unknown) =>
+        JSON.parse(JSON.stringify(v), (_k, x) => (typeof x === 'number' ? Math.round(x) : x));
+      const integerQuirk = (v: Verdicts) =>
+        v.ours && !v.official && oracle(v.sample.revision, v.sample.def)(v.sample.def, whole(v.sample.value));
+      const verdicts = judge(clientLive, true);
+      const quirks = verdicts.filter(integerQuirk);
+      const wrong = verdicts
+        .filter((v) => (v.ours !== v.official || !v.ours) && !integerQuirk(v))
+        .map(describeDisagreement);
+      console.log(
+        `official integer for number: ${quirks.length} labels (${[...new Set(quirks.map((v) => v.sample.def))].join(', ')})`,
+      );
+      console.log(`${clientLive.length} client labels over ${defs.size} definitions (revision and name)`);
+      expect(wrong).toEqual([]);
+    });
+
     it('lists only allow-listed quirks that still occur', () => {
-      const seen = new Set([...handMade, ...live].map(key));
+      const seen = new Set([...handMade, ...live, ...clientLive].map(key));
       expect(Object.keys(ORACLE_QUIRKS).filter((k) => !seen.has(k))).toEqual([]);
     });
   },

@@ -137,7 +137,7 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
     const init = await request('initialize', {
       protocolVersion: fault === 'bad-version' ? 'latest' : protocolVersion,
       capabilities,
-      clientInfo: CLIENT_INFO,
+      clientInfo: fault === 'no-client-version' ? { name: CLIENT_INFO.name } : CLIENT_INFO,
     });
     negotiated = INITIALIZE_REVISIONS.includes(init?.result?.protocolVersion)
       ? init.result.protocolVersion

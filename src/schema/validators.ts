@@ -350,3 +350,74 @@ export function serverRequestDefinition(revision: string, method: string): strin
 export function errorDefinition(revision: string): string {
   return since(revision, '2025-11-25') ? 'JSONRPCErrorResponse' : 'JSONRPCError';
 }
+
+// ---- the client's half: what a client sends, checked by client-side/frames/schema
+
+const CLIENT_REQUESTS: Record<string, string> = {
+  initialize: 'InitializeRequest',
+  ping: 'PingRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'resources/subscribe': 'SubscribeRequest',
+  'resources/unsubscribe': 'UnsubscribeRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+  'tools/list': 'ListToolsRequest',
+  'tools/call': 'CallToolRequest',
+  'logging/setLevel': 'SetLevelRequest',
+  'completion/complete': 'CompleteRequest',
+};
+/** 2026-07-28: no initialize, ping, logging/setLevel or subscribe; server/discover and subscriptions/listen instead. */
+const CLIENT_REQUESTS_07: Record<string, string> = {
+  'server/discover': 'DiscoverRequest',
+  'subscriptions/listen': 'SubscriptionsListenRequest',
+  ...Object.fromEntries(
+    Object.entries(CLIENT_REQUESTS).filter(
+      ([method]) =>
+        !['initialize', 'ping', 'logging/setLevel', 'resources/subscribe', 'resources/unsubscribe'].includes(method),
+    ),
+  ),
+};
+const CLIENT_NOTIFICATIONS: Record<string, string> = {
+  'notifications/cancelled': 'CancelledNotification',
+  'notifications/initialized': 'InitializedNotification',
+  'notifications/progress': 'ProgressNotification',
+  'notifications/roots/list_changed': 'RootsListChangedNotification',
+};
+/** The results a client answers the server's requests with. */
+const CLIENT_RESULTS: Record<string, string> = {
+  ping: 'EmptyResult',
+  'sampling/createMessage': 'CreateMessageResult',
+  'roots/list': 'ListRootsResult',
+};
+
+/** The definition of a client request (whole frame), or undefined when the revision defines no such client request. */
+export function clientRequestDefinition(revision: string, method: string): string | undefined {
+  if (!isRevision(revision)) return undefined;
+  if (stateless(revision)) return lookup(CLIENT_REQUESTS_07, method);
+  // tasks/* the client sends to poll the server's tasks: the same requests a server sends to poll the client's.
+  return (
+    lookup(CLIENT_REQUESTS, method) ?? (since(revision, '2025-11-25') ? lookup(SERVER_REQUESTS_11, method) : undefined)
+  );
+}
+
+/** The definition of a client notification (whole frame), or undefined when the revision defines no such one. */
+export function clientNotificationDefinition(revision: string, method: string): string | undefined {
+  if (!isRevision(revision)) return undefined;
+  // On the stateless wire a client only cancels: nothing is initialized, and the server sends no requests.
+  if (stateless(revision)) return method === 'notifications/cancelled' ? 'CancelledNotification' : undefined;
+  if (method === 'notifications/tasks/status' && since(revision, '2025-11-25')) return 'TaskStatusNotification';
+  return lookup(CLIENT_NOTIFICATIONS, method);
+}
+
+/**
+ * The result definition for a client's answer to the server's request `method`; `task`: the request was
+ * task-augmented (2025-11-25), so the answer is a CreateTaskResult. Undefined when the revision has no such request.
+ */
+export function clientResultDefinition(revision: string, method: string, task = false): string | undefined {
+  if (!isRevision(revision) || stateless(revision)) return undefined;
+  if (task && since(revision, '2025-11-25')) return 'CreateTaskResult';
+  if (method === 'elicitation/create') return since(revision, '2025-06-18') ? 'ElicitResult' : undefined;
+  return lookup(CLIENT_RESULTS, method) ?? (since(revision, '2025-11-25') ? lookup(TASK_RESULTS, method) : undefined);
+}

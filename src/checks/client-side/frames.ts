@@ -1,8 +1,18 @@
 // client-side/frames: the JSON-RPC envelope and the shape of every frame the client sends.
 import { isObject } from '../../json.js';
-import { type Outcome, fail, pass, skip } from '../kit/check.js';
-import { type ClientCheckDef, type ScenarioRecord, excerpt, where } from '../kit/client-check.js';
+import {
+  type ValidationResult,
+  clientNotificationDefinition,
+  clientRequestDefinition,
+  clientResultDefinition,
+  isRevision,
+  validate,
+} from '../../schema/validators.js';
+import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
+import { type ClientCheckDef, type ScenarioRecord, appliesTo, excerpt, where } from '../kit/client-check.js';
 import { requirement } from '../kit/requirement.js';
+import { CLIENT_CAPABILITY_CHECKS } from './capabilities.js';
+import { CLIENT_LIFECYCLE_CHECKS } from './lifecycle.js';
 
 const isId = (id: unknown) => typeof id === 'string' || (typeof id === 'number' && Number.isInteger(id));
 
@@ -91,4 +101,158 @@ export const CLIENT_FRAME_CHECKS: ClientCheckDef[] = [
         : pass(`${where(r)}: ${seen.size} ids, none reused`);
     },
   },
+  {
+    id: 'client-side/frames/schema',
+    title: 'Every request, notification and result the client sends validates against the schema',
+    requirement: requirement(
+      'client-side.frames.schema',
+      'MUST',
+      'basic#messages',
+      "The client's requests, notifications and results have the shape the negotiated revision's schema defines for their method",
+    ),
+    judge: judgeSchema,
+  },
 ];
+
+type Msg = Record<string, unknown>;
+
+/**
+ * What another check owns in a frame the schema also covers, so that one fault is one finding (as the server side's
+ * schema rules judge an unreadable error's other fields with its id set aside): while that check fails on the
+ * scenario, the schema judges the frame with the part it owns made right, or not at all (undefined).
+ */
+const OWNED: { check: string; fix(m: Msg, r: ScenarioRecord, answers?: string): Msg | undefined }[] = [
+  {
+    check: 'client-side/lifecycle/known-version',
+    fix: (m, r) =>
+      m.method === 'initialize' && isObject(m.params) && typeof m.params.protocolVersion !== 'string'
+        ? { ...m, params: { ...m.params, protocolVersion: r.revision } }
+        : m,
+  },
+  {
+    check: 'client-side/stateless/request-meta',
+    fix: (m, r) => {
+      if (!('id' in m) || typeof m.method !== 'string') return m;
+      const params = isObject(m.params) ? m.params : {};
+      const meta = isObject(params._meta) ? params._meta : {};
+      return {
+        ...m,
+        params: {
+          ...params,
+          _meta: {
+            'io.modelcontextprotocol/protocolVersion': r.revision,
+            'io.modelcontextprotocol/clientCapabilities': {},
+            ...Object.fromEntries(Object.entries(meta).filter(([, v]) => v !== undefined)),
+          },
+        },
+      };
+    },
+  },
+  {
+    check: 'client-side/stateless/request-state',
+    fix: (m) => {
+      if (m.method !== 'tools/call' || !isObject(m.params)) return m;
+      const { requestState, inputResponses } = m.params;
+      return {
+        ...m,
+        params: {
+          ...m.params,
+          ...('requestState' in m.params && typeof requestState !== 'string' && { requestState: '' }),
+          ...('inputResponses' in m.params && !isObject(inputResponses) && { inputResponses: {} }),
+        },
+      };
+    },
+  },
+  // The answers a capability check judges: while it fails, their shape is its finding.
+  ...(
+    [
+      ['client-side/capabilities/roots', 'roots/list'],
+      ['client-side/capabilities/sampling', 'sampling/createMessage'],
+      ['client-side/capabilities/elicitation', 'elicitation/create'],
+    ] as const
+  ).map(([check, method]) => ({
+    check,
+    fix: (m: Msg, _r: ScenarioRecord, answers?: string) => (answers === method ? undefined : m),
+  })),
+];
+const OWNERS = new Map([...CLIENT_LIFECYCLE_CHECKS, ...CLIENT_CAPABILITY_CHECKS].map((def) => [def.id, def] as const));
+
+/** The owned parts of frames whose owning check fails on this scenario. */
+function ownedFixes(r: ScenarioRecord): ((m: Msg, answers?: string) => Msg | undefined)[] {
+  return OWNED.filter((o) => {
+    const def = OWNERS.get(o.check);
+    return def !== undefined && appliesTo(def, r) && def.judge(r).status === 'fail';
+  }).map((o) => (m: Msg, answers?: string) => o.fix(m, r, answers));
+}
+
+/** Which definition a client message is judged by, with a name for it; undefined for one the schema does not cover. */
+function definitionOf(
+  r: ScenarioRecord,
+  revision: string,
+  m: Msg,
+): { def?: string; what: string; answers?: string } | undefined {
+  if (typeof m.method === 'string')
+    return 'id' in m
+      ? { def: clientRequestDefinition(revision, m.method), what: `${m.method} request` }
+      : { def: clientNotificationDefinition(revision, m.method), what: m.method };
+  // An error answer's shape (an integer code and a string message) is the envelope's to judge.
+  if (!('result' in m)) return undefined;
+  const asked = r.conv.asked.find((a) => a.id === m.id);
+  if (!asked) return undefined;
+  const task = isObject(asked.params) && isObject(asked.params.task);
+  return {
+    def: clientResultDefinition(revision, asked.method, task),
+    what: `result of ${asked.method}`,
+    answers: asked.method,
+  };
+}
+
+function judgeSchema(r: ScenarioRecord): Outcome {
+  // The revision the conversation runs at: the one the server answered initialize with, else the scenario's.
+  const revision = r.conv.negotiated && isRevision(r.conv.negotiated) ? r.conv.negotiated : r.revision;
+  const fixes = ownedFixes(r);
+  const invalid: { seq: number; what: string; def: string; result: Exclude<ValidationResult, { ok: true }> }[] = [];
+  const unjudged = new Set<string>();
+  let judged = 0;
+  for (const f of r.conv.frames) {
+    if (f.dir !== 'in') continue;
+    for (const raw of Array.isArray(f.message) ? f.message : [f.message]) {
+      // Frames that are not JSON, or whose envelope is broken, are the json and envelope checks' findings.
+      if (raw === undefined || envelopeFault(raw) !== undefined) continue;
+      let m: Msg | undefined = raw as Msg;
+      const target = definitionOf(r, revision, m);
+      if (!target) continue;
+      if (!target.def) {
+        unjudged.add(target.what);
+        continue;
+      }
+      for (const fix of fixes) m = m && fix(m, target.answers);
+      if (!m) continue;
+      judged++;
+      const result = validate(revision, target.def, 'result' in m ? m.result : m);
+      if (!result.ok) invalid.push({ seq: f.seq, what: target.what, def: target.def, result });
+    }
+  }
+  const notJudged =
+    unjudged.size > 0 ? ` (not in the ${revision} schema, not judged: ${[...unjudged].join(', ')})` : '';
+  if (judged === 0) return skip(`${where(r)}: the client sent no frame the schema covers${notJudged}`);
+  if (invalid.length === 0)
+    return pass(`${where(r)}: ${judged} frames valid against the ${revision} schema${notJudged}`);
+  const listed = invalid.map((i) => `${i.what} (frame ${i.seq}) against ${i.def}: ${i.result.errors.join('; ')}`);
+  const proof = {
+    expected: `every client frame valid against the ${revision} schema`,
+    actual: listed,
+    transcript: excerpt(
+      r,
+      invalid.map((i) => i.seq),
+    ),
+  };
+  // `format` is an annotation in JSON Schema 2020-12: a frame wrong only by format breaks no MUST (as on the server side).
+  const shape = invalid.filter((i) => i.result.formats === undefined);
+  return shape.length > 0
+    ? fail(
+        `${where(r)}: ${shape.length} of ${judged} frames invalid: ${listed.filter((_, k) => invalid[k].result.formats === undefined).join(' | ')}`,
+        proof,
+      )
+    : warn(`${where(r)}: ${invalid.length} frames invalid only by format: ${listed.join(' | ')}`, proof);
+}

@@ -34,6 +34,12 @@ export interface ClientCheckDef {
   judge(record: ScenarioRecord): Outcome;
 }
 
+/** Whether a check judges a scenario at all (its scenarios, revisions and transport). */
+export const appliesTo = (def: ClientCheckDef, r: ScenarioRecord): boolean =>
+  (!def.scenarios || def.scenarios.includes(r.scenario.name)) &&
+  (!def.revisions || def.revisions.includes(r.revision)) &&
+  (!def.transport || def.transport === r.transport);
+
 /** The client's messages of a scenario (parsed frames only), in order. */
 export const fromClient = (r: ScenarioRecord): Record<string, unknown>[] =>
   r.conv.frames.flatMap((f: Frame) =>

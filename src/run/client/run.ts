@@ -2,7 +2,7 @@
 // caller's process), then every client-side check judges every scenario it applies to, one result per check.
 import { CLIENT_CHECKS, CLIENT_SCENARIOS } from '../../checks/client-side/index.js';
 import { type Outcome, worstOf } from '../../checks/kit/check.js';
-import type { ClientCheckDef, ScenarioRecord } from '../../checks/kit/client-check.js';
+import { type ClientCheckDef, type ScenarioRecord, appliesTo } from '../../checks/kit/client-check.js';
 import { citing } from '../../checks/kit/requirement.js';
 import type { CheckResult, Report } from '../../schema/generated/report.js';
 import { summarize } from '../../report/summary.js';
@@ -176,9 +176,7 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
     const reasons: string[] = [];
     const errors: string[] = [];
     for (const r of records) {
-      if (def.scenarios && !def.scenarios.includes(r.scenario.name)) continue;
-      if (def.revisions && !def.revisions.includes(r.revision)) continue;
-      if (def.transport && def.transport !== r.transport) continue;
+      if (!appliesTo(def, r)) continue;
       const era = eraRefused(r);
       if (era) {
         reasons.push(era);

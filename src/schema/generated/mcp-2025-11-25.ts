@@ -3,91 +3,91 @@
 /**
  * A JSON-RPC request id: a string or an integer (never null).
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "RequestId".
  */
 export type RequestId = string | number;
 /**
  * Token that ties progress notifications to a request.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ProgressToken".
  */
 export type ProgressToken = string | number;
 /**
  * Opaque pagination position.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Cursor".
  */
 export type Cursor = string;
 /**
  * Sender or recipient of messages and data.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Role".
  */
 export type Role = 'user' | 'assistant';
 /**
  * Log severity, as in RFC 5424 syslog.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "LoggingLevel".
  */
 export type LoggingLevel = 'debug' | 'info' | 'notice' | 'warning' | 'error' | 'critical' | 'alert' | 'emergency';
 /**
  * A result or an error response.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "JSONRPCResponse".
  */
 export type JSONRPCResponse = JSONRPCResultResponse | JSONRPCErrorResponse;
 /**
  * Any single JSON-RPC message.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "JSONRPCMessage".
  */
 export type JSONRPCMessage = JSONRPCRequest | JSONRPCNotification | JSONRPCResultResponse | JSONRPCErrorResponse;
 /**
  * A result that carries no data (ping, setLevel, subscribe…).
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "EmptyResult".
  */
 export type EmptyResult = Result;
 /**
  * Any content block.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ContentBlock".
  */
 export type ContentBlock = TextContent | ImageContent | AudioContent | ResourceLink | EmbeddedResource;
 /**
  * State of a task.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TaskStatus".
  */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 /**
  * Result of tasks/get.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "GetTaskResult".
  */
 export type GetTaskResult = Result & Task;
 /**
  * Result of tasks/cancel.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CancelTaskResult".
  */
 export type CancelTaskResult = Result & Task;
 /**
  * Any result a server sends.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ServerResult".
  */
 export type ServerResult =
@@ -109,14 +109,14 @@ export type ServerResult =
 /**
  * Parameters of notifications/tasks/status: the whole task.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TaskStatusNotificationParams".
  */
 export type TaskStatusNotificationParams = NotificationParams & Task;
 /**
  * Any notification a server sends.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ServerNotification".
  */
 export type ServerNotification =
@@ -132,46 +132,46 @@ export type ServerNotification =
 /**
  * Content allowed in sampling messages.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "SamplingMessageContentBlock".
  */
 export type SamplingMessageContentBlock =
   TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent;
 /**
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "SingleSelectEnumSchema".
  */
 export type SingleSelectEnumSchema = UntitledSingleSelectEnumSchema | TitledSingleSelectEnumSchema;
 /**
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "MultiSelectEnumSchema".
  */
 export type MultiSelectEnumSchema = UntitledMultiSelectEnumSchema | TitledMultiSelectEnumSchema;
 /**
  * An enumeration field of an elicitation form.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "EnumSchema".
  */
 export type EnumSchema = SingleSelectEnumSchema | MultiSelectEnumSchema | LegacyTitledEnumSchema;
 /**
  * A field of an elicitation form: flat, primitive types only.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "PrimitiveSchemaDefinition".
  */
 export type PrimitiveSchemaDefinition = StringSchema | NumberSchema | BooleanSchema | EnumSchema;
 /**
  * Parameters of elicitation/create.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ElicitRequestParams".
  */
 export type ElicitRequestParams = ElicitRequestFormParams | ElicitRequestURLParams;
 /**
  * Any request a server sends to the client.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ServerRequest".
  */
 export type ServerRequest =
@@ -183,17 +183,69 @@ export type ServerRequest =
   | GetTaskPayloadRequest
   | CancelTaskRequest
   | ListTasksRequest;
+/**
+ * Any request a client sends.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ClientRequest".
+ */
+export type ClientRequest =
+  | InitializeRequest
+  | PingRequest
+  | ListResourcesRequest
+  | ListResourceTemplatesRequest
+  | ReadResourceRequest
+  | SubscribeRequest
+  | UnsubscribeRequest
+  | ListPromptsRequest
+  | GetPromptRequest
+  | ListToolsRequest
+  | CallToolRequest
+  | GetTaskRequest
+  | GetTaskPayloadRequest
+  | CancelTaskRequest
+  | ListTasksRequest
+  | SetLevelRequest
+  | CompleteRequest;
+/**
+ * Any notification a client sends.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ClientNotification".
+ */
+export type ClientNotification =
+  | CancelledNotification
+  | InitializedNotification
+  | ProgressNotification
+  | TaskStatusNotification
+  | RootsListChangedNotification;
+/**
+ * Any result a client sends (an empty result answers ping).
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ClientResult".
+ */
+export type ClientResult =
+  | Result
+  | GetTaskResult
+  | GetTaskPayloadResult
+  | CancelTaskResult
+  | ListTasksResult
+  | CreateTaskResult
+  | CreateMessageResult
+  | ListRootsResult
+  | ElicitResult;
 
 /**
- * Server-to-client messages of MCP revision 2025-11-25, written for mcp-conformance from the specification (https://modelcontextprotocol.io/specification/2025-11-25). Open like the specification: unknown properties are allowed everywhere.
+ * Client and server messages of MCP revision 2025-11-25, written for mcp-conformance from the specification (https://modelcontextprotocol.io/specification/2025-11-25). Open like the specification: unknown properties are allowed everywhere.
  */
-export interface MCPServerMessages {
+export interface MCPMessages {
   [k: string]: unknown;
 }
 /**
  * A request that expects a response.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "JSONRPCRequest".
  */
 export interface JSONRPCRequest {
@@ -207,7 +259,7 @@ export interface JSONRPCRequest {
 /**
  * A notification, which never gets a response.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "JSONRPCNotification".
  */
 export interface JSONRPCNotification {
@@ -220,7 +272,7 @@ export interface JSONRPCNotification {
 /**
  * A successful response.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "JSONRPCResultResponse".
  */
 export interface JSONRPCResultResponse {
@@ -231,7 +283,7 @@ export interface JSONRPCResultResponse {
 /**
  * Base of every result: any object, with an optional _meta.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Result".
  */
 export interface Result {
@@ -246,7 +298,7 @@ export interface Result {
 /**
  * The error member of an error response; data is any JSON value.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Error".
  */
 export interface Error {
@@ -263,7 +315,7 @@ export interface Error {
 /**
  * An error response. The id may be left out when the request id could not be read.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "JSONRPCErrorResponse".
  */
 export interface JSONRPCErrorResponse {
@@ -274,7 +326,7 @@ export interface JSONRPCErrorResponse {
 /**
  * Error -32042: the request needs URL-mode elicitations first.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "URLElicitationRequiredError".
  */
 export interface URLElicitationRequiredError {
@@ -291,7 +343,7 @@ export interface URLElicitationRequiredError {
 /**
  * Parameters of a URL-mode elicitation.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ElicitRequestURLParams".
  */
 export interface ElicitRequestURLParams {
@@ -314,7 +366,7 @@ export interface ElicitRequestURLParams {
 /**
  * Asks the receiver to run the request as a task.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TaskMetadata".
  */
 export interface TaskMetadata {
@@ -326,23 +378,24 @@ export interface TaskMetadata {
 /**
  * Parameters every request may carry.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "RequestParams".
  */
 export interface RequestParams {
-  /**
-   * Request metadata.
-   */
-  _meta?: {
-    progressToken?: ProgressToken;
-    [k: string]: unknown;
-  };
+  _meta?: _Meta;
+  [k: string]: unknown;
+}
+/**
+ * Request metadata.
+ */
+export interface _Meta {
+  progressToken?: ProgressToken;
   [k: string]: unknown;
 }
 /**
  * Parameters of a paginated list request.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "PaginatedRequestParams".
  */
 export interface PaginatedRequestParams {
@@ -359,7 +412,7 @@ export interface PaginatedRequestParams {
 /**
  * Parameters every notification may carry.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "NotificationParams".
  */
 export interface NotificationParams {
@@ -374,7 +427,7 @@ export interface NotificationParams {
 /**
  * Base of paginated list results.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "PaginatedResult".
  */
 export interface PaginatedResult {
@@ -389,7 +442,7 @@ export interface PaginatedResult {
 /**
  * An icon for display in a user interface.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Icon".
  */
 export interface Icon {
@@ -413,7 +466,7 @@ export interface Icon {
 /**
  * Name and version of an MCP implementation.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Implementation".
  */
 export interface Implementation {
@@ -436,7 +489,7 @@ export interface Implementation {
 /**
  * Capabilities the server declares; the set is open.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ServerCapabilities".
  */
 export interface ServerCapabilities {
@@ -492,7 +545,7 @@ export interface ServerCapabilities {
 /**
  * The server's answer to initialize.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "InitializeResult".
  */
 export interface InitializeResult {
@@ -516,7 +569,7 @@ export interface InitializeResult {
 /**
  * Hints on how the client should use or show an object.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Annotations".
  */
 export interface Annotations {
@@ -536,7 +589,7 @@ export interface Annotations {
 /**
  * Text.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TextContent".
  */
 export interface TextContent {
@@ -553,7 +606,7 @@ export interface TextContent {
 /**
  * An image, base64-encoded.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ImageContent".
  */
 export interface ImageContent {
@@ -574,7 +627,7 @@ export interface ImageContent {
 /**
  * Audio, base64-encoded.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "AudioContent".
  */
 export interface AudioContent {
@@ -595,7 +648,7 @@ export interface AudioContent {
 /**
  * The contents of a resource.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ResourceContents".
  */
 export interface ResourceContents {
@@ -611,7 +664,7 @@ export interface ResourceContents {
 /**
  * Resource contents as text.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TextResourceContents".
  */
 export interface TextResourceContents {
@@ -628,7 +681,7 @@ export interface TextResourceContents {
 /**
  * Resource contents as base64 binary.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "BlobResourceContents".
  */
 export interface BlobResourceContents {
@@ -648,7 +701,7 @@ export interface BlobResourceContents {
 /**
  * A resource embedded in a prompt or tool result.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "EmbeddedResource".
  */
 export interface EmbeddedResource {
@@ -665,7 +718,7 @@ export interface EmbeddedResource {
 /**
  * A resource the server can read.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Resource".
  */
 export interface Resource {
@@ -696,7 +749,7 @@ export interface Resource {
 /**
  * A link to a resource, returned in tool results or prompts.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ResourceLink".
  */
 export interface ResourceLink {
@@ -728,7 +781,7 @@ export interface ResourceLink {
 /**
  * A family of resources described by an RFC 6570 URI template.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ResourceTemplate".
  */
 export interface ResourceTemplate {
@@ -755,7 +808,7 @@ export interface ResourceTemplate {
 /**
  * Result of resources/list.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ListResourcesResult".
  */
 export interface ListResourcesResult {
@@ -771,7 +824,7 @@ export interface ListResourcesResult {
 /**
  * Result of resources/templates/list.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ListResourceTemplatesResult".
  */
 export interface ListResourceTemplatesResult {
@@ -787,7 +840,7 @@ export interface ListResourceTemplatesResult {
 /**
  * Result of resources/read.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ReadResourceResult".
  */
 export interface ReadResourceResult {
@@ -802,7 +855,7 @@ export interface ReadResourceResult {
 /**
  * Hints about a tool's behaviour; never trust them from an untrusted server.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ToolAnnotations".
  */
 export interface ToolAnnotations {
@@ -815,7 +868,7 @@ export interface ToolAnnotations {
 /**
  * How a tool may be run.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ToolExecution".
  */
 export interface ToolExecution {
@@ -824,7 +877,7 @@ export interface ToolExecution {
 /**
  * A tool the client can call.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Tool".
  */
 export interface Tool {
@@ -884,7 +937,7 @@ export interface Tool {
 /**
  * Result of tools/list.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ListToolsResult".
  */
 export interface ListToolsResult {
@@ -900,7 +953,7 @@ export interface ListToolsResult {
 /**
  * Result of tools/call. Tool failures are results with isError: true.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CallToolResult".
  */
 export interface CallToolResult {
@@ -922,7 +975,7 @@ export interface CallToolResult {
 /**
  * An argument a prompt accepts.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "PromptArgument".
  */
 export interface PromptArgument {
@@ -937,7 +990,7 @@ export interface PromptArgument {
 /**
  * A prompt or prompt template.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Prompt".
  */
 export interface Prompt {
@@ -962,7 +1015,7 @@ export interface Prompt {
 /**
  * One message of a prompt.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "PromptMessage".
  */
 export interface PromptMessage {
@@ -972,7 +1025,7 @@ export interface PromptMessage {
 /**
  * Result of prompts/list.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ListPromptsResult".
  */
 export interface ListPromptsResult {
@@ -988,7 +1041,7 @@ export interface ListPromptsResult {
 /**
  * Result of prompts/get.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "GetPromptResult".
  */
 export interface GetPromptResult {
@@ -1004,7 +1057,7 @@ export interface GetPromptResult {
 /**
  * Result of completion/complete.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CompleteResult".
  */
 export interface CompleteResult {
@@ -1029,7 +1082,7 @@ export interface CompleteResult {
 /**
  * A task: the durable state of a task-augmented request.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "Task".
  */
 export interface Task {
@@ -1056,7 +1109,7 @@ export interface Task {
 /**
  * Answer to a task-augmented request.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CreateTaskResult".
  */
 export interface CreateTaskResult {
@@ -1071,7 +1124,7 @@ export interface CreateTaskResult {
 /**
  * Result of tasks/result: the result type of the original request.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "GetTaskPayloadResult".
  */
 export interface GetTaskPayloadResult {
@@ -1086,7 +1139,7 @@ export interface GetTaskPayloadResult {
 /**
  * Result of tasks/list.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ListTasksResult".
  */
 export interface ListTasksResult {
@@ -1102,7 +1155,7 @@ export interface ListTasksResult {
 /**
  * Parameters of notifications/progress.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ProgressNotificationParams".
  */
 export interface ProgressNotificationParams {
@@ -1129,7 +1182,7 @@ export interface ProgressNotificationParams {
 /**
  * Parameters of notifications/message; data is any JSON value.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "LoggingMessageNotificationParams".
  */
 export interface LoggingMessageNotificationParams {
@@ -1146,7 +1199,7 @@ export interface LoggingMessageNotificationParams {
 /**
  * Parameters of notifications/resources/updated.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ResourceUpdatedNotificationParams".
  */
 export interface ResourceUpdatedNotificationParams {
@@ -1164,7 +1217,7 @@ export interface ResourceUpdatedNotificationParams {
 /**
  * Parameters of notifications/cancelled.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CancelledNotificationParams".
  */
 export interface CancelledNotificationParams {
@@ -1180,7 +1233,7 @@ export interface CancelledNotificationParams {
 /**
  * Progress of a long-running request.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ProgressNotification".
  */
 export interface ProgressNotification {
@@ -1191,7 +1244,7 @@ export interface ProgressNotification {
 /**
  * A log message.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "LoggingMessageNotification".
  */
 export interface LoggingMessageNotification {
@@ -1202,7 +1255,7 @@ export interface LoggingMessageNotification {
 /**
  * A subscribed resource changed.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ResourceUpdatedNotification".
  */
 export interface ResourceUpdatedNotification {
@@ -1213,7 +1266,7 @@ export interface ResourceUpdatedNotification {
 /**
  * The resource list changed.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ResourceListChangedNotification".
  */
 export interface ResourceListChangedNotification {
@@ -1224,7 +1277,7 @@ export interface ResourceListChangedNotification {
 /**
  * The tool list changed.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ToolListChangedNotification".
  */
 export interface ToolListChangedNotification {
@@ -1235,7 +1288,7 @@ export interface ToolListChangedNotification {
 /**
  * The prompt list changed.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "PromptListChangedNotification".
  */
 export interface PromptListChangedNotification {
@@ -1246,7 +1299,7 @@ export interface PromptListChangedNotification {
 /**
  * Cancels an earlier request.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CancelledNotification".
  */
 export interface CancelledNotification {
@@ -1257,7 +1310,7 @@ export interface CancelledNotification {
 /**
  * A task changed status.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TaskStatusNotification".
  */
 export interface TaskStatusNotification {
@@ -1268,7 +1321,7 @@ export interface TaskStatusNotification {
 /**
  * A URL-mode elicitation finished.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ElicitationCompleteNotification".
  */
 export interface ElicitationCompleteNotification {
@@ -1282,7 +1335,7 @@ export interface ElicitationCompleteNotification {
 /**
  * Checks that the other side is alive.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "PingRequest".
  */
 export interface PingRequest {
@@ -1294,7 +1347,7 @@ export interface PingRequest {
 /**
  * Asks the client for its roots.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ListRootsRequest".
  */
 export interface ListRootsRequest {
@@ -1306,7 +1359,7 @@ export interface ListRootsRequest {
 /**
  * A hint for model selection.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ModelHint".
  */
 export interface ModelHint {
@@ -1318,7 +1371,7 @@ export interface ModelHint {
 /**
  * The server's model preferences for sampling; the client may ignore them.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ModelPreferences".
  */
 export interface ModelPreferences {
@@ -1339,7 +1392,7 @@ export interface ModelPreferences {
 /**
  * A tool call made by the model during sampling.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ToolUseContent".
  */
 export interface ToolUseContent {
@@ -1362,7 +1415,7 @@ export interface ToolUseContent {
 /**
  * The result of a tool call, sent back to the model during sampling.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ToolResultContent".
  */
 export interface ToolResultContent {
@@ -1383,7 +1436,7 @@ export interface ToolResultContent {
 /**
  * How the model may use tools during sampling.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ToolChoice".
  */
 export interface ToolChoice {
@@ -1392,7 +1445,7 @@ export interface ToolChoice {
 /**
  * A message to or from an LLM.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "SamplingMessage".
  */
 export interface SamplingMessage {
@@ -1408,7 +1461,7 @@ export interface SamplingMessage {
 /**
  * Parameters of sampling/createMessage.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CreateMessageRequestParams".
  */
 export interface CreateMessageRequestParams {
@@ -1442,7 +1495,7 @@ export interface CreateMessageRequestParams {
 /**
  * Asks the client to sample an LLM.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CreateMessageRequest".
  */
 export interface CreateMessageRequest {
@@ -1454,7 +1507,7 @@ export interface CreateMessageRequest {
 /**
  * A string field of an elicitation form.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "StringSchema".
  */
 export interface StringSchema {
@@ -1469,7 +1522,7 @@ export interface StringSchema {
 /**
  * A number field of an elicitation form.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "NumberSchema".
  */
 export interface NumberSchema {
@@ -1483,7 +1536,7 @@ export interface NumberSchema {
 /**
  * A boolean field of an elicitation form.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "BooleanSchema".
  */
 export interface BooleanSchema {
@@ -1495,7 +1548,7 @@ export interface BooleanSchema {
 /**
  * Choose one of plain values.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "UntitledSingleSelectEnumSchema".
  */
 export interface UntitledSingleSelectEnumSchema {
@@ -1508,7 +1561,7 @@ export interface UntitledSingleSelectEnumSchema {
 /**
  * Choose one of labelled values.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TitledSingleSelectEnumSchema".
  */
 export interface TitledSingleSelectEnumSchema {
@@ -1530,7 +1583,7 @@ export interface TitledSingleSelectEnumSchema {
 /**
  * Choose several plain values.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "UntitledMultiSelectEnumSchema".
  */
 export interface UntitledMultiSelectEnumSchema {
@@ -1548,7 +1601,7 @@ export interface UntitledMultiSelectEnumSchema {
 /**
  * Choose several labelled values.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "TitledMultiSelectEnumSchema".
  */
 export interface TitledMultiSelectEnumSchema {
@@ -1574,7 +1627,7 @@ export interface TitledMultiSelectEnumSchema {
 /**
  * Deprecated: choose one value, labelled by the parallel enumNames.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "LegacyTitledEnumSchema".
  */
 export interface LegacyTitledEnumSchema {
@@ -1588,7 +1641,7 @@ export interface LegacyTitledEnumSchema {
 /**
  * Parameters of a form-mode elicitation.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ElicitRequestFormParams".
  */
 export interface ElicitRequestFormParams {
@@ -1617,7 +1670,7 @@ export interface ElicitRequestFormParams {
 /**
  * Asks the user, through the client, for input.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ElicitRequest".
  */
 export interface ElicitRequest {
@@ -1629,7 +1682,7 @@ export interface ElicitRequest {
 /**
  * Polls a task.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "GetTaskRequest".
  */
 export interface GetTaskRequest {
@@ -1644,7 +1697,7 @@ export interface GetTaskRequest {
 /**
  * Waits for a task's result.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "GetTaskPayloadRequest".
  */
 export interface GetTaskPayloadRequest {
@@ -1659,7 +1712,7 @@ export interface GetTaskPayloadRequest {
 /**
  * Cancels a task.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "CancelTaskRequest".
  */
 export interface CancelTaskRequest {
@@ -1674,7 +1727,7 @@ export interface CancelTaskRequest {
 /**
  * Lists tasks.
  *
- * This interface was referenced by `MCPServerMessages`'s JSON-Schema
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
  * via the `definition` "ListTasksRequest".
  */
 export interface ListTasksRequest {
@@ -1682,4 +1735,388 @@ export interface ListTasksRequest {
   id: RequestId;
   method: 'tasks/list';
   params?: PaginatedRequestParams;
+}
+/**
+ * What the client can do, declared in initialize. Open: a client may declare capabilities of its own.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ClientCapabilities".
+ */
+export interface ClientCapabilities {
+  /**
+   * Non-standard capabilities.
+   */
+  experimental?: {
+    [k: string]: {
+      [k: string]: unknown;
+    };
+  };
+  roots?: {
+    /**
+     * Whether the client notifies changes of its roots.
+     */
+    listChanged?: boolean;
+  };
+  sampling?: {
+    context?: {
+      [k: string]: unknown;
+    };
+    tools?: {
+      [k: string]: unknown;
+    };
+  };
+  elicitation?: {
+    form?: {
+      [k: string]: unknown;
+    };
+    url?: {
+      [k: string]: unknown;
+    };
+  };
+  /**
+   * Which requests the client can run as tasks, and whether it lists and cancels them.
+   */
+  tasks?: {
+    list?: {
+      [k: string]: unknown;
+    };
+    cancel?: {
+      [k: string]: unknown;
+    };
+    requests?: {
+      sampling?: {
+        createMessage?: {
+          [k: string]: unknown;
+        };
+      };
+      elicitation?: {
+        create?: {
+          [k: string]: unknown;
+        };
+      };
+    };
+  };
+}
+/**
+ * Opens the session: the client names the revision it asks for, its capabilities and itself.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "InitializeRequest".
+ */
+export interface InitializeRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'initialize';
+  params: {
+    _meta?: _Meta;
+    /**
+     * The revision the client asks for (it supports it, the latest it can).
+     */
+    protocolVersion: string;
+    capabilities: ClientCapabilities;
+    clientInfo: Implementation;
+    [k: string]: unknown;
+  };
+}
+/**
+ * Tells the server the client is ready, after the initialize result.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "InitializedNotification".
+ */
+export interface InitializedNotification {
+  jsonrpc: '2.0';
+  method: 'notifications/initialized';
+  params?: NotificationParams;
+}
+/**
+ * Lists the server's resources (one page).
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ListResourcesRequest".
+ */
+export interface ListResourcesRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'resources/list';
+  params?: PaginatedRequestParams;
+}
+/**
+ * Lists the server's resource templates (one page).
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ListResourceTemplatesRequest".
+ */
+export interface ListResourceTemplatesRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'resources/templates/list';
+  params?: PaginatedRequestParams;
+}
+/**
+ * Reads a resource.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ReadResourceRequest".
+ */
+export interface ReadResourceRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'resources/read';
+  params: {
+    _meta?: _Meta;
+    uri: string;
+    [k: string]: unknown;
+  };
+}
+/**
+ * Asks for notifications/resources/updated about one resource.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "SubscribeRequest".
+ */
+export interface SubscribeRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'resources/subscribe';
+  params: {
+    _meta?: _Meta;
+    uri: string;
+    [k: string]: unknown;
+  };
+}
+/**
+ * Ends a subscription to a resource.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "UnsubscribeRequest".
+ */
+export interface UnsubscribeRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'resources/unsubscribe';
+  params: {
+    _meta?: _Meta;
+    uri: string;
+    [k: string]: unknown;
+  };
+}
+/**
+ * Lists the server's prompts (one page).
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ListPromptsRequest".
+ */
+export interface ListPromptsRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'prompts/list';
+  params?: PaginatedRequestParams;
+}
+/**
+ * Gets a prompt, its arguments filled in.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "GetPromptRequest".
+ */
+export interface GetPromptRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'prompts/get';
+  params: {
+    _meta?: _Meta;
+    name: string;
+    /**
+     * Argument values: strings only.
+     */
+    arguments?: {
+      [k: string]: string;
+    };
+    [k: string]: unknown;
+  };
+}
+/**
+ * Lists the server's tools (one page).
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ListToolsRequest".
+ */
+export interface ListToolsRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'tools/list';
+  params?: PaginatedRequestParams;
+}
+/**
+ * Calls a tool.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "CallToolRequest".
+ */
+export interface CallToolRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'tools/call';
+  params: {
+    _meta?: _Meta;
+    name: string;
+    arguments?: {
+      [k: string]: unknown;
+    };
+    task?: TaskMetadata;
+    [k: string]: unknown;
+  };
+}
+/**
+ * Sets the least severe level of notifications/message the server sends.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "SetLevelRequest".
+ */
+export interface SetLevelRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'logging/setLevel';
+  params: {
+    _meta?: _Meta;
+    level: LoggingLevel;
+    [k: string]: unknown;
+  };
+}
+/**
+ * What completion/complete completes an argument of: a prompt.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "PromptReference".
+ */
+export interface PromptReference {
+  type: 'ref/prompt';
+  name: string;
+  title?: string;
+}
+/**
+ * What completion/complete completes an argument of: a resource template.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ResourceTemplateReference".
+ */
+export interface ResourceTemplateReference {
+  type: 'ref/resource';
+  /**
+   * A URI or URI template.
+   */
+  uri: string;
+}
+/**
+ * Asks for completions of an argument of a prompt or resource template.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "CompleteRequest".
+ */
+export interface CompleteRequest {
+  jsonrpc: '2.0';
+  id: RequestId;
+  method: 'completion/complete';
+  params: {
+    _meta?: _Meta;
+    ref: PromptReference | ResourceTemplateReference;
+    argument: {
+      name: string;
+      value: string;
+    };
+    /**
+     * Arguments already resolved.
+     */
+    context?: {
+      arguments?: {
+        [k: string]: string;
+      };
+    };
+    [k: string]: unknown;
+  };
+}
+/**
+ * Tells the server the client's roots changed.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "RootsListChangedNotification".
+ */
+export interface RootsListChangedNotification {
+  jsonrpc: '2.0';
+  method: 'notifications/roots/list_changed';
+  params?: NotificationParams;
+}
+/**
+ * A directory or file the server may work in.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "Root".
+ */
+export interface Root {
+  /**
+   * A file:// URI (the prose says so; the schema, any URI).
+   */
+  uri: string;
+  name?: string;
+  /**
+   * Reserved for protocol-level metadata (see the _meta general field).
+   */
+  _meta?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * The answer to roots/list.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ListRootsResult".
+ */
+export interface ListRootsResult {
+  /**
+   * Reserved for protocol-level metadata (see the _meta general field).
+   */
+  _meta?: {
+    [k: string]: unknown;
+  };
+  roots: Root[];
+}
+/**
+ * The answer to sampling/createMessage: the sampled message and the model that made it.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "CreateMessageResult".
+ */
+export interface CreateMessageResult {
+  /**
+   * Reserved for protocol-level metadata (see the _meta general field).
+   */
+  _meta?: {
+    [k: string]: unknown;
+  };
+  role: Role;
+  content:
+    TextContent | ImageContent | AudioContent | ToolUseContent | ToolResultContent | SamplingMessageContentBlock[];
+  model: string;
+  /**
+   * endTurn, stopSequence, maxTokens, or a provider's own.
+   */
+  stopReason?: string;
+}
+/**
+ * The answer to elicitation/create: what the user did, and on accept (form mode) the values.
+ *
+ * This interface was referenced by `MCPMessages`'s JSON-Schema
+ * via the `definition` "ElicitResult".
+ */
+export interface ElicitResult {
+  /**
+   * Reserved for protocol-level metadata (see the _meta general field).
+   */
+  _meta?: {
+    [k: string]: unknown;
+  };
+  action: 'accept' | 'decline' | 'cancel';
+  content?: {
+    [k: string]: string | number | boolean | string[];
+  };
 }
