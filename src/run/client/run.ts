@@ -238,6 +238,8 @@ async function inProcess(
   }
 }
 
+const TRANSPORT_NAMES = { http: 'Streamable HTTP', stdio: 'stdio' } as const;
+
 /** One result per check: the worst of the scenarios it judged, or a skip naming why none applied. */
 export function judge(checks: readonly ClientCheckDef[], records: readonly ScenarioRecord[]): CheckResult[] {
   return checks.map((def) => {
@@ -249,9 +251,7 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
       if (def.scenarios && !def.scenarios.includes(r.scenario.name)) continue;
       if (def.revisions && !def.revisions.includes(r.revision)) continue;
       if (def.transport && def.transport !== r.transport) {
-        reasons.push(
-          `${where(r)}: over ${r.transport}; this check judges ${def.transport === 'http' ? 'Streamable HTTP' : 'stdio'}`,
-        );
+        reasons.push(`${where(r)}: over ${r.transport}; this check judges ${TRANSPORT_NAMES[def.transport]}`);
         continue;
       }
       const era = eraRefused(r);
@@ -273,6 +273,13 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
       if (o.status === 'skip') reasons.push(o.message);
       else outcomes.push(o);
     }
+    // A run over the other transport: one reason, not one per scenario.
+    if (def.transport && records.length > 0 && records.every((r) => r.transport !== def.transport))
+      reasons.splice(
+        0,
+        reasons.length,
+        `the client ran over ${records[0]?.transport}; this check judges ${TRANSPORT_NAMES[def.transport]}`,
+      );
     const revision = records[0]?.revision ?? '2025-11-25';
     const named = { ...def, requirement: citing(def.requirement, revision) };
     const worst = worstOf(outcomes);
