@@ -34,7 +34,10 @@ async function readSse(body, onMessage) {
 }
 
 /**
- * Runs one scenario against `url`. `fault` (optional) names the one rule to break: see test/fixtures/clients/faults.yaml.
+ * Runs one scenario against `url`, or over stdio against the server `spawn` starts. `fault` (optional) names the one
+ * rule to break: see test/fixtures/clients/faults.yaml.
+ * @param {{ url: string, spawn?: () => any, scenario: string, protocolVersion?: string, signal?: AbortSignal }} contract
+ * @param {string} [fault]
  */
 export async function connect({ url, spawn, scenario, protocolVersion = '2025-11-25', signal }, fault) {
   const stateless = protocolVersion === STATELESS;
