@@ -6,7 +6,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { chooseCall, run } from './common.mjs';
 
 /** The command line's words (single quotes as a shell takes them). */
-const words = (line) => [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => m[2] ?? m[1].replaceAll("'\\''", "'"));
+const words = (line) =>
+  [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => m[2] ?? m[1].replaceAll("'\\''", "'"));
 
 await run(async () => {
   const [command, ...args] = words(process.argv.at(-1) ?? '');
