@@ -6,8 +6,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { execa } from 'execa';
 import { isAlive } from '../../src/transport/process-tree.js';
-import { runCli } from '../helpers.js';
+import { CLI, runCli } from '../helpers.js';
 
 const REFERENCE = fileURLToPath(new URL('../../examples/reference-client/client.mjs', import.meta.url));
 const once = ['--scenario', 'initialize', '--revision', '2025-11-25'];
@@ -17,6 +18,7 @@ const { spawn } = require('node:child_process');
 const [cmd, ...args] = process.argv.at(-1).split(' ');
 const child = spawn(cmd, args, { stdio: ['pipe', 'pipe', 'inherit'] });
 require('node:fs').writeFileSync(process.env.PIDFILE, String(child.pid));
+if (process.env.CLIENTPID) require('node:fs').writeFileSync(process.env.CLIENTPID, String(process.pid));
 child.stdout.once('data', () => { if (!process.env.HANG) child.kill('SIGTERM'); });
 child.on('exit', () => { if (!process.env.HANG) process.exit(0); });
 child.stdin.write(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'signaller', version: '1' } } }) + '\\n');
@@ -52,5 +54,27 @@ describe.concurrent('mcp-conformance client over stdio', () => {
     expect(r.report?.client?.scenarios[0]?.exit).toBe('stopped at the end of its budget');
     expect(r.report?.checks.find((c) => c.id === 'client-side/stdio/shutdown-closes-stdin')?.status).toBe('skip');
     expect(isAlive(Number(await readFile(file, 'utf8')))).toBe(false);
+  });
+
+  it('the bridge dies with the run: the run killed outright, its server exits', async () => {
+    const [file, client] = [pidfile(), pidfile()];
+    const run = execa(
+      process.execPath,
+      [CLI, 'client', '--out', tmpdir(), ...once, '--', 'node', '-e', SIGNALLER, '{server}'],
+      {
+        reject: false,
+        env: { PIDFILE: file, CLIENTPID: client, HANG: '1' },
+      },
+    );
+    const read = async (f: string) => Number(await readFile(f, 'utf8').catch(() => '0'));
+    // Once the client has started its server (polled; no timing is judged), the run is killed with SIGKILL.
+    while ((await read(client)) === 0 || (await read(file)) === 0) await new Promise((r) => setTimeout(r, 100));
+    const bridge = await read(file);
+    run.kill('SIGKILL');
+    await run;
+    for (let i = 0; i < 100 && isAlive(bridge); i++) await new Promise((r) => setTimeout(r, 100));
+    const alive = isAlive(bridge);
+    process.kill(await read(client), 'SIGKILL'); // the orphaned client, which never ends by design
+    expect(alive).toBe(false);
   });
 });
