@@ -66,6 +66,12 @@ describe('client runs over stdio', () => {
     ).toBe('pass');
   });
 
+  it('a scenario about Streamable HTTP alone, asked for over stdio, is refused with the reason', async () => {
+    await expect(
+      runClientConformance({ ...options, scenarios: ['sse-retry'], client: async () => undefined }),
+    ).rejects.toThrow('scenario sse-retry does not run over stdio: it is about Streamable HTTP alone');
+  });
+
   it('a client that never starts the server gets an error naming that, not a hang', async () => {
     const report = await runClientConformance({
       ...options,

@@ -80,7 +80,8 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
       signal,
     });
   } catch (err) {
-    if ((err as Error).message.startsWith('unknown scenario')) throw new UsageError((err as Error).message);
+    const message = (err as Error).message;
+    if (message.startsWith('unknown scenario') || / does not run over /.test(message)) throw new UsageError(message);
     throw err;
   }
   if (baseline)

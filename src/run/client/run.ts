@@ -65,8 +65,14 @@ export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios' | 
     throw new Error(
       `unknown scenario ${unknown.join(', ')}; the scenarios are ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}`,
     );
+  const transport = options.transport ?? 'http';
+  const elsewhere = CLIENT_SCENARIOS.filter((s) => names?.includes(s.name) && s.transport && s.transport !== transport);
+  if (elsewhere.length > 0)
+    throw new Error(
+      `scenario ${elsewhere.map((s) => s.name).join(', ')} does not run over ${transport}: it is about ${elsewhere[0]?.transport === 'http' ? 'Streamable HTTP' : 'stdio'} alone`,
+    );
   const picked = CLIENT_SCENARIOS.filter(
-    (s) => (!names || names.includes(s.name)) && (!s.transport || s.transport === (options.transport ?? 'http')),
+    (s) => (!names || names.includes(s.name)) && (!s.transport || s.transport === transport),
   );
   const revision = options.revision ?? 'auto';
   return picked.flatMap((s) =>
