@@ -5,7 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { CLIENT_CHECKS, CLIENT_SCENARIOS } from '../src/checks/client-side/index.js';
 import { fromClient } from '../src/checks/kit/client-check.js';
-import { judge, runClientConformance, runScenario } from '../src/run/client/run.js';
+import {
+  type ClientContract,
+  judge,
+  runClientConformance,
+  runScenario,
+  runStdioScenario,
+} from '../src/run/client/run.js';
 import { validate } from '../src/schema/validators.js';
 import { connect } from '../examples/reference-client/client.mjs';
 
@@ -16,6 +22,8 @@ interface Row {
   expect: 'fail' | 'warn' | 'note';
   scenario: string;
   revision: string;
+  /** stdio: the reference client starts the test server with the contract's spawn. */
+  transport?: 'stdio';
   why: string;
 }
 const ROWS = (
@@ -37,6 +45,9 @@ describe('client-side checks', () => {
     // Only checks that need a client to act skip (and the undeclared-capability one, as it declares every capability).
     expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id)).toEqual([
       'client-side/capabilities/undeclared-answered',
+      // Over HTTP; test/client-stdio.test.ts runs it over stdio.
+      'client-side/stdio/newline-delimited',
+      'client-side/stdio/shutdown-closes-stdin',
     ]);
   }, 60_000);
 
@@ -141,11 +152,12 @@ describe('client-side checks', () => {
 
   it.each(ROWS)('$fault trips $check ($expect)', async (row) => {
     const scenario = CLIENT_SCENARIOS.find((s) => s.name === row.scenario)!;
-    const record = await runScenario(scenario, row.revision, {
-      ...options,
-      client: (c) => connect(c, row.fault),
-    });
-    const results = judge(CLIENT_CHECKS, [record]);
+    const run = { ...options, client: (c: ClientContract) => connect(c, row.fault) };
+    const records =
+      row.transport === 'stdio'
+        ? await runStdioScenario(scenario, row.revision, run)
+        : [await runScenario(scenario, row.revision, run)];
+    const results = judge(CLIENT_CHECKS, records);
     const got = results.find((r) => r.id === row.check)!;
     expect(`${got.status}: ${got.message}`).toMatch(
       row.expect === 'note' ? /^pass: .*: note / : new RegExp(`^${row.expect}: `),

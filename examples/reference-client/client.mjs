@@ -1,6 +1,8 @@
 // The reference MCP client: follows the official client contract (URL, MCP_CONFORMANCE_SCENARIO, …) over Streamable
-// HTTP, both eras, and does what each scenario asks. `connect(contract, fault)` runs it in the caller's process; a
-// fault name makes it break exactly one rule (the project's fault rows).
+// HTTP, both eras, and does what each scenario asks; over stdio it starts its server with `spawn` (the contract's, in
+// the caller's process, or a real child process given `--stdio <command line>`). `connect(contract, fault)` runs it in
+// the caller's process; a fault name makes it break exactly one rule (the project's fault rows).
+import { spawn as spawnProcess } from 'node:child_process';
 
 const INITIALIZE_REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'];
 const STATELESS = '2026-07-28';
@@ -32,9 +34,12 @@ async function readSse(body, onMessage) {
 }
 
 /**
- * Runs one scenario against `url`. `fault` (optional) names the one rule to break: see test/fixtures/clients/faults.yaml.
+ * Runs one scenario against `url`, or over stdio against the server `spawn` starts. `fault` (optional) names the one
+ * rule to break: see test/fixtures/clients/faults.yaml.
+ * @param {{ url: string, spawn?: () => any, scenario: string, protocolVersion?: string, signal?: AbortSignal }} contract
+ * @param {string} [fault]
  */
-export async function connect({ url, scenario, protocolVersion = '2025-11-25', signal }, fault) {
+export async function connect({ url, spawn, scenario, protocolVersion = '2025-11-25', signal }, fault) {
   const stateless = protocolVersion === STATELESS;
   const capabilities =
     fault === 'no-roots' || fault === 'silent-undeclared'
@@ -98,8 +103,10 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
     return { jsonrpc: '2.0', id: m.id, error: { code: -32601, message: 'method not found' } };
   };
 
+  const stdio = spawn ? overStdio(spawn(), answerFor, fault) : undefined;
   /** POSTs a message; returns the response to it (requests), answering server requests on the way. */
   const post = async (message) => {
+    if (stdio) return stdio.send(message);
     const res = await fetch(url, { method: 'POST', headers: headers(message), body: JSON.stringify(message), signal });
     if (res.headers.get('mcp-session-id')) sessionId = res.headers.get('mcp-session-id');
     if (!('id' in message) || !message.method) return undefined;
@@ -169,15 +176,81 @@ export async function connect({ url, scenario, protocolVersion = '2025-11-25', s
       for (const ref of JSON.stringify(tool.inputSchema).match(/"\$ref":"(http[^"]+)"/g) ?? [])
         await fetch(JSON.parse(`{${ref}}`).$ref, { signal });
   }
-  if (fault === 'garbage') await fetch(url, { method: 'POST', headers: headers(), body: 'not json', signal });
+  if (fault === 'garbage') {
+    if (stdio) stdio.write('not json\n');
+    else await fetch(url, { method: 'POST', headers: headers(), body: 'not json', signal });
+  }
   if (fault === 'null-id') await post({ jsonrpc: '2.0', id: null, method: 'ping', params: meta() });
   if (sessionId && fault !== 'no-delete') await fetch(url, { method: 'DELETE', headers: headers(), signal });
+  if (stdio) await stdio.close();
 }
 
+/**
+ * The stdio side: one message per line on the server's stdin, its stdout read line by line; the server's requests
+ * answered as they come. close() ends its stdin and waits for it to exit (SIGTERM only if it does not, then SIGKILL).
+ */
+function overStdio(child, answerFor, fault) {
+  const waiting = new Map();
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  let alive = true;
+  child.once('exit', () => {
+    alive = false;
+    for (const resolve of waiting.values()) resolve(undefined);
+  });
+  const write = (text) => alive && child.stdin.write(text);
+  // pretty-print: each message spread over lines (embedded newlines).
+  const send1 = (m) => write(`${fault === 'pretty-print' ? JSON.stringify(m, null, 2) : JSON.stringify(m)}\n`);
+  let rest = '';
+  child.stdout.setEncoding('utf8');
+  child.stdout.on('data', (chunk) => {
+    const lines = (rest + chunk).split('\n');
+    rest = lines.pop() ?? '';
+    for (const line of lines) {
+      let m;
+      try {
+        m = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      if (m.method && 'id' in m) {
+        const answer = answerFor(m);
+        if (answer) send1(answer);
+      } else waiting.get(m.id)?.(m);
+    }
+  });
+  const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms).unref?.());
+  return {
+    write,
+    send(message) {
+      if (!alive) return undefined;
+      const reply = 'id' in message && message.method ? new Promise((r) => waiting.set(message.id, r)) : undefined;
+      send1(message);
+      return reply;
+    },
+    async close() {
+      if (!alive) return;
+      if (fault === 'sigterm-first') child.kill('SIGTERM');
+      else child.stdin.end();
+      if (await Promise.race([exited.then(() => true), wait(2000)])) return;
+      child.kill('SIGTERM');
+      if (await Promise.race([exited.then(() => true), wait(2000)])) return;
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+/** Splits a `{server}` command line into words (single quotes as a shell would take them). */
+const words = (line) =>
+  [...line.matchAll(/'((?:[^']|'\\'')*)'|(\S+)/g)].map((m) => m[2] ?? m[1].replaceAll("'\\''", "'"));
+
 // As a command: `node client.mjs <url>` with the contract's environment.
+// Over stdio: `node client.mjs --stdio '<server command line>'` (what `{server}` expands to).
 if (import.meta.url === `file://${process.argv[1]}`) {
+  const at = process.argv.indexOf('--stdio');
+  const server = at > 0 ? words(process.argv[at + 1] ?? '') : undefined;
   await connect({
     url: process.argv.at(-1),
+    ...(server && { spawn: () => spawnProcess(server[0], server.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] }) }),
     scenario: process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize',
     protocolVersion: process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25',
   });

@@ -22,6 +22,8 @@ export interface ClientLaunch {
   transcript: Transcript;
   cwd?: string;
   signal?: AbortSignal;
+  /** Awaited after the client exited, before what it left running is stopped (its stdio servers end first). */
+  settle?: () => Promise<void>;
 }
 
 /** Lines of output kept per stream are bounded by the transcript; a line longer than this is cut. */
@@ -80,9 +82,10 @@ export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
       transcript.add('event', `could not start: ${err.message}`);
       resolve({ code: null, signal: null, stopped, spawnError: err.message, durationMs: performance.now() - t0 });
     });
-    child.on('exit', (code, signal) => {
+    child.on('exit', async (code, signal) => {
       clearTimeout(timer);
       launch.signal?.removeEventListener('abort', onAbort);
+      if (!stopped) await launch.settle?.();
       // What it left running (its process group, descendants found while it lived) goes too.
       if (pid !== undefined) killTree(pid, tree.filter(isAlive));
       transcript.add('event', `exit code ${code} signal ${signal}`);

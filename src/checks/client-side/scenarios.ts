@@ -73,6 +73,7 @@ export const CLIENT_SCENARIOS: Scenario[] = [
     description:
       'The client calls a tool whose SSE stream closes after a primed event with retry: 500; it resumes with GET and Last-Event-ID',
     revisions: NEWEST_INIT,
+    transport: 'http',
     context: {},
     tools: [
       {
@@ -117,6 +118,7 @@ export const CLIENT_SCENARIOS: Scenario[] = [
     name: 'http-standard-headers',
     description: 'On 2026-07-28 every POST carries Mcp-Method (and Mcp-Name for tools/call) matching its body',
     revisions: STATELESS,
+    transport: 'http',
     context: {},
     tools: [ADD_NUMBERS],
   },

@@ -5,6 +5,7 @@ import type { ClientExit } from '../../transport/client-process.js';
 import type { Conversation, Frame } from '../../transport/test-server/conversation.js';
 import type { HttpState } from '../../transport/test-server/endpoint.js';
 import type { HttpExchange } from '../../transport/test-server/http.js';
+import type { StdioState } from '../../transport/test-server/stdio.js';
 import type { Scenario } from '../../transport/test-server/scenario.js';
 import type { Outcome } from './check.js';
 
@@ -15,6 +16,8 @@ export interface ScenarioRecord {
   transport: 'http' | 'stdio';
   conv: Conversation;
   http?: { exchanges: readonly HttpExchange[]; state: HttpState };
+  /** Over stdio: one start of the server (a client may start it several times; each is its own record). */
+  stdio?: StdioState;
   exit: ClientExit;
 }
 
@@ -59,4 +62,5 @@ export function excerpt(r: ScenarioRecord, seqs: number[] = []) {
 }
 
 /** The name of the scenario, with its revision, for messages. */
-export const where = (r: ScenarioRecord) => `${r.scenario.name} @ ${r.revision}`;
+export const where = (r: ScenarioRecord) =>
+  `${r.scenario.name} @ ${r.revision}${r.stdio && r.stdio.spawn > 1 ? ` (server start ${r.stdio.spawn})` : ''}`;

@@ -14,6 +14,8 @@ export const CLIENT_USAGE = `Usage: mcp-conformance client [options] -- <client 
 
 The client is started once per scenario with the test server's URL as its last argument (or in place of {url}),
 and MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_VERSION in its environment.
+A client that starts its server over stdio gets {server}: one argument, the command line of a stdio server wired
+back to the run (the run is then over stdio; docs/clients.md).
 
 Options:
   --revision REV          auto (every revision each scenario has; default) or one of ${SCHEMA_REVISIONS.join(', ')}
@@ -78,7 +80,8 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
       signal,
     });
   } catch (err) {
-    if ((err as Error).message.startsWith('unknown scenario')) throw new UsageError((err as Error).message);
+    const message = (err as Error).message;
+    if (message.startsWith('unknown scenario') || / does not run over /.test(message)) throw new UsageError(message);
     throw err;
   }
   if (baseline)

@@ -2,7 +2,7 @@
 // caller's process), then every client-side check judges every scenario it applies to, one result per check.
 import { CLIENT_CHECKS, CLIENT_SCENARIOS } from '../../checks/client-side/index.js';
 import { type Outcome, worstOf } from '../../checks/kit/check.js';
-import { type ClientCheckDef, type ScenarioRecord, appliesTo } from '../../checks/kit/client-check.js';
+import { type ClientCheckDef, type ScenarioRecord, appliesTo, where } from '../../checks/kit/client-check.js';
 import { citing } from '../../checks/kit/requirement.js';
 import type { CheckResult, Report } from '../../schema/generated/report.js';
 import { summarize } from '../../report/summary.js';
@@ -12,6 +12,7 @@ import { Conversation, STATELESS } from '../../transport/test-server/conversatio
 import { httpTestServer } from '../../transport/test-server/endpoint.js';
 import type { TestServer } from '../../transport/test-server/http.js';
 import type { Scenario } from '../../transport/test-server/scenario.js';
+import { type LocalServerProcess, StdioTestServer } from '../../transport/test-server/stdio.js';
 import { TOOL } from '../../version.js';
 import { isObject } from '../../json.js';
 import { checkResult } from '../result.js';
@@ -20,7 +21,10 @@ import { type ScenarioRun as AuthScenarioRun, judgeAuth, runScenario as runAuthS
 
 /** What a client in the caller's process gets: the same contract as a process. */
 export interface ClientContract {
+  /** The test server's URL (Streamable HTTP); empty over stdio. */
   url: string;
+  /** Over stdio: starts the test server as `child_process.spawn` would (each call is its own session). */
+  spawn?: () => LocalServerProcess;
   scenario: string;
   context: Record<string, unknown>;
   protocolVersion: string;
@@ -30,6 +34,8 @@ export interface ClientContract {
 export interface ClientRunOptions {
   /** The client command (a process per scenario), or a function that plays the client in this process. */
   client: { command: string; args: string[] } | ((contract: ClientContract) => Promise<void>);
+  /** How the client reaches the test server: `stdio` when a command has `{server}` (default: http, or stdio then). */
+  transport?: 'http' | 'stdio';
   /** Revisions to run at: `auto` (each scenario at every revision it has), or one. */
   revision?: string;
   /** Scenario names (default: every one). */
@@ -52,14 +58,22 @@ export interface ClientRunOptions {
 }
 
 /** What a client run is: which scenario at which revision. */
-export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios'>): [Scenario, string][] {
+export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios' | 'transport'>): [Scenario, string][] {
   const names = options.scenarios;
   const unknown = names?.filter((n) => !CLIENT_SCENARIOS.some((s) => s.name === n)) ?? [];
   if (unknown.length > 0)
     throw new Error(
       `unknown scenario ${unknown.join(', ')}; the scenarios are ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}`,
     );
-  const picked = CLIENT_SCENARIOS.filter((s) => !names || names.includes(s.name));
+  const transport = options.transport ?? 'http';
+  const elsewhere = CLIENT_SCENARIOS.filter((s) => names?.includes(s.name) && s.transport && s.transport !== transport);
+  if (elsewhere.length > 0)
+    throw new Error(
+      `scenario ${elsewhere.map((s) => s.name).join(', ')} does not run over ${transport}: it is about ${elsewhere[0]?.transport === 'http' ? 'Streamable HTTP' : 'stdio'} alone`,
+    );
+  const picked = CLIENT_SCENARIOS.filter(
+    (s) => (!names || names.includes(s.name)) && (!s.transport || s.transport === transport),
+  );
   const revision = options.revision ?? 'auto';
   return picked.flatMap((s) =>
     revision === 'auto' || revision === 'all'
@@ -85,7 +99,7 @@ export async function runScenario(
   let exit: ClientExit;
   try {
     if (typeof options.client === 'function')
-      exit = await inProcess(options.client, url, scenario, revision, budgetMs, conv, options.signal);
+      exit = await inProcess(options.client, { url }, scenario, revision, budgetMs, conv, options.signal);
     else {
       const { command, args } = options.client;
       const withUrl = args.some((a) => a.includes('{url}'))
@@ -119,9 +133,71 @@ export async function runScenario(
   return record;
 }
 
+/** How long the run waits, once a client exited, for the stdio servers it started to see their stdin close. */
+const SETTLE_MS = 3000;
+
+/**
+ * Runs one scenario over stdio: the client gets `{server}` (a process) or `spawn` (in this process), and each start of
+ * the server is its own session, so its own record. A client that never started the server leaves one empty record.
+ */
+export async function runStdioScenario(
+  scenario: Scenario,
+  revision: string,
+  options: ClientRunOptions,
+): Promise<ScenarioRecord[]> {
+  const timeoutMs = options.timeoutMs ?? 5000;
+  // The first session's conversation also keeps the client process's own lines (spawn, stderr, exit).
+  const first = new Conversation(scenario, revision, timeoutMs);
+  let used = false;
+  const server = new StdioTestServer(() =>
+    used ? new Conversation(scenario, revision, timeoutMs) : ((used = true), first),
+  );
+  await server.listen();
+  const budgetMs = options.scenarioMs ?? 10_000;
+  let exit: ClientExit;
+  try {
+    if (typeof options.client === 'function')
+      exit = await inProcess(
+        options.client,
+        { url: '', spawn: () => server.spawn() },
+        scenario,
+        revision,
+        budgetMs,
+        first,
+        options.signal,
+      );
+    else
+      exit = await runClientProcess({
+        command: options.client.command,
+        args: options.client.args.map((a) => a.replaceAll('{server}', server.command)),
+        env: {
+          MCP_CONFORMANCE_SCENARIO: scenario.name,
+          MCP_CONFORMANCE_CONTEXT: JSON.stringify(scenario.context),
+          MCP_CONFORMANCE_PROTOCOL_VERSION: revision,
+        },
+        budgetMs,
+        transcript: first.transcript,
+        signal: options.signal,
+        settle: () => server.settle(SETTLE_MS).then(() => server.stopOpen()),
+      });
+  } finally {
+    await server.close();
+  }
+  const records: ScenarioRecord[] = (server.sessions.length > 0 ? server.sessions : [undefined]).map((s) => ({
+    scenario,
+    revision,
+    transport: 'stdio' as const,
+    conv: s?.conv ?? first,
+    ...(s && { stdio: s.state }),
+    exit,
+  }));
+  for (const r of records) options.onScenario?.(r);
+  return records;
+}
+
 async function inProcess(
   client: (contract: ClientContract) => Promise<void>,
-  url: string,
+  reach: Pick<ClientContract, 'url' | 'spawn'>,
   scenario: Scenario,
   revision: string,
   budgetMs: number,
@@ -142,7 +218,7 @@ async function inProcess(
   try {
     const ended = await Promise.race([
       client({
-        url,
+        ...reach,
         scenario: scenario.name,
         context: scenario.context,
         protocolVersion: revision,
@@ -168,6 +244,8 @@ async function inProcess(
   }
 }
 
+const TRANSPORT_NAMES = { http: 'Streamable HTTP', stdio: 'stdio' } as const;
+
 /** One result per check: the worst of the scenarios it judged, or a skip naming why none applied. */
 export function judge(checks: readonly ClientCheckDef[], records: readonly ScenarioRecord[]): CheckResult[] {
   return checks.map((def) => {
@@ -176,7 +254,12 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
     const reasons: string[] = [];
     const errors: string[] = [];
     for (const r of records) {
-      if (!appliesTo(def, r)) continue;
+      if (!appliesTo(def, r)) {
+        // Left out for its transport alone: the skip says so.
+        if (def.transport && appliesTo({ ...def, transport: undefined }, r))
+          reasons.push(`${where(r)}: over ${r.transport}; this check judges ${TRANSPORT_NAMES[def.transport]}`);
+        continue;
+      }
       const era = eraRefused(r);
       if (era) {
         reasons.push(era);
@@ -196,6 +279,13 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
       if (o.status === 'skip') reasons.push(o.message);
       else outcomes.push(o);
     }
+    // A run over the other transport: one reason, not one per scenario.
+    if (def.transport && records.length > 0 && records.every((r) => r.transport !== def.transport))
+      reasons.splice(
+        0,
+        reasons.length,
+        `the client ran over ${records[0]?.transport}; this check judges ${TRANSPORT_NAMES[def.transport]}`,
+      );
     const revision = records[0]?.revision ?? '2025-11-25';
     const named = { ...def, requirement: citing(def.requirement, revision) };
     const worst = worstOf(outcomes);
@@ -241,10 +331,12 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
   const authNames = options.scenarios?.filter(isAuthScenario) ?? [];
   const mcpNames = options.scenarios?.filter((n) => !isAuthScenario(n));
   const mcpOnlyAuth = options.scenarios !== undefined && mcpNames?.length === 0;
+  const transport = transportOf(options);
   if (!mcpOnlyAuth)
-    for (const [scenario, revision] of plan({ ...options, scenarios: mcpNames })) {
+    for (const [scenario, revision] of plan({ ...options, transport, scenarios: mcpNames })) {
       if (options.signal?.aborted) break;
-      records.push(await runScenario(scenario, revision, options));
+      if (transport === 'stdio') records.push(...(await runStdioScenario(scenario, revision, options)));
+      else records.push(await runScenario(scenario, revision, options));
     }
   const authRuns = await runAuthScenarios(options, authNames);
   const selected = CLIENT_CHECKS.filter(
@@ -263,7 +355,10 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
     checks = checks.map((c) => ({
       ...c,
       status: 'error' as const,
-      message: `the client never sent MCP to the test server in any scenario (${describeExits(records)})`,
+      message:
+        transport === 'stdio' && records.every((r) => !r.stdio)
+          ? `the client never started {server} in any scenario (${describeExits(records)})`
+          : `the client never sent MCP to the test server in any scenario (${describeExits(records)})`,
     }));
   if (options.strict) checks = checks.map((c) => (c.status === 'warn' ? { ...c, status: 'fail' as const } : c));
   const client = records.find((r) => r.conv.clientInfo)?.conv;
@@ -294,6 +389,14 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
     summary: summarize(checks),
     checks,
   } as Report;
+}
+
+/** stdio when asked, or when the client's command has `{server}`. */
+function transportOf(options: ClientRunOptions): 'http' | 'stdio' {
+  if (options.transport) return options.transport;
+  return typeof options.client !== 'function' && options.client.args.some((a) => a.includes('{server}'))
+    ? 'stdio'
+    : 'http';
 }
 
 function isAuthScenario(name: string): boolean {

@@ -25,4 +25,6 @@ export interface Scenario {
   refuseFirstVersion?: boolean;
   /** A `$ref` to this path of the test server's origin sits in a tool's inputSchema: fetching it is recorded. */
   canaryPath?: string;
+  /** A scenario about one transport alone (a dropped SSE stream, HTTP headers): not run over the other. */
+  transport?: 'http';
 }
