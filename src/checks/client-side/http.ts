@@ -156,29 +156,51 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
   },
   {
     id: 'client-side/http/sse-resume',
-    title: 'A dropped SSE stream is resumed with GET and Last-Event-ID, after its retry',
+    title: 'A stream the server closed before its response is resumed with GET and Last-Event-ID',
     requirement: requirement(
       'client-side.http.sse-resume',
       'SHOULD',
       'basic/transports#resumability-and-redelivery',
-      'After a stream closes before its response, the client resumes with GET and Last-Event-ID of the last event, waiting the retry the server set',
+      'When the server closes an SSE stream before its response, the client reconnects with GET carrying the last event id in Last-Event-ID',
+      '2025-11-25',
     ),
     transport: 'http',
+    revisions: ['2025-11-25'],
     scenarios: ['sse-retry'],
     judge: (r) => {
       const d = r.http?.state.dropped;
       if (!d) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
       if (d.resumedAt === undefined)
         return warn(
-          `${where(r)}: the stream was dropped after a primed event and the client did not resume it with GET and Last-Event-ID`,
+          `${where(r)}: the stream was closed after a primed event (id drop-1) and the client did not reconnect with GET and Last-Event-ID`,
         );
-      if (d.lastEventId !== 'drop-1')
-        return warn(`${where(r)}: Last-Event-ID ${JSON.stringify(d.lastEventId)}, the last event was drop-1`);
+      return d.lastEventId === 'drop-1'
+        ? pass(`${where(r)}: resumed with GET and Last-Event-ID drop-1`)
+        : warn(`${where(r)}: resumed with Last-Event-ID ${JSON.stringify(d.lastEventId)}, the last event was drop-1`);
+    },
+  },
+  {
+    id: 'client-side/http/sse-retry-wait',
+    title: "A client reconnecting to a closed SSE stream waits the stream's retry first",
+    requirement: requirement(
+      'client-side.http.sse-retry-wait',
+      'MUST',
+      'basic/transports#sending-messages-to-the-server',
+      'A client that reconnects after the server closed an SSE stream waits the milliseconds of the retry field first',
+      '2025-11-25',
+    ),
+    transport: 'http',
+    revisions: ['2025-11-25'],
+    scenarios: ['sse-retry'],
+    judge: (r) => {
+      const d = r.http?.state.dropped;
+      if (d?.resumedAt === undefined)
+        return skip(`${where(r)}: the client did not reconnect to a stream the server closed`);
       const waited = Math.round(d.resumedAt - d.closedAt);
       // Timers fire a little early or late; 50 ms under the retry is still the retry.
       return waited + 50 >= SSE_RETRY_MS
-        ? pass(`${where(r)}: resumed after ${waited} ms (retry ${SSE_RETRY_MS})`)
-        : warn(`${where(r)}: resumed after ${waited} ms, before the retry of ${SSE_RETRY_MS} ms`);
+        ? pass(`${where(r)}: reconnected after ${waited} ms (retry ${SSE_RETRY_MS})`)
+        : fail(`${where(r)}: reconnected after ${waited} ms, before the retry of ${SSE_RETRY_MS} ms`);
     },
   },
   {
