@@ -57,7 +57,9 @@ describe('client-side checks', () => {
           },
           body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: PROBE_META } }),
         });
-        expect(await probe.json()).toMatchObject({ error: { code: -32601 } });
+        // No session yet: 2025-11-25 Session Management, a request other than initialize without one gets 400.
+        expect(probe.status).toBe(400);
+        expect(await probe.json()).toMatchObject({ id: 0, error: { code: -32000 } });
         await connect(c);
       },
     });

@@ -202,6 +202,9 @@ export class Conversation {
       this.negotiated = STATELESS;
     }
     const version = meta[META.version];
+    // 2026-07-28 basic › _meta: a request without its protocol fields is invalid (-32602, HTTP 400).
+    if (version === undefined || meta[META.capabilities] === undefined)
+      throw new RpcError(-32602, `missing ${META.version} or ${META.capabilities} in _meta`);
     if (version !== STATELESS || (this.scenario.refuseFirstVersion && this.versionRefusals === 0)) {
       this.versionRefusals++;
       throw new RpcError(-32022, 'unsupported protocol version', {
