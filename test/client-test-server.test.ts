@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_SCENARIOS } from '../src/checks/client-side/index.js';
 import { resultDefinition, validate } from '../src/schema/validators.js';
-import { Conversation, DEFERRED, META, STATELESS } from '../src/transport/test-server/conversation.js';
+import { Conversation, META, STATELESS } from '../src/transport/test-server/conversation.js';
 import { httpTestServer } from '../src/transport/test-server/endpoint.js';
 
 const CASES = CLIENT_SCENARIOS.flatMap((s) => s.revisions.map((r) => [s.name, r] as const));
@@ -33,15 +33,19 @@ describe('the test server', () => {
       ['resources/list', params()],
       ['prompts/list', params()],
       ['resources/templates/list', params()],
-      ...scenario.tools.map(
-        (t) => ['tools/call', params({ name: t.name, arguments: { a: 1, b: 2 } })] as [string, Record<string, unknown>],
-      ),
+      // A `hang` tool never answers: nothing to validate.
+      ...scenario.tools
+        .filter((t) => t.does !== 'hang')
+        .map(
+          (t) =>
+            ['tools/call', params({ name: t.name, arguments: { a: 1, b: 2 } })] as [string, Record<string, unknown>],
+        ),
     ];
     const broken: string[] = [];
     let checked = 0;
     for (const [method, p] of requests) {
       const reply = await conv.handle({ jsonrpc: '2.0', id: checked, method, params: p }, undefined);
-      if (reply === DEFERRED || reply === undefined) continue;
+      if (typeof reply !== 'object') continue;
       expect(reply.error, `${method}: ${JSON.stringify(reply.error)}`).toBeUndefined();
       const result = reply.result as Record<string, unknown>;
       const def = result.resultType === 'input_required' ? 'InputRequiredResult' : resultDefinition(revision, method)!;

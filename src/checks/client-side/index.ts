@@ -4,6 +4,7 @@ import { CLIENT_CAPABILITY_CHECKS } from './capabilities.js';
 import { CLIENT_FRAME_CHECKS } from './frames.js';
 import { CLIENT_HTTP_CHECKS } from './http.js';
 import { CLIENT_LIFECYCLE_CHECKS } from './lifecycle.js';
+import { CLIENT_REQUEST_CHECKS } from './requests.js';
 
 export { CLIENT_SCENARIOS } from './scenarios.js';
 
@@ -12,4 +13,5 @@ export const CLIENT_CHECKS: ClientCheckDef[] = [
   ...CLIENT_LIFECYCLE_CHECKS,
   ...CLIENT_CAPABILITY_CHECKS,
   ...CLIENT_HTTP_CHECKS,
+  ...CLIENT_REQUEST_CHECKS,
 ];

@@ -2,7 +2,15 @@
 // 2025-11-25; stateless requests on 2026-07-28), JSON or SSE responses, the SSE stream a scenario drops and resumes.
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type Conversation, DEFERRED, INITIALIZE_REVISIONS, META, type Outlet, STATELESS } from './conversation.js';
+import {
+  CANCELLED,
+  type Conversation,
+  DEFERRED,
+  INITIALIZE_REVISIONS,
+  META,
+  type Outlet,
+  STATELESS,
+} from './conversation.js';
 import { decodeHeader, headerParams, headerValue, valueAt } from './headers.js';
 import { type RouteHandler, TestServer, answer } from './http.js';
 
@@ -28,11 +36,15 @@ export interface HttpState {
   dropped?: { id: unknown; closedAt: number; resumedAt?: number; lastEventId?: string };
   /** Canary fetches (a `$ref` the client should not have dereferenced). */
   canaryHits: number;
+  /** Session ids the server ended (a scenario with expireSession): requests carrying one get 404. */
+  ended: string[];
+  /** Each session id issued, with the exchange (its seq) of the initialize that got it. */
+  issued: { exchange?: number; id: string }[];
 }
 
 /** A test server for one scenario's conversation. */
 export function httpTestServer(conv: Conversation): { server: TestServer; state: HttpState } {
-  const state: HttpState = { deletes: 0, canaryHits: 0 };
+  const state: HttpState = { deletes: 0, canaryHits: 0, ended: [], issued: [] };
   const exchangeSeq = (req: IncomingMessage) => server.exchangeOf(req)?.seq;
 
   /** A refusal at the HTTP level: the status the revision names, with a JSON-RPC error body (recorded). */
@@ -60,10 +72,19 @@ export function httpTestServer(conv: Conversation): { server: TestServer; state:
         ? headerMismatch(req, single, conv)
         : sessionRefusal(req, state.sessionId, initializing, conv.revision);
     if (refusal) return refuse(res, xseq, refusal, single?.id);
-    if (conv.revision !== STATELESS && initializing) headers['mcp-session-id'] = state.sessionId = randomUUID();
+    if (conv.revision !== STATELESS && initializing) {
+      headers['mcp-session-id'] = state.sessionId = randomUUID();
+      state.issued.push({ exchange: xseq, id: state.sessionId });
+    }
     const requests = messages.filter(isRequest);
     if (requests.length === 0) {
       for (const m of messages) await conv.handle(m, undefined);
+      const initialized = messages.some((m) => (m as { method?: unknown })?.method === 'notifications/initialized');
+      // The scenario's server ends the session once it is set up, so the client's next request meets a 404.
+      if (initialized && conv.scenario.expireSession && state.ended.length === 0 && state.sessionId) {
+        state.ended.push(state.sessionId);
+        state.sessionId = undefined;
+      }
       return answer(res, { status: 202 });
     }
     const wantsStream =
@@ -75,7 +96,7 @@ export function httpTestServer(conv: Conversation): { server: TestServer; state:
       const replies = [];
       for (const m of messages) {
         const reply = await conv.handle(m, undefined);
-        if (reply && reply !== DEFERRED) {
+        if (reply && reply !== DEFERRED && reply !== CANCELLED) {
           conv.record('out', JSON.stringify(reply), xseq);
           replies.push(reply);
         }
@@ -86,7 +107,10 @@ export function httpTestServer(conv: Conversation): { server: TestServer; state:
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headers });
     let event = 0;
     const out: Outlet = (m) => res.write(`id: ${xseq}-${event++}\nevent: message\ndata: ${JSON.stringify(m)}\n\n`);
+    res.flushHeaders();
     const reply = await conv.handle(requests[0], out);
+    // Cancelled by the client: the stream ends without a response.
+    if (reply === CANCELLED) return void res.end();
     if (reply === DEFERRED) {
       // A primed event with its retry, then the stream closes before the result: the client must resume.
       res.write(`id: drop-1\nretry: ${SSE_RETRY_MS}\ndata: \n\n`);
@@ -135,7 +159,7 @@ function streams(conv: Conversation, request: unknown): boolean {
   const r = request as { method: string; params?: { name?: unknown } };
   if (r.method !== 'tools/call') return false;
   const tool = conv.scenario.tools.find((t) => t.name === r.params?.name);
-  return tool !== undefined && ['ask', 'elicit', 'sse-drop'].includes(tool.does);
+  return tool !== undefined && ['ask', 'elicit', 'sse-drop', 'hang'].includes(tool.does);
 }
 
 /** An HTTP-level refusal: its status and the JSON-RPC error that goes with it. */

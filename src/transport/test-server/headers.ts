@@ -35,3 +35,7 @@ export function decodeHeader(value: string | undefined): string | undefined {
   const m = value === undefined ? null : /^=\?base64\?(.*)\?=$/.exec(value);
   return m ? Buffer.from(m[1] ?? '', 'base64').toString('utf8') : value;
 }
+
+/** A value that cannot go as a plain header (non-ASCII or control characters, edge whitespace, the sentinel's shape). */
+export const needsBase64 = (v: string): boolean =>
+  /[^\x20-\x7e]/.test(v) || v !== v.trim() || /^=\?base64\?.*\?=$/.test(v);
