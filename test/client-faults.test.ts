@@ -92,6 +92,31 @@ describe('client-side checks', () => {
     expect(verdicts['client-side/http/protocol-version-header']).toBe('pass');
   });
 
+  it('a new initialize after a 404 is not held to the version header of the session it replaces', async () => {
+    const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'session-expired')!;
+    const original = globalThis.fetch;
+    const record = await runScenario(scenario, '2025-11-25', {
+      ...options,
+      client: async (c) => {
+        // What mcporter does: the new initialize goes without MCP-Protocol-Version (nothing is negotiated yet).
+        globalThis.fetch = (url, init) => {
+          if (init && String(init.body).includes('"initialize"'))
+            delete (init.headers as Record<string, string>)['mcp-protocol-version'];
+          return original(url, init);
+        };
+        try {
+          await connect(c);
+        } finally {
+          globalThis.fetch = original;
+        }
+      },
+    });
+    const verdicts = Object.fromEntries(judge(CLIENT_CHECKS, [record]).map((r) => [r.id, r.status]));
+    expect(verdicts['client-side/http/session-reinitialize']).toBe('pass');
+    expect(verdicts['client-side/http/protocol-version-header']).toBe('pass');
+    expect(verdicts['client-side/http/session-id']).toBe('pass');
+  });
+
   it('version-retry names the refusal it saw, and skips a first request refused otherwise', async () => {
     const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'request-metadata')!;
     const retry = CLIENT_CHECKS.filter((c) => c.id === 'client-side/stateless/version-retry');

@@ -26,11 +26,18 @@ const parsed = (x: HttpExchange): Record<string, unknown> | undefined => {
     return undefined;
   }
 };
-/** The exchanges after the one that carried initialize (all of them on 2026-07-28). */
+/**
+ * The exchanges after the one that carried initialize (all of them on 2026-07-28). A later initialize (a new session
+ * after a 404) negotiates afresh, so it is not one of them.
+ */
 const afterInitialize = (r: ScenarioRecord) => {
   const all = mcpExchanges(r);
   const init = all.findIndex((x) => parsed(x)?.method === 'initialize');
-  return r.revision === STATELESS ? all : init < 0 ? [] : all.slice(init + 1);
+  return r.revision === STATELESS
+    ? all
+    : init < 0
+      ? []
+      : all.slice(init + 1).filter((x) => parsed(x)?.method !== 'initialize');
 };
 const none = (r: ScenarioRecord) => skip(`${where(r)}: the client made no HTTP request to the MCP endpoint`);
 
