@@ -70,7 +70,9 @@ describe('client-side checks', () => {
           },
           body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'server/discover', params: { _meta: PROBE_META } }),
         });
-        expect(await probe.json()).toMatchObject({ error: { code: -32601 } });
+        // No session yet: 2025-11-25 Session Management, a request other than initialize without one gets 400.
+        expect(probe.status).toBe(400);
+        expect(await probe.json()).toMatchObject({ id: 0, error: { code: -32000 } });
         await connect(c);
       },
     });
@@ -101,6 +103,31 @@ describe('client-side checks', () => {
     const verdicts = Object.fromEntries(results.map((r) => [r.id, r.status]));
     expect(verdicts['client-side/http/session-id']).toBe('pass');
     expect(verdicts['client-side/http/protocol-version-header']).toBe('pass');
+  });
+
+  it('a new initialize after a 404 is not held to the version header of the session it replaces', async () => {
+    const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'session-expired')!;
+    const original = globalThis.fetch;
+    const record = await runScenario(scenario, '2025-11-25', {
+      ...options,
+      client: async (c) => {
+        // What mcporter does: the new initialize goes without MCP-Protocol-Version (nothing is negotiated yet).
+        globalThis.fetch = (url, init) => {
+          if (init && String(init.body).includes('"initialize"'))
+            delete (init.headers as Record<string, string>)['mcp-protocol-version'];
+          return original(url, init);
+        };
+        try {
+          await connect(c);
+        } finally {
+          globalThis.fetch = original;
+        }
+      },
+    });
+    const verdicts = Object.fromEntries(judge(CLIENT_CHECKS, [record]).map((r) => [r.id, r.status]));
+    expect(verdicts['client-side/http/session-reinitialize']).toBe('pass');
+    expect(verdicts['client-side/http/protocol-version-header']).toBe('pass');
+    expect(verdicts['client-side/http/session-id']).toBe('pass');
   });
 
   it('version-retry names the refusal it saw, and skips a first request refused otherwise', async () => {

@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { CLIENT_SCENARIOS } from '../src/checks/client-side/index.js';
 import { resultDefinition, validate } from '../src/schema/validators.js';
-import { Conversation, DEFERRED, META, STATELESS } from '../src/transport/test-server/conversation.js';
+import { Conversation, META, STATELESS } from '../src/transport/test-server/conversation.js';
+import { httpTestServer } from '../src/transport/test-server/endpoint.js';
 
 const CASES = CLIENT_SCENARIOS.flatMap((s) => s.revisions.map((r) => [s.name, r] as const));
 const meta = {
@@ -32,15 +33,19 @@ describe('the test server', () => {
       ['resources/list', params()],
       ['prompts/list', params()],
       ['resources/templates/list', params()],
-      ...scenario.tools.map(
-        (t) => ['tools/call', params({ name: t.name, arguments: { a: 1, b: 2 } })] as [string, Record<string, unknown>],
-      ),
+      // A `hang` tool never answers: nothing to validate.
+      ...scenario.tools
+        .filter((t) => t.does !== 'hang')
+        .map(
+          (t) =>
+            ['tools/call', params({ name: t.name, arguments: { a: 1, b: 2 } })] as [string, Record<string, unknown>],
+        ),
     ];
     const broken: string[] = [];
     let checked = 0;
     for (const [method, p] of requests) {
       const reply = await conv.handle({ jsonrpc: '2.0', id: checked, method, params: p }, undefined);
-      if (reply === DEFERRED || reply === undefined) continue;
+      if (typeof reply !== 'object') continue;
       expect(reply.error, `${method}: ${JSON.stringify(reply.error)}`).toBeUndefined();
       const result = reply.result as Record<string, unknown>;
       const def = result.resultType === 'input_required' ? 'InputRequiredResult' : resultDefinition(revision, method)!;
@@ -56,5 +61,95 @@ describe('the test server', () => {
     const conv = new Conversation(CLIENT_SCENARIOS[0]!, '2025-11-25', 100);
     const reply = await conv.handle({ jsonrpc: '2.0', id: 1, method: 'server/discover', params: {} }, undefined);
     expect(reply).toMatchObject({ error: { code: -32601 } });
+  });
+});
+
+describe('the test server over HTTP answers with the status each revision names', () => {
+  const serve = async (revision: string) => {
+    const scenario = CLIENT_SCENARIOS.find((s) => s.name === 'tools_call')!;
+    const { server } = httpTestServer(new Conversation(scenario, revision, 100));
+    return { server, url: await server.listen() };
+  };
+  const send = async (url: string, headers: Record<string, string>, body: unknown, method = 'POST') => {
+    const res = await fetch(url, {
+      method,
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      ...(method === 'POST' && { body: JSON.stringify(body) }),
+    });
+    const text = await res.text();
+    return {
+      status: res.status,
+      code: text ? (JSON.parse(text) as { error?: { code?: number } }).error?.code : undefined,
+    };
+  };
+  const rpc = (method: string, params: Record<string, unknown> = {}) => ({ jsonrpc: '2.0', id: 1, method, params });
+
+  it('2025-11-25: 400 without the session id, 404 for an unknown one, 400 for an unsupported MCP-Protocol-Version', async () => {
+    const { server, url } = await serve('2025-11-25');
+    try {
+      const init = await fetch(url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(
+          rpc('initialize', {
+            protocolVersion: '2025-11-25',
+            capabilities: {},
+            clientInfo: { name: 'p', version: '1' },
+          }),
+        ),
+      });
+      const sid = init.headers.get('mcp-session-id')!;
+      const v = { 'mcp-protocol-version': '2025-11-25' };
+      expect(await send(url, v, rpc('tools/list'))).toEqual({ status: 400, code: -32000 });
+      expect(await send(url, { ...v, 'mcp-session-id': 'not-issued' }, rpc('tools/list'))).toEqual({
+        status: 404,
+        code: -32001,
+      });
+      expect(
+        await send(url, { 'mcp-session-id': sid, 'mcp-protocol-version': '1999-01-01' }, rpc('tools/list')),
+      ).toEqual({ status: 400, code: -32000 });
+      expect((await send(url, { ...v, 'mcp-session-id': sid }, rpc('tools/list'))).status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('2026-07-28: 400 for a version, header or _meta refusal, 404 for an unknown method, 405 for GET and DELETE', async () => {
+    const { server, url } = await serve(STATELESS);
+    const h = (method: string, name?: string) => ({
+      'mcp-protocol-version': STATELESS,
+      'mcp-method': method,
+      ...(name && { 'mcp-name': name }),
+    });
+    try {
+      expect(await send(url, h('tools/list'), rpc('tools/list', { _meta: meta }))).toEqual({
+        status: 200,
+        code: undefined,
+      });
+      expect(await send(url, h('tools/list'), rpc('tools/list'))).toEqual({ status: 400, code: -32602 });
+      const old = { ...meta, [META.version]: '2025-11-25' };
+      expect(
+        await send(
+          url,
+          { ...h('tools/list'), 'mcp-protocol-version': '2025-11-25' },
+          rpc('tools/list', { _meta: old }),
+        ),
+      ).toEqual({ status: 400, code: -32022 });
+      expect(
+        await send(url, h('tools/call', 'other'), rpc('tools/call', { name: 'add_numbers', _meta: meta })),
+      ).toEqual({ status: 400, code: -32020 });
+      expect(await send(url, {}, rpc('initialize', { protocolVersion: '2025-11-25' }))).toEqual({
+        status: 400,
+        code: -32020,
+      });
+      expect(await send(url, h('nothing/here'), rpc('nothing/here', { _meta: meta }))).toEqual({
+        status: 404,
+        code: -32601,
+      });
+      expect((await send(url, {}, undefined, 'GET')).status).toBe(405);
+      expect((await send(url, {}, undefined, 'DELETE')).status).toBe(405);
+    } finally {
+      await server.close();
+    }
   });
 });

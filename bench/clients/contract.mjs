@@ -8,6 +8,7 @@
  * @property {any} client an SDK Client, connected by `connect`
  * @property {() => Promise<void>} connect
  * @property {(method: 'elicitation/create' | 'sampling/createMessage' | 'roots/list', handler: (request: any) => any) => void} handle
+ * @property {(params: any, timeoutMs: number) => Promise<unknown>} [timedCall] a tools/call with the SDK's request timeout
  */
 
 /** The capabilities the contract client declares, with a handler for each: a host that answers what it declares. */
@@ -126,7 +127,14 @@ export async function runContract(make) {
   let code = 0;
   try {
     await sdk.connect();
-    await (SCENARIOS[scenario] ?? callGiven)(sdk.client, context);
+    // A host gives up on a call that runs past its timeout (the SDK then cancels it): the context says how long.
+    if (context.requestTimeoutMs && sdk.timedCall) {
+      await sdk.client.listTools();
+      for (const call of context.toolCalls ?? [])
+        await sdk
+          .timedCall({ name: call.name, arguments: call.arguments ?? {} }, context.requestTimeoutMs)
+          .catch(() => {});
+    } else await (SCENARIOS[scenario] ?? callGiven)(sdk.client, context);
   } catch (error) {
     process.stderr.write(`${scenario}: ${error instanceof Error ? error.message : String(error)}\n`);
     code = 1;

@@ -22,5 +22,6 @@ await runContract((url) => {
     client,
     connect: () => client.connect(new StreamableHTTPClientTransport(new URL(url))),
     handle: (method, handler) => client.setRequestHandler(SCHEMAS[method], handler),
+    timedCall: (params, timeout) => client.callTool(params, undefined, { timeout }),
   };
 });

@@ -15,5 +15,6 @@ await runContract((url, revision) => {
     client,
     connect: () => client.connect(new StreamableHTTPClientTransport(new URL(url))),
     handle: (method, handler) => client.setRequestHandler(method, handler),
+    timedCall: (params, timeout) => client.callTool(params, { timeout }),
   };
 });

@@ -33,19 +33,39 @@ async function readSse(body, onMessage) {
   return { lastId, retry };
 }
 
+/** The Mcp-Param-* headers of a call: each x-mcp-header parameter reachable through `properties` that has a value. */
+function paramHeaders(schema, args, path = []) {
+  const out = {};
+  for (const [key, sub] of Object.entries(schema?.properties ?? {})) {
+    const value = [...path, key].reduce((v, k) => v?.[k], args);
+    const name = sub?.['x-mcp-header'];
+    if (typeof name === 'string' && value !== undefined && value !== null) {
+      const text = String(value);
+      const plain = /^[\x20-\x7e]*$/.test(text) && text === text.trim() && !/^=\?base64\?.*\?=$/.test(text);
+      out[`mcp-param-${name.toLowerCase()}`] = plain
+        ? text
+        : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
+    }
+    Object.assign(out, paramHeaders(sub, args, [...path, key]));
+  }
+  return out;
+}
+
 /**
  * Runs one scenario against `url`, or over stdio against the server `spawn` starts. `fault` (optional) names the one
  * rule to break: see test/fixtures/clients/faults.yaml.
  * @param {{ url: string, spawn?: () => any, scenario: string, protocolVersion?: string, signal?: AbortSignal }} contract
  * @param {string} [fault]
  */
-export async function connect({ url, spawn, scenario, protocolVersion = '2025-11-25', signal }, fault) {
+export async function connect({ url, spawn, scenario, protocolVersion = '2025-11-25', context = {}, signal }, fault) {
   const stateless = protocolVersion === STATELESS;
   const capabilities =
     fault === 'no-roots' || fault === 'silent-undeclared'
       ? {}
       : { roots: { listChanged: false }, sampling: {}, elicitation: { form: {} } };
   let sessionId;
+  /** The inputSchema of each listed tool, for the headers its x-mcp-header parameters ask for. */
+  const toolSchemas = new Map();
   let negotiated = stateless ? STATELESS : undefined;
   let nextId = 1;
   const id = () => (fault === 'reuse-id' ? 1 : nextId++);
@@ -61,6 +81,8 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
       h['mcp-method'] = message.method;
       if (message.params?.name !== undefined) h['mcp-name'] = String(message.params.name);
     }
+    if (stateless && message?.method === 'tools/call' && fault !== 'no-param-headers')
+      Object.assign(h, paramHeaders(toolSchemas.get(message.params?.name), message.params?.arguments));
     return h;
   };
   const meta = () =>
@@ -105,10 +127,21 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
 
   const stdio = spawn ? overStdio(spawn(), answerFor, fault) : undefined;
   /** POSTs a message; returns the response to it (requests), answering server requests on the way. */
-  const post = async (message) => {
+  const post = async (message, options = {}) => {
     if (stdio) return stdio.send(message);
-    const res = await fetch(url, { method: 'POST', headers: headers(message), body: JSON.stringify(message), signal });
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: headers(message),
+      body: JSON.stringify(message),
+      signal: options.signal ?? signal,
+    });
     if (res.headers.get('mcp-session-id')) sessionId = res.headers.get('mcp-session-id');
+    // The session ended: a new one (initialize without a session id), then the request again.
+    if (res.status === 404 && sessionId && message.method !== 'initialize' && fault !== 'no-reinitialize') {
+      sessionId = undefined;
+      await open();
+      return post(message, options);
+    }
     if (!('id' in message) || !message.method) return undefined;
     const type = res.headers.get('content-type') ?? '';
     if (!type.includes('text/event-stream')) return res.json().catch(() => undefined);
@@ -134,12 +167,16 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     }
     return undefined;
   };
-  const request = (method, params = {}) => post({ jsonrpc: '2.0', id: id(), method, params: { ...params, ...meta() } });
+  const request = (method, params = {}, options) =>
+    post({ jsonrpc: '2.0', id: id(), method, params: { ...params, ...meta() } }, options);
 
-  if (stateless) {
-    let reply = await request('server/discover');
-    if (reply?.error?.code === -32022 && fault !== 'no-version-retry') reply = await request('server/discover');
-  } else {
+  /** Opens the conversation: discover (2026-07-28), or initialize and notifications/initialized. */
+  const open = async () => {
+    if (stateless) {
+      let reply = await request('server/discover');
+      if (reply?.error?.code === -32022 && fault !== 'no-version-retry') reply = await request('server/discover');
+      return;
+    }
     if (fault === 'list-before-initialize') await request('tools/list');
     const init = await request('initialize', {
       protocolVersion: fault === 'bad-version' ? 'latest' : protocolVersion,
@@ -153,8 +190,10 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     if (fault === 'cancel-initialize')
       await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'late' } });
     await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-  }
+  };
+  await open();
   const tools = (await request('tools/list'))?.result?.tools ?? [];
+  for (const tool of tools) toolSchemas.set(tool.name, tool.inputSchema);
   const call = async (name, args = {}) => {
     const first = await request('tools/call', { name, arguments: args });
     const result = first?.result;
@@ -165,7 +204,38 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     const requestState = fault === 'alter-state' ? `${result.requestState}x` : result.requestState;
     return request('tools/call', { name, arguments: args, inputResponses, requestState });
   };
+  /** Calls never_answers with a progress token, calls add_numbers meanwhile, and gives up on the first after `ms`. */
+  const abandon = async (ms) => {
+    const give = new AbortController();
+    const hung = {
+      jsonrpc: '2.0',
+      id: id(),
+      method: 'tools/call',
+      params: { name: 'never_answers', arguments: {}, _meta: { progressToken: 'p-1' } },
+    };
+    const waiting = post(hung, { signal: give.signal }).catch(() => undefined);
+    const token = fault === 'reuse-progress-token' ? 'p-1' : 'p-2';
+    await post({
+      jsonrpc: '2.0',
+      id: id(),
+      method: 'tools/call',
+      params: { name: 'add_numbers', arguments: { a: 1, b: 2 }, _meta: { progressToken: token } },
+    });
+    await new Promise((r) => setTimeout(r, ms));
+    give.abort();
+    await waiting;
+    if (fault !== 'no-cancel')
+      await post({
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: hung.id, reason: 'timed out' },
+      });
+  };
+  if (scenario === 'request-abandoned') await abandon(context.requestTimeoutMs ?? 300);
+  if (scenario === 'http-custom-headers')
+    for (const c of context.toolCalls ?? []) await call(c.name, c.arguments ?? {});
   for (const tool of tools) {
+    if (['never_answers', 'set_region'].includes(tool.name)) continue;
     if (tool.name === 'add_numbers' && scenario === 'tools_call')
       await call('add_numbers', fault === 'bad-arguments' ? { a: 'one', b: 2 } : { a: 1, b: 2 });
     else if (tool.name !== 'add_numbers' && tool.name !== 'set_display_name') await call(tool.name);
@@ -253,6 +323,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     ...(server && { spawn: () => spawnProcess(server[0], server.slice(1), { stdio: ['pipe', 'pipe', 'inherit'] }) }),
     scenario: process.env.MCP_CONFORMANCE_SCENARIO ?? 'initialize',
     protocolVersion: process.env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25',
+    context: JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT || '{}'),
   });
   // Keep-alive sockets would hold the process open after its work is done.
   process.exit(0);

@@ -88,6 +88,8 @@ export const CLIENT_FRAME_CHECKS: ClientCheckDef[] = [
         if (f.dir !== 'in') continue;
         for (const m of Array.isArray(f.message) ? f.message : [f.message]) {
           if (!isObject(m) || typeof m.method !== 'string' || !isId(m.id)) continue;
+          // A new initialize opens a new session (after a 404 for the old one): ids start afresh.
+          if (m.method === 'initialize') seen.clear();
           const key = JSON.stringify(m.id);
           if (seen.has(key))
             return fail(`${where(r)}: request id ${key} used twice`, {

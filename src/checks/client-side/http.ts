@@ -2,6 +2,7 @@
 import { isObject } from '../../json.js';
 import { STATELESS } from '../../transport/test-server/conversation.js';
 import { SSE_RETRY_MS } from '../../transport/test-server/endpoint.js';
+import { decodeHeader, headerParams, headerValue, needsBase64, valueAt } from '../../transport/test-server/headers.js';
 import type { HttpExchange } from '../../transport/test-server/http.js';
 import { MCP_PATH } from '../../transport/test-server/http.js';
 import { fail, pass, skip, warn } from '../kit/check.js';
@@ -25,11 +26,18 @@ const parsed = (x: HttpExchange): Record<string, unknown> | undefined => {
     return undefined;
   }
 };
-/** The exchanges after the one that carried initialize (all of them on 2026-07-28). */
+/**
+ * The exchanges after the one that carried initialize (all of them on 2026-07-28). A later initialize (a new session
+ * after a 404) negotiates afresh, so it is not one of them.
+ */
 const afterInitialize = (r: ScenarioRecord) => {
   const all = mcpExchanges(r);
   const init = all.findIndex((x) => parsed(x)?.method === 'initialize');
-  return r.revision === STATELESS ? all : init < 0 ? [] : all.slice(init + 1);
+  return r.revision === STATELESS
+    ? all
+    : init < 0
+      ? []
+      : all.slice(init + 1).filter((x) => parsed(x)?.method !== 'initialize');
 };
 const none = (r: ScenarioRecord) => skip(`${where(r)}: the client made no HTTP request to the MCP endpoint`);
 
@@ -70,18 +78,26 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
     transport: 'http',
     revisions: INIT,
     judge: (r) => {
-      const sid = r.http?.state.sessionId;
+      // The session is the one the last initialize before each request opened (a new one after a 404).
+      let sid: string | undefined;
+      let after = 0;
+      for (const x of mcpExchanges(r)) {
+        if (parsed(x)?.method === 'initialize') {
+          sid = r.http?.state.issued.find((i) => i.exchange === x.seq)?.id ?? sid;
+          continue;
+        }
+        if (sid === undefined) continue;
+        after++;
+        if (x.requestHeaders['mcp-session-id'] !== sid)
+          return fail(
+            `${where(r)}: ${x.method} with Mcp-Session-Id ${JSON.stringify(x.requestHeaders['mcp-session-id'] ?? null)}`,
+            { expected: sid, actual: show(x) },
+          );
+      }
       if (sid === undefined) return none(r);
-      const after = afterInitialize(r);
-      const bad = after.find((x) => x.requestHeaders['mcp-session-id'] !== sid);
-      return bad
-        ? fail(
-            `${where(r)}: ${bad.method} with Mcp-Session-Id ${JSON.stringify(bad.requestHeaders['mcp-session-id'] ?? null)}`,
-            { expected: sid, actual: show(bad) },
-          )
-        : after.length === 0
-          ? skip(`${where(r)}: no request after initialize`)
-          : pass(`${where(r)}: ${after.length} requests with the session id`);
+      return after === 0
+        ? skip(`${where(r)}: no request after initialize`)
+        : pass(`${where(r)}: ${after} requests with the session id`);
     },
   },
   {
@@ -156,29 +172,51 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
   },
   {
     id: 'client-side/http/sse-resume',
-    title: 'A dropped SSE stream is resumed with GET and Last-Event-ID, after its retry',
+    title: 'A stream the server closed before its response is resumed with GET and Last-Event-ID',
     requirement: requirement(
       'client-side.http.sse-resume',
       'SHOULD',
       'basic/transports#resumability-and-redelivery',
-      'After a stream closes before its response, the client resumes with GET and Last-Event-ID of the last event, waiting the retry the server set',
+      'When the server closes an SSE stream before its response, the client reconnects with GET carrying the last event id in Last-Event-ID',
+      '2025-11-25',
     ),
     transport: 'http',
+    revisions: ['2025-11-25'],
     scenarios: ['sse-retry'],
     judge: (r) => {
       const d = r.http?.state.dropped;
       if (!d) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
       if (d.resumedAt === undefined)
         return warn(
-          `${where(r)}: the stream was dropped after a primed event and the client did not resume it with GET and Last-Event-ID`,
+          `${where(r)}: the stream was closed after a primed event (id drop-1) and the client did not reconnect with GET and Last-Event-ID`,
         );
-      if (d.lastEventId !== 'drop-1')
-        return warn(`${where(r)}: Last-Event-ID ${JSON.stringify(d.lastEventId)}, the last event was drop-1`);
+      return d.lastEventId === 'drop-1'
+        ? pass(`${where(r)}: resumed with GET and Last-Event-ID drop-1`)
+        : warn(`${where(r)}: resumed with Last-Event-ID ${JSON.stringify(d.lastEventId)}, the last event was drop-1`);
+    },
+  },
+  {
+    id: 'client-side/http/sse-retry-wait',
+    title: "A client reconnecting to a closed SSE stream waits the stream's retry first",
+    requirement: requirement(
+      'client-side.http.sse-retry-wait',
+      'MUST',
+      'basic/transports#sending-messages-to-the-server',
+      'A client that reconnects after the server closed an SSE stream waits the milliseconds of the retry field first',
+      '2025-11-25',
+    ),
+    transport: 'http',
+    revisions: ['2025-11-25'],
+    scenarios: ['sse-retry'],
+    judge: (r) => {
+      const d = r.http?.state.dropped;
+      if (d?.resumedAt === undefined)
+        return skip(`${where(r)}: the client did not reconnect to a stream the server closed`);
       const waited = Math.round(d.resumedAt - d.closedAt);
       // Timers fire a little early or late; 50 ms under the retry is still the retry.
       return waited + 50 >= SSE_RETRY_MS
-        ? pass(`${where(r)}: resumed after ${waited} ms (retry ${SSE_RETRY_MS})`)
-        : warn(`${where(r)}: resumed after ${waited} ms, before the retry of ${SSE_RETRY_MS} ms`);
+        ? pass(`${where(r)}: reconnected after ${waited} ms (retry ${SSE_RETRY_MS})`)
+        : fail(`${where(r)}: reconnected after ${waited} ms, before the retry of ${SSE_RETRY_MS} ms`);
     },
   },
   {
@@ -198,6 +236,79 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
       return (r.http.state.deletes ?? 0) > 0
         ? pass(`${where(r)}: DELETE sent`)
         : warn(`${where(r)}: the client exited without DELETE for its session`);
+    },
+  },
+  {
+    id: 'client-side/http/session-reinitialize',
+    title: 'A 404 for the session is followed by a new initialize without a session id',
+    requirement: requirement(
+      'client-side.http.session-reinitialize',
+      'MUST',
+      'basic/transports#session-management',
+      'When a request carrying Mcp-Session-Id gets HTTP 404, the client starts a new session: a new initialize without a session id',
+    ),
+    transport: 'http',
+    revisions: INIT,
+    scenarios: ['session-expired'],
+    judge: (r) => {
+      const all = mcpExchanges(r);
+      const gone = all.findIndex((x) => x.status === 404 && x.requestHeaders['mcp-session-id'] !== undefined);
+      if (gone < 0) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
+      const init = all.slice(gone + 1).find((x) => parsed(x)?.method === 'initialize');
+      if (!init)
+        return fail(`${where(r)}: ${all[gone]!.method} got 404 for its session and no new initialize followed`, {
+          actual: show(all[gone]!),
+        });
+      return init.requestHeaders['mcp-session-id'] === undefined
+        ? pass(`${where(r)}: a new initialize followed the 404`)
+        : fail(
+            `${where(r)}: the new initialize carries Mcp-Session-Id ${JSON.stringify(init.requestHeaders['mcp-session-id'])}`,
+            { actual: show(init) },
+          );
+    },
+  },
+  {
+    id: 'client-side/http/custom-headers',
+    title: 'A tools/call carries the Mcp-Param-* headers its tool declares, with the argument values (2026-07-28)',
+    requirement: requirement(
+      'client-side.http.custom-headers',
+      'MUST',
+      'basic/transports/streamable-http#custom-headers-from-tool-parameters',
+      'On 2026-07-28 a tools/call carries Mcp-Param-{name} for each x-mcp-header parameter with a value (Base64 sentinel where the value is not plain ASCII), and none for a parameter without one',
+      STATELESS,
+    ),
+    transport: 'http',
+    revisions: [STATELESS],
+    judge: (r) => {
+      let judged = 0;
+      for (const x of posts(r)) {
+        const m = parsed(x);
+        const p = isObject(m?.params) ? m.params : {};
+        const tool = m?.method === 'tools/call' ? r.scenario.tools.find((t) => t.name === p.name) : undefined;
+        const params = tool ? headerParams(tool.inputSchema) : [];
+        if (params.length === 0) continue;
+        judged++;
+        for (const { path, name } of params) {
+          const value = valueAt(p.arguments, path);
+          const raw = x.requestHeaders[`mcp-param-${name.toLowerCase()}`];
+          const fault =
+            value === undefined || value === null
+              ? raw === undefined
+                ? undefined
+                : `Mcp-Param-${name} sent for an argument without a value`
+              : raw === undefined
+                ? `no Mcp-Param-${name} for ${path.join('.')} = ${JSON.stringify(value)}`
+                : decodeHeader(raw) !== headerValue(value)
+                  ? `Mcp-Param-${name}: ${JSON.stringify(raw)} for ${JSON.stringify(value)}`
+                  : needsBase64(headerValue(value)) && decodeHeader(raw) === raw
+                    ? `Mcp-Param-${name}: ${JSON.stringify(raw)} sent plain, not in the Base64 sentinel`
+                    : undefined;
+          if (fault) return fail(`${where(r)}: ${String(p.name)}: ${fault}`, { actual: show(x) });
+        }
+      }
+      return judged === 0
+        ? skip(`${where(r)}: the client called no tool that declares x-mcp-header parameters`)
+        : pass(`${where(r)}: ${judged} calls with their Mcp-Param-* headers`);
     },
   },
 ];

@@ -5,6 +5,7 @@ import { CLIENT_FRAME_CHECKS } from './frames.js';
 import { CLIENT_HTTP_CHECKS } from './http.js';
 import { CLIENT_LIFECYCLE_CHECKS } from './lifecycle.js';
 import { CLIENT_STDIO_CHECKS } from './stdio.js';
+import { CLIENT_REQUEST_CHECKS } from './requests.js';
 
 export { CLIENT_SCENARIOS } from './scenarios.js';
 
@@ -14,4 +15,5 @@ export const CLIENT_CHECKS: ClientCheckDef[] = [
   ...CLIENT_CAPABILITY_CHECKS,
   ...CLIENT_HTTP_CHECKS,
   ...CLIENT_STDIO_CHECKS,
+  ...CLIENT_REQUEST_CHECKS,
 ];

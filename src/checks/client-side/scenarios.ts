@@ -139,3 +139,79 @@ export const CLIENT_SCENARIOS: Scenario[] = [
     asks: 'call test_input_required and answer its input request',
   },
 ];
+
+// Scenarios of the session, cancellation and tool-header checks (client-side/http/session-reinitialize,
+// client-side/tools/cancel-abandoned and progress-token-unique, client-side/http/custom-headers).
+const NEVER_ANSWERS: ScenarioTool = {
+  name: 'never_answers',
+  description: 'A call that never gets a result: the client has to give up on it',
+  inputSchema: { type: 'object', properties: {} },
+  does: 'hang',
+};
+const header = (type: string, name: string, description: string) => ({ type, description, 'x-mcp-header': name });
+/** A tool whose parameters are mirrored into Mcp-Param-* headers (2026-07-28, x-mcp-header). */
+const SET_REGION: ScenarioTool = {
+  name: 'set_region',
+  description: 'A tool whose annotated parameters the client mirrors into Mcp-Param-* headers',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      region: header('string', 'Region', 'Plain ASCII'),
+      replicas: header('integer', 'Replicas', 'An integer, in decimal'),
+      dryRun: header('boolean', 'DryRun', 'A boolean, in lower case'),
+      label: header('string', 'Label', 'Non-ASCII: Base64 sentinel'),
+      note: header('string', 'Note', 'Leading and trailing spaces: Base64 sentinel'),
+      options: { type: 'object', properties: { zone: header('string', 'Zone', 'Nested through properties') } },
+      weight: { type: 'number', description: 'Not annotated: no header' },
+    },
+    required: ['region'],
+  },
+  does: 'text',
+};
+
+CLIENT_SCENARIOS.push(
+  {
+    name: 'session-expired',
+    description:
+      'The server ends the session right after notifications/initialized: the next request gets 404, and the client starts a new session with initialize',
+    revisions: NEWEST_INIT,
+    context: {},
+    tools: [ADD_NUMBERS],
+    asks: 'send a request after its session ended',
+    expireSession: true,
+  },
+  {
+    name: 'request-abandoned',
+    description:
+      'The client calls never_answers, whose call never gets a result (and may call add_numbers meanwhile); a client that gives up cancels it with notifications/cancelled',
+    revisions: NEWEST_INIT,
+    context: { toolCalls: [{ name: 'never_answers', arguments: {} }], requestTimeoutMs: 1000 },
+    tools: [NEVER_ANSWERS, ADD_NUMBERS],
+    asks: 'call never_answers',
+  },
+  {
+    name: 'http-custom-headers',
+    description:
+      'On 2026-07-28 a tool declares x-mcp-header parameters: each call carries Mcp-Param-{name} headers with the argument values (Base64 where unsafe), and none for an absent one',
+    revisions: STATELESS,
+    context: {
+      toolCalls: [
+        {
+          name: 'set_region',
+          arguments: {
+            region: 'eu-west-3',
+            replicas: 3,
+            dryRun: false,
+            label: 'Zürich',
+            note: ' padded ',
+            options: { zone: 'b' },
+            weight: 0.5,
+          },
+        },
+        { name: 'set_region', arguments: { region: 'us-east-1' } },
+      ],
+    },
+    tools: [SET_REGION],
+    asks: 'call set_region with the arguments of the context',
+  },
+);

@@ -47,6 +47,8 @@ const rpcError = (id: unknown, code: number, message: string, data?: unknown) =>
 
 /** The result of a tool whose call ended without a result (a dropped stream resumed elsewhere). */
 export const DEFERRED = Symbol('deferred');
+/** The result of a call the client cancelled: no response is sent (Cancellation: the receiver does not answer it). */
+export const CANCELLED = Symbol('cancelled');
 
 export class Conversation {
   readonly frames: Frame[] = [];
@@ -65,6 +67,8 @@ export class Conversation {
   /** The test server's origin, put in place of `{origin}` in the tools' schemas. */
   origin = '';
   private readonly pending = new Map<string, (reply: Record<string, unknown>) => void>();
+  /** Calls of a `hang` tool, by request id, waiting for the client's notifications/cancelled. */
+  private readonly hanging = new Map<string, () => void>();
   private nextId = 0;
 
   constructor(
@@ -100,14 +104,19 @@ export class Conversation {
   async handle(
     message: unknown,
     out: Outlet | undefined,
-  ): Promise<Record<string, unknown> | typeof DEFERRED | undefined> {
+  ): Promise<Record<string, unknown> | typeof DEFERRED | typeof CANCELLED | undefined> {
     const m = rec(message);
     if (typeof m.method !== 'string') {
       if (typeof m.id === 'string') this.pending.get(m.id)?.(m);
       return undefined;
     }
-    if (!('id' in m)) return undefined;
+    if (!('id' in m)) {
+      if (m.method === 'notifications/cancelled') this.hanging.get(JSON.stringify(rec(m.params).requestId))?.();
+      return undefined;
+    }
     const params = rec(m.params);
+    if (this.revision !== STATELESS && m.method === 'tools/call' && this.toolOf(params)?.does === 'hang')
+      return new Promise((resolve) => this.hanging.set(JSON.stringify(m.id), () => resolve(CANCELLED)));
     try {
       const result = await this.answer(m.method, params, out);
       if (result === DEFERRED) return DEFERRED;
@@ -202,6 +211,9 @@ export class Conversation {
       this.negotiated = STATELESS;
     }
     const version = meta[META.version];
+    // 2026-07-28 basic › _meta: a request without its protocol fields is invalid (-32602, HTTP 400).
+    if (version === undefined || meta[META.capabilities] === undefined)
+      throw new RpcError(-32602, `missing ${META.version} or ${META.capabilities} in _meta`);
     if (version !== STATELESS || (this.scenario.refuseFirstVersion && this.versionRefusals === 0)) {
       this.versionRefusals++;
       throw new RpcError(-32022, 'unsupported protocol version', {
@@ -209,6 +221,10 @@ export class Conversation {
         requested: version ?? null,
       });
     }
+  }
+
+  private toolOf(params: Record<string, unknown>) {
+    return this.scenario.tools.find((t) => t.name === params.name);
   }
 
   private async call(

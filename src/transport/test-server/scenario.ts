@@ -5,8 +5,8 @@ export interface ScenarioTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  /** What a call does: `sum` adds `a` and `b`; `ask` asks the client (ping, then each capability it declared) before it answers; `elicit` asks for a form with defaults; `sse-drop` closes its SSE stream after a primed event; `input-required` answers with an input request and requestState (2026-07-28); `text` answers a fixed text. */
-  does: 'sum' | 'ask' | 'elicit' | 'sse-drop' | 'input-required' | 'text';
+  /** What a call does: `sum` adds `a` and `b`; `ask` asks the client (ping, then each capability it declared) before it answers; `elicit` asks for a form with defaults; `sse-drop` closes its SSE stream after a primed event; `input-required` answers with an input request and requestState (2026-07-28); `text` answers a fixed text; `hang` never answers (until the client cancels it). */
+  does: 'sum' | 'ask' | 'elicit' | 'sse-drop' | 'input-required' | 'text' | 'hang';
   /** Header declarations of 2026-07-28 (`x-mcp-header`) live in inputSchema; nothing else here. */
 }
 
@@ -27,4 +27,6 @@ export interface Scenario {
   canaryPath?: string;
   /** A scenario about one transport alone (a dropped SSE stream, HTTP headers): not run over the other. */
   transport?: 'http';
+  /** Up to 2025-11-25: the server ends the session once the client sent notifications/initialized (404 after). */
+  expireSession?: boolean;
 }

@@ -9,7 +9,7 @@ import { existsSync } from 'node:fs';
 import { type Server, type Socket, createServer } from 'node:net';
 import { PassThrough, Writable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { type Conversation, DEFERRED, type Outlet } from './conversation.js';
+import { type Conversation, CANCELLED, DEFERRED, type Outlet } from './conversation.js';
 
 /** What a check reads of one server start over stdio. Times are ms since the epoch, on the clock of the writer. */
 export interface StdioState {
@@ -175,7 +175,8 @@ export class StdioSession {
   private async dispatch(message: unknown): Promise<void> {
     for (const m of Array.isArray(message) ? message : [message]) {
       const reply = await this.conv.handle(m, this.out);
-      if (this.closed || reply === undefined) continue;
+      // A request the client cancelled gets no answer.
+      if (this.closed || reply === undefined || reply === CANCELLED) continue;
       // A dropped SSE stream has no stdio counterpart; such scenarios are not run over stdio.
       const answer =
         reply === DEFERRED
