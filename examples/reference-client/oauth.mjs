@@ -140,7 +140,10 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (!meta.registration_endpoint) throw new Error('no way to register with the authorization server');
     const supported = meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
     const method = ['none', 'client_secret_basic', 'client_secret_post'].find((m) => supported.includes(m));
-    const redirect = faults['http-redirect'] ? 'http://mcp-client.example/callback' : `${cb.origin}/callback`;
+    // 0.0.0.0 reaches the loopback callback, but is neither a localhost URL nor https.
+    const redirect = faults['http-redirect']
+      ? cb.origin.replace('127.0.0.1', '0.0.0.0') + '/callback'
+      : `${cb.origin}/callback`;
     const r = await fetch(meta.registration_endpoint, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -223,9 +226,16 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (revision !== '2025-03-26' && !faults['no-resource']) q.set('resource', state.as.prm?.resource ?? serverUrl);
     const url = `${meta.authorization_endpoint}?${q}`;
     const answer = cb.next();
-    if (env.BROWSER && faults.browser) spawn(env.BROWSER, [url], { stdio: 'ignore' });
-    else void fetch(url).catch(() => undefined);
-    const got = await Promise.race([answer, new Promise((r) => setTimeout(() => r(undefined), 10_000))]);
+    // Without a browser it follows the redirect itself; a refused authorization request ends the wait at once.
+    const refused = new Promise((r) => {
+      if (env.BROWSER && faults.browser) spawn(env.BROWSER, [url], { stdio: 'ignore' });
+      else
+        void fetch(url).then(
+          (res) => res.ok || r(undefined),
+          () => r(undefined),
+        );
+    });
+    const got = await Promise.race([answer, refused, new Promise((r) => setTimeout(() => r(undefined), 10_000))]);
     if (!got) throw new Error('no authorization response');
     if (got.get('state') !== sent && !faults['no-state-check']) throw new Error('state mismatch');
     const iss = got.get('iss');
@@ -300,6 +310,19 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (tool) await request('tools/call', { name: tool.name, arguments: { text: 'hello' } });
     await request('ping');
   } finally {
+    // The session ends with a DELETE (the Streamable HTTP transport's SHOULD), also when the client gives up.
+    if (sessionId) {
+      const url = new URL(mcpUrl);
+      if (state.token && faults['token-in-query']) url.searchParams.set('access_token', state.token);
+      await fetch(url, {
+        method: 'DELETE',
+        headers: {
+          'Mcp-Session-Id': sessionId,
+          ...(state.token && !faults['token-in-query'] && { Authorization: `Bearer ${state.token}` }),
+          ...(revision !== '2025-03-26' && { 'MCP-Protocol-Version': revision }),
+        },
+      }).catch(() => undefined);
+    }
     await (await callbacks)?.close();
   }
 }

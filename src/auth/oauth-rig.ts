@@ -1,11 +1,14 @@
-// What an authorization scenario serves a client on loopback: a protected MCP endpoint and its resource metadata
-// (RFC 9728), and an authorization server (RFC 8414 / OpenID metadata, an authorization endpoint that consents at once,
-// a token endpoint, dynamic registration, client ID metadata documents). Every exchange is recorded for the checks.
+// What an authorization scenario serves a client on loopback, mounted on the client run's test server: a gate in front
+// of its MCP endpoint (401 / 403 with a Bearer challenge) and the resource metadata (RFC 9728) as routes there; and an
+// authorization server (RFC 8414 / OpenID metadata, an authorization endpoint that consents at once, a token endpoint,
+// dynamic registration, client ID metadata documents) on a listener of its own, or on the test server's origin where
+// the scenario puts it there. Every exchange with either is recorded for the checks.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { isObject } from '../json.js';
-import { TOOL } from '../version.js';
+import type { Answer, HttpExchange as ServerExchange, TestServer } from '../transport/test-server/http.js';
 import { isLoopback } from './challenge.js';
 import { ExchangeLog, type HttpExchange, type Role } from './exchanges.js';
 import { type AuthScenario, CLIENT_CREDENTIALS, PRE_REGISTERED } from './scenarios.js';
@@ -41,14 +44,12 @@ export interface Issued {
   uses: number;
 }
 
-/** Tools the endpoint lists. */
-const TOOLS = [
-  {
-    name: 'echo',
-    description: 'Returns its text',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-  },
-];
+/** The BROWSER command an authorization run sets: fetches the URL and follows redirects to the client's callback. */
+export const BROWSER_COMMAND = fileURLToPath(new URL('./browser.js', import.meta.url));
+
+/** Where a client may look for the resource metadata of `/mcp` (RFC 9728 §3.1): both are routed, to see the order. */
+const PRM_SUFFIXED = '/.well-known/oauth-protected-resource/mcp';
+const PRM_ROOT = '/.well-known/oauth-protected-resource';
 /** Authorization requests in a loop of 403s after which the rig stops answering MCP (the client is looping). */
 export const LOOP_LIMIT = 10;
 
@@ -61,14 +62,18 @@ export class OAuthRig {
   readonly tokens = new Map<string, Issued>();
   private readonly grants = new Map<string, Grant>();
   private readonly servers: http.Server[] = [];
-  /** The MCP server's origin, and the authorization server's. */
-  resourceOrigin = '';
-  asOrigin = '';
+  /** The test server the protected endpoint is mounted on. */
+  private server?: TestServer;
+  /** The authorization server's own origin (none when it is on the test server's). */
+  private asOwn = '';
+  /** MCP requests the gate let through, with the test server's record of them (their status comes later). */
+  private readonly passed: { entry: HttpExchange; exchange?: ServerExchange }[] = [];
   /** Set when the client keeps authorizing after 403s (see LOOP_LIMIT). */
   looping = false;
+  /** Called once when the client is found looping: the run stops it. */
+  onLoop?: () => void;
   /** The offline-access scenario's first access token has expired. */
   private expiredOne = false;
-  private readonly waiters: (() => void)[] = [];
 
   private constructor(readonly scenario: AuthScenario) {
     this.log.secret(PRE_REGISTERED.client_secret);
@@ -89,12 +94,37 @@ export class OAuthRig {
       });
   }
 
-  /** Starts the scenario's servers on 127.0.0.1, each on a free port. */
+  /** Starts the scenario's authorization server on 127.0.0.1 (a free port) unless it is on the test server's origin. */
   static async start(scenario: AuthScenario): Promise<OAuthRig> {
     const rig = new OAuthRig(scenario);
-    rig.resourceOrigin = await rig.listen('resource');
-    rig.asOrigin = scenario.asOnResource ? rig.resourceOrigin : await rig.listen('authorization');
+    if (!scenario.asOnResource) rig.asOwn = await rig.listen();
     return rig;
+  }
+
+  /** Mounts the protected resource on a test server before it listens: the metadata routes and the gate. */
+  mount(server: TestServer): this {
+    this.server = server;
+    const sc = this.scenario;
+    const on = (method: string, path: string) =>
+      server.route(method, path, (req, body, res) => this.handle('resource', req, body, res));
+    for (const p of new Set([sc.prm, PRM_SUFFIXED, PRM_ROOT])) if (p) on('GET', p);
+    if (sc.asOnResource) {
+      for (const p of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) on('GET', p);
+      on('GET', '/authorize');
+      on('POST', '/token');
+      on('POST', '/register');
+    }
+    server.gate((req, body) => this.gate(req, body));
+    return this;
+  }
+
+  /** The MCP server's origin (the test server's), and the authorization server's. */
+  get resourceOrigin(): string {
+    return this.server?.url ? this.server.origin : '';
+  }
+
+  get asOrigin(): string {
+    return this.scenario.asOnResource ? this.resourceOrigin : this.asOwn;
   }
 
   /** The URL the client connects to. */
@@ -125,12 +155,9 @@ export class OAuthRig {
     }
   }
 
-  /** Resolves when an MCP request carrying a valid token got an answer (or the client loops). */
-  served(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
+  /** Stops the authorization server; the statuses of the MCP requests let through are final by then. */
   async close(): Promise<void> {
+    for (const p of this.passed) p.entry.status = p.exchange?.status ?? 0;
     await Promise.all(
       this.servers.map(
         (s) =>
@@ -142,12 +169,12 @@ export class OAuthRig {
     );
   }
 
-  private async listen(role: Role): Promise<string> {
+  private async listen(): Promise<string> {
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void this.handle(role, req, Buffer.concat(chunks).toString('utf8'), res).catch(() => {
+        void this.handle('authorization', req, Buffer.concat(chunks).toString('utf8'), res).catch(() => {
           if (!res.headersSent) res.writeHead(500).end();
         });
       });
@@ -191,7 +218,6 @@ export class OAuthRig {
       answer,
       ...(reply !== undefined && { reply }),
     });
-    if (this.looping) this.wake();
   }
 
   /** Secrets the client sent: its credentials, codes, verifiers, tokens. */
@@ -204,10 +230,6 @@ export class OAuthRig {
         if (typeof body[k] === 'string') this.log.secret(body[k] as string);
   }
 
-  private wake() {
-    for (const w of this.waiters.splice(0)) w();
-  }
-
   private challenge(extra: Record<string, string> = {}): string {
     const params: Record<string, string> = { ...extra };
     if (this.scenario.prmInChallenge && this.prmUrl) params.resource_metadata = this.prmUrl;
@@ -216,29 +238,62 @@ export class OAuthRig {
     return list.length ? `Bearer ${list.join(', ')}` : 'Bearer';
   }
 
-  /** The protected MCP endpoint and its metadata. */
-  private async resource(req: http.IncomingMessage, url: URL, body: unknown, send: Send): Promise<boolean> {
+  /** The resource metadata (the MCP endpoint itself is behind the gate). */
+  private async resource(req: http.IncomingMessage, url: URL, _body: unknown, send: Send): Promise<boolean> {
     const sc = this.scenario;
-    if (url.pathname === sc.prm && req.method === 'GET') {
-      send(200, {
-        resource: sc.resourceMismatch ? 'https://mcp.elsewhere.example/mcp' : this.serverUrl,
-        authorization_servers: [this.issuer],
-        ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
-        bearer_methods_supported: ['header'],
-      });
-      return true;
+    if (url.pathname !== sc.prm || req.method !== 'GET') return false;
+    send(200, {
+      resource: sc.resourceMismatch ? 'https://mcp.elsewhere.example/mcp' : this.serverUrl,
+      authorization_servers: [this.issuer],
+      ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
+      bearer_methods_supported: ['header'],
+    });
+    return true;
+  }
+
+  /** In front of the MCP endpoint: an issued access token passes; without one 401, without the scope a call needs 403. */
+  private gate(req: http.IncomingMessage, text: string): Answer | undefined {
+    const url = new URL(req.url ?? '/', this.resourceOrigin);
+    const body = parseBody(req.headers['content-type'], text);
+    this.noteSecrets(req, url, body);
+    const refused = this.refusal(req, body);
+    const entry = this.log.add({
+      role: 'resource',
+      method: req.method ?? 'GET',
+      url: url.toString(),
+      status: refused?.status ?? 0,
+      headers: req.headers,
+      ...(body !== undefined && { body }),
+      answer: refused ? { 'www-authenticate': refused.challenge } : {},
+      ...(refused && { reply: refused.json }),
+    });
+    if (this.looping) this.onLoop?.();
+    if (!refused) {
+      this.passed.push({ entry, exchange: this.server?.exchangeOf(req) });
+      return undefined;
     }
-    if (url.pathname !== '/mcp') return false;
-    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    return {
+      status: refused.status,
+      headers: { 'content-type': 'application/json', 'www-authenticate': refused.challenge },
+      body: JSON.stringify(refused.json),
+    };
+  }
+
+  /** Why the gate refuses a request, if it does. */
+  private refusal(req: http.IncomingMessage, body: unknown) {
+    const sc = this.scenario;
+    // A token in the query string is taken (and judged by client-side/auth/token-in-header): one fault, one finding.
+    const token =
+      /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ??
+      new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ??
+      undefined;
     const issued = token === undefined ? undefined : this.tokens.get(token);
-    if (issued?.kind !== 'access') {
-      send(
-        401,
-        { error: 'unauthorized' },
-        { 'WWW-Authenticate': this.challenge(token ? { error: 'invalid_token' } : {}) },
-      );
-      return true;
-    }
+    if (issued?.kind !== 'access')
+      return {
+        status: 401,
+        json: { error: 'unauthorized' },
+        challenge: this.challenge(token ? { error: 'invalid_token' } : {}),
+      };
     if (
       sc.offlineAccess === 'supported' &&
       issued.uses >= 1 &&
@@ -246,40 +301,26 @@ export class OAuthRig {
       issued.scope.split(' ').includes('offline_access')
     ) {
       this.expiredOne = true;
-      send(
-        401,
-        { error: 'invalid_token' },
-        { 'WWW-Authenticate': this.challenge({ error: 'invalid_token', error_description: 'expired' }) },
-      );
-      return true;
+      return {
+        status: 401,
+        json: { error: 'invalid_token' },
+        challenge: this.challenge({ error: 'invalid_token', error_description: 'expired' }),
+      };
     }
     issued.uses++;
-    if (req.method === 'GET') {
-      send(405, undefined, { Allow: 'POST, DELETE' });
-      return true;
-    }
-    if (req.method === 'DELETE') {
-      send(200);
-      return true;
-    }
     const messages = Array.isArray(body) ? body : [body];
-    const call = messages.find((m) => isObject(m) && m.method === 'tools/call');
+    const call = messages.some((m) => isObject(m) && m.method === 'tools/call');
     const granted = issued.scope.split(' ').filter(Boolean);
     if (call && (sc.alwaysForbidden || (sc.stepUp && !granted.includes(sc.stepUp)))) {
       const needed = sc.alwaysForbidden ? 'mcp:basic mcp:write' : [...new Set([...granted, sc.stepUp])].join(' ');
       if (this.authorizations() > LOOP_LIMIT) this.looping = true;
-      send(
-        403,
-        { error: 'insufficient_scope' },
-        { 'WWW-Authenticate': this.challenge({ error: 'insufficient_scope', scope: needed }) },
-      );
-      return true;
+      return {
+        status: 403,
+        json: { error: 'insufficient_scope' },
+        challenge: this.challenge({ error: 'insufficient_scope', scope: needed }),
+      };
     }
-    const answers = messages.flatMap((m) => (isObject(m) && m.id !== undefined && 'method' in m ? [mcpAnswer(m)] : []));
-    if (answers.length === 0) send(202);
-    else send(200, Array.isArray(body) ? answers : answers[0]);
-    this.wake();
-    return true;
+    return undefined;
   }
 
   /** Authorization requests made so far. */
@@ -528,33 +569,5 @@ function parseBody(type: string | undefined, text: string): unknown {
     return JSON.parse(text);
   } catch {
     return text.slice(0, 500);
-  }
-}
-
-/** A fixed answer to an MCP request. */
-function mcpAnswer(m: Record<string, unknown>): unknown {
-  const id = m.id;
-  const params = isObject(m.params) ? m.params : {};
-  switch (m.method) {
-    case 'initialize':
-      return {
-        jsonrpc: '2.0',
-        id,
-        result: {
-          protocolVersion: typeof params.protocolVersion === 'string' ? params.protocolVersion : '2025-11-25',
-          capabilities: { tools: {} },
-          serverInfo: { name: `${TOOL.name}-protected`, version: TOOL.version },
-        },
-      };
-    case 'ping':
-      return { jsonrpc: '2.0', id, result: {} };
-    case 'tools/list':
-      return { jsonrpc: '2.0', id, result: { tools: TOOLS } };
-    case 'tools/call': {
-      const args = isObject(params.arguments) ? params.arguments : {};
-      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(args.text ?? 'ok') }] } };
-    }
-    default:
-      return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${String(m.method)}` } };
   }
 }

@@ -1,5 +1,6 @@
 // The authorization scenarios a client runs against (the official names, and a few of the project's own): what the
 // protected resource and the authorization server serve, and what a conformant client does there.
+import type { Scenario } from '../transport/test-server/scenario.js';
 
 /** Where the authorization server's metadata is served (RFC 8414 §3.1; OpenID Connect Discovery; §5 of RFC 8414). */
 export type AsMetadataAt = 'oauth' | 'openid' | 'openid-appended' | 'none';
@@ -284,4 +285,24 @@ export function contextOf(sc: AuthScenario): Record<string, unknown> | undefined
   if (sc.grant === 'client_credentials') return { name: sc.name, ...CLIENT_CREDENTIALS };
   if (sc.preRegistered) return { name: sc.name, ...PRE_REGISTERED };
   return undefined;
+}
+
+/** The MCP side of an authorization scenario, as the client run's test server serves it behind the rig's gate. */
+export function mcpScenarioOf(sc: AuthScenario): Scenario {
+  return {
+    name: sc.name,
+    description: sc.description,
+    revisions: [sc.revision],
+    context: contextOf(sc) ?? {},
+    tools: [
+      {
+        name: 'echo',
+        description: 'Answers a fixed text',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        does: 'text',
+      },
+    ],
+    asks:
+      sc.outcome === 'connect' ? 'authorize, then initialize, list the tools and call one' : 'stop before authorizing',
+  };
 }

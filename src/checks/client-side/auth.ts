@@ -1,30 +1,14 @@
 // The client as an OAuth client: each check judges the HTTP exchanges of one authorization scenario (what the client
-// asked the protected resource and the authorization server, in order). Every finding names its exchange.
-import type { AuthScenario } from '../../auth/scenarios.js';
+// asked the protected resource and the authorization server, in order), read from the scenario's record like every
+// other client-side check. Every finding names its exchange.
+import { SCENARIOS, type AuthScenario } from '../../auth/scenarios.js';
 import type { HttpExchange } from '../../auth/exchanges.js';
-import type { OAuthRig } from '../../auth/oauth-rig.js';
 import { isLoopback } from '../../auth/challenge.js';
-import type { Requirement } from '../../schema/generated/report.js';
+import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { isObject } from '../../json.js';
 import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
+import type { AuthRun, ClientCheckDef } from '../kit/client-check.js';
 import { requirement } from '../kit/requirement.js';
-
-/** What a check judges: the scenario, and what the rig saw. */
-export interface AuthRun {
-  scenario: AuthScenario;
-  rig: OAuthRig;
-}
-
-export interface ClientAuthCheck {
-  id: string;
-  title: string;
-  requirement: Requirement;
-  /** Further catalogue requirement ids the check also exercises. */
-  covers?: string[];
-  /** Whether the check has something to judge in this scenario (else it is not run there). */
-  applies(sc: AuthScenario): boolean;
-  judge(run: AuthRun): Outcome;
-}
 
 const AUTHZ = 'basic/authorization';
 const RFC = (n: number, anchor: string) => `https://datatracker.ietf.org/doc/html/rfc${n}#${anchor}`;
@@ -38,11 +22,13 @@ const tokenRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && p
 const mcpRequests = (r: AuthRun) => r.rig.find((e) => e.role === 'resource' && path(e) === '/mcp');
 const codeRedemptions = (r: AuthRun) => tokenRequests(r).filter((e) => form(e).grant_type === 'authorization_code');
 const bearerOf = (e: HttpExchange) => /^Bearer\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
+/** The token a request carried, in the header or (wrongly: client-side/auth/token-in-header) the query string. */
+const tokenOf = (e: HttpExchange) => bearerOf(e) ?? query(e).get('access_token') ?? undefined;
 const scopesOf = (v: string | null | undefined) => (v ?? '').split(' ').filter(Boolean);
 const cite = (r: AuthRun, e: HttpExchange) => r.rig.log.describe(e);
 /** The first MCP request a token the authorization server issued got answered (200/202). */
 const authorizedMcp = (r: AuthRun) =>
-  mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(bearerOf(e) ?? '')?.kind === 'access');
+  mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(tokenOf(e) ?? '')?.kind === 'access');
 
 /** Why there is nothing to judge when the client never asked for authorization. */
 const NO_AUTHORIZATION = 'the client made no authorization request';
@@ -84,19 +70,41 @@ function check(
   text: string,
   applies: (sc: AuthScenario) => boolean,
   judge: (r: AuthRun) => Outcome,
-): ClientAuthCheck {
+): ClientCheckDef {
   return {
     id: `client-side/auth/${id}`,
     title: text,
     requirement: requirement(`client-side.auth.${id}`, level, link, text),
-    applies,
-    judge,
+    scenarios: SCENARIOS.filter(applies).map((sc) => sc.name),
+    judge: (record) =>
+      record.auth ? judged(record.auth, judge) : skip(`${record.scenario.name}: not an authorization scenario`),
   };
+}
+
+/**
+ * One scenario's verdict, named by the scenario; a draft or extension failure is a warning naming its tier unless the
+ * scenario was named; a finding carries the scenario's exchanges (secrets as ***) as its transcript.
+ */
+function judged(run: AuthRun, judge: (r: AuthRun) => Outcome): Outcome {
+  const o = judge(run);
+  const sc = run.scenario;
+  const demoted = !run.counted && sc.tier !== 'core' && o.status === 'fail';
+  const message = `${sc.name}: ${demoted ? `[${sc.tier} scenario] ` : ''}${o.message}`;
+  if (o.status === 'pass' || o.status === 'skip') return { ...o, message };
+  return { ...o, status: demoted ? 'warn' : o.status, message, transcript: exchangesAsTranscript(run) };
+}
+
+/** The scenario's exchanges as a transcript: one line each, secrets as ***. */
+function exchangesAsTranscript(run: AuthRun): TranscriptEntry[] {
+  return run.rig.log.exchanges.map((e, i) => {
+    const text = run.rig.log.describe(e).replace(/^#\d+ /, '');
+    return { seq: i + 1, dir: 'send', t: e.t, bytes: Buffer.byteLength(text), text };
+  });
 }
 
 const usesCode = (sc: AuthScenario) => sc.grant !== 'client_credentials';
 
-export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
+export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
   check(
     'authorizes',
     'MUST',

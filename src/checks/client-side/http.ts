@@ -28,7 +28,8 @@ const parsed = (x: HttpExchange): Record<string, unknown> | undefined => {
 /** The exchanges after the one that carried initialize (all of them on 2026-07-28). */
 const afterInitialize = (r: ScenarioRecord) => {
   const all = mcpExchanges(r);
-  const init = all.findIndex((x) => parsed(x)?.method === 'initialize');
+  // The initialize the server answered (one refused before, e.g. with 401 until the client authorized, opens nothing).
+  const init = all.findIndex((x) => parsed(x)?.method === 'initialize' && (x.status ?? 0) < 400);
   return r.revision === STATELESS ? all : init < 0 ? [] : all.slice(init + 1);
 };
 const none = (r: ScenarioRecord) => skip(`${where(r)}: the client made no HTTP request to the MCP endpoint`);
