@@ -94,7 +94,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     })));
 
   /** Resource metadata → authorization server metadata → a registered client. */
-  async function discover(challenge) {
+  async function discover(challenge, client) {
     let prm;
     const origin = mcpUrl.origin;
     const suffixed = `${origin}/.well-known/oauth-protected-resource${mcpUrl.pathname === '/' ? '' : mcpUrl.pathname}`;
@@ -102,7 +102,12 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     const candidates = faults['root-prm-first']
       ? [root, suffixed]
       : [...(challenge.resource_metadata ? [challenge.resource_metadata] : []), suffixed, root];
-    for (const url of candidates) if ((prm = await getJson(url))) break;
+    let prmUrl;
+    for (const url of candidates)
+      if ((prm = await getJson(url))) {
+        prmUrl = url;
+        break;
+      }
     let issuer;
     if (prm) {
       if (prm.resource !== serverUrl && prm.resource !== serverUrl.replace(/\/$/, '') && !faults['trust-resource'])
@@ -127,8 +132,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       throw new Error(`metadata issuer ${meta.issuer} is not ${issuer}`);
     if (!meta.code_challenge_methods_supported?.includes('S256') && !faults['ignore-pkce-support'])
       throw new Error('the authorization server does not support PKCE S256');
-    state.as = { issuer, meta, prm };
-    state.client = await register(meta);
+    state.as = { issuer, meta, prm, prmUrl };
+    state.client = client ?? (await register(meta));
   }
 
   async function register(meta) {
@@ -269,6 +274,17 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       const challenge = bearerParams(r.headers.get('www-authenticate'));
       if (r.status === 401) {
         if (faults['no-authorize'] || attempt > STEP_UPS) throw new Error('unauthorized');
+        // A token refused: the resource metadata may name another authorization server now, whose registration and
+        // tokens are its own (credentials are not portable between authorization servers).
+        if (state.token && state.as?.prm && challenge.error === 'invalid_token') {
+          const prm = await getJson(challenge.resource_metadata ?? state.as.prmUrl);
+          if (prm?.authorization_servers?.[0] && prm.authorization_servers[0] !== state.as.issuer) {
+            const kept = state.client;
+            state.as = undefined;
+            state.refresh = undefined;
+            await discover(challenge, faults['reuse-client'] ? kept : undefined);
+          }
+        }
         if (state.refresh && !faults['no-refresh']) {
           const refresh = state.refresh;
           state.refresh = undefined;

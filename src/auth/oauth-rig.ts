@@ -20,6 +20,8 @@ export interface KnownClient {
   token_endpoint_auth_method: string;
   redirect_uris: string[];
   via: 'dcr' | 'pre-registered' | 'cimd';
+  /** The authorization server (origin) it registered with; pre-registered clients have none. */
+  at?: string;
   /** For a metadata document: what fetching it gave (the document, or why not). */
   document?: { status?: number; body?: unknown; error?: string };
 }
@@ -42,6 +44,8 @@ export interface Issued {
   resource?: string;
   /** Access tokens of an offline-access scenario stop working after their first use. */
   uses: number;
+  /** The authorization server (origin) that issued it. */
+  at: string;
 }
 
 /** The BROWSER command an authorization run sets: fetches the URL and follows redirects to the client's callback. */
@@ -66,6 +70,9 @@ export class OAuthRig {
   private server?: TestServer;
   /** The authorization server's own origin (none when it is on the test server's). */
   private asOwn = '';
+  /** The authorization-server-migration scenario's second authorization server, and whether the switch happened. */
+  private asNew = '';
+  migrated = false;
   /** MCP requests the gate let through, with the test server's record of them (their status comes later). */
   private readonly passed: { entry: HttpExchange; exchange?: ServerExchange }[] = [];
   /** Set when the client keeps authorizing after 403s (see LOOP_LIMIT). */
@@ -98,6 +105,7 @@ export class OAuthRig {
   static async start(scenario: AuthScenario): Promise<OAuthRig> {
     const rig = new OAuthRig(scenario);
     if (!scenario.asOnResource) rig.asOwn = await rig.listen();
+    if (scenario.migrate) rig.asNew = await rig.listen();
     return rig;
   }
 
@@ -124,7 +132,12 @@ export class OAuthRig {
   }
 
   get asOrigin(): string {
-    return this.scenario.asOnResource ? this.resourceOrigin : this.asOwn;
+    return this.scenario.asOnResource ? this.resourceOrigin : this.migrated ? this.asNew : this.asOwn;
+  }
+
+  /** The origins of the authorization servers before and after a migration. */
+  get migration(): { from: string; to: string } | undefined {
+    return this.scenario.migrate ? { from: this.asOwn, to: this.asNew } : undefined;
   }
 
   /** The URL the client connects to. */
@@ -133,7 +146,11 @@ export class OAuthRig {
   }
 
   get issuer(): string {
-    return `${this.asOrigin}${this.scenario.issuerPath}`;
+    return this.issuerAt(this.asOrigin);
+  }
+
+  private issuerAt(origin: string): string {
+    return `${origin}${this.scenario.issuerPath}`;
   }
 
   get prmUrl(): string | undefined {
@@ -142,14 +159,18 @@ export class OAuthRig {
 
   /** The well-known URL the authorization server's metadata is served at, if any. */
   get asMetadataUrl(): string | undefined {
+    return this.metadataUrlAt(this.asOrigin);
+  }
+
+  private metadataUrlAt(origin: string): string | undefined {
     const p = this.scenario.issuerPath;
     switch (this.scenario.asMetadata) {
       case 'oauth':
-        return `${this.asOrigin}/.well-known/oauth-authorization-server${p}`;
+        return `${origin}/.well-known/oauth-authorization-server${p}`;
       case 'openid':
-        return `${this.asOrigin}/.well-known/openid-configuration${p}`;
+        return `${origin}/.well-known/openid-configuration${p}`;
       case 'openid-appended':
-        return `${this.asOrigin}${p}/.well-known/openid-configuration`;
+        return `${origin}${p}/.well-known/openid-configuration`;
       default:
         return undefined;
     }
@@ -170,11 +191,12 @@ export class OAuthRig {
   }
 
   private async listen(): Promise<string> {
+    let origin = '';
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void this.handle('authorization', req, Buffer.concat(chunks).toString('utf8'), res).catch(() => {
+        void this.handle('authorization', req, Buffer.concat(chunks).toString('utf8'), res, origin).catch(() => {
           if (!res.headersSent) res.writeHead(500).end();
         });
       });
@@ -185,11 +207,18 @@ export class OAuthRig {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     server.unref();
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return origin;
   }
 
-  private async handle(role: Role, req: http.IncomingMessage, text: string, res: http.ServerResponse): Promise<void> {
-    const origin = role === 'resource' ? this.resourceOrigin : this.asOrigin;
+  private async handle(
+    role: Role,
+    req: http.IncomingMessage,
+    text: string,
+    res: http.ServerResponse,
+    asOrigin = this.resourceOrigin,
+  ): Promise<void> {
+    const origin = role === 'resource' ? this.resourceOrigin : asOrigin;
     const url = new URL(req.url ?? '/', origin);
     const body = parseBody(req.headers['content-type'], text);
     const answer: Record<string, string> = {};
@@ -206,7 +235,8 @@ export class OAuthRig {
     this.noteSecrets(req, url, body);
     const routed =
       (role === 'resource' && (await this.resource(req, url, body, send))) ||
-      ((role === 'authorization' || this.scenario.asOnResource) && (await this.authorization(req, url, body, send)));
+      ((role === 'authorization' || this.scenario.asOnResource) &&
+        (await this.authorization(req, url, body, send, origin)));
     if (!routed) send(404, { error: 'not_found' });
     this.log.add({
       role,
@@ -307,6 +337,18 @@ export class OAuthRig {
         challenge: this.challenge({ error: 'invalid_token', error_description: 'expired' }),
       };
     }
+    // Migration: the first authorized request switches the resource metadata to the second authorization server;
+    // from then on the first one's tokens are refused.
+    if (sc.migrate && !this.migrated) this.migrated = true;
+    else if (sc.migrate && issued.at !== this.asNew)
+      return {
+        status: 401,
+        json: { error: 'invalid_token' },
+        challenge: this.challenge({
+          error: 'invalid_token',
+          error_description: 'the authorization server has changed',
+        }),
+      };
     issued.uses++;
     const messages = Array.isArray(body) ? body : [body];
     const call = messages.some((m) => isObject(m) && m.method === 'tools/call');
@@ -330,11 +372,12 @@ export class OAuthRig {
     ).length;
   }
 
-  private asMetadata(): Record<string, unknown> {
+  private asMetadata(origin: string): Record<string, unknown> {
     const sc = this.scenario;
-    const at = (p: string) => `${this.issuer}${p}`;
+    const issuer = this.issuerAt(origin);
+    const at = (p: string) => `${issuer}${p}`;
     return {
-      issuer: sc.issuerMismatch ? `${this.asOrigin}/another-issuer` : this.issuer,
+      issuer: sc.issuerMismatch ? `${origin}/another-issuer` : issuer,
       authorization_endpoint: at('/authorize'),
       token_endpoint: at('/token'),
       ...(sc.dcr && { registration_endpoint: at('/register') }),
@@ -354,27 +397,33 @@ export class OAuthRig {
   }
 
   /** The authorization server: metadata, registration, authorization and token endpoints. */
-  private async authorization(req: http.IncomingMessage, url: URL, body: unknown, send: Send): Promise<boolean> {
+  private async authorization(
+    req: http.IncomingMessage,
+    url: URL,
+    body: unknown,
+    send: Send,
+    origin: string,
+  ): Promise<boolean> {
     const sc = this.scenario;
-    if (req.method === 'GET' && url.toString() === this.asMetadataUrl) {
+    if (req.method === 'GET' && url.toString() === this.metadataUrlAt(origin)) {
       // OpenID Provider Metadata has fields of its own that are REQUIRED (OpenID Connect Discovery 1.0 §3).
       const openid = sc.asMetadata !== 'oauth' && {
-        jwks_uri: `${this.issuer}/jwks.json`,
+        jwks_uri: `${this.issuerAt(origin)}/jwks.json`,
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: ['RS256'],
       };
-      send(200, { ...this.asMetadata(), ...openid });
+      send(200, { ...this.asMetadata(origin), ...openid });
       return true;
     }
     const p = url.pathname.slice(sc.issuerPath.length);
     if (!url.pathname.startsWith(sc.issuerPath)) return false;
-    if (p === '/register' && sc.dcr && req.method === 'POST') return this.register(body, send);
-    if (p === '/authorize' && req.method === 'GET') return this.authorize(url, send);
-    if (p === '/token' && req.method === 'POST') return this.token(req, body, send);
+    if (p === '/register' && sc.dcr && req.method === 'POST') return this.register(body, send, origin);
+    if (p === '/authorize' && req.method === 'GET') return this.authorize(url, send, origin);
+    if (p === '/token' && req.method === 'POST') return this.token(req, body, send, origin);
     return false;
   }
 
-  private register(body: unknown, send: Send): boolean {
+  private register(body: unknown, send: Send, at: string): boolean {
     const meta = isObject(body) ? body : {};
     const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method : undefined;
     const method = asked && this.scenario.authMethods.includes(asked) ? asked : this.scenario.authMethods[0];
@@ -383,11 +432,18 @@ export class OAuthRig {
       token_endpoint_auth_method: method,
       redirect_uris: Array.isArray(meta.redirect_uris) ? meta.redirect_uris.filter((u) => typeof u === 'string') : [],
       via: 'dcr',
+      at,
       ...(method !== 'none' && { client_secret: random('secret') }),
     };
     this.log.secret(client.client_secret);
     this.clients.set(client.client_id, client);
-    send(201, { ...meta, ...client, via: undefined, client_id_issued_at: Math.floor(Date.now() / 1000) });
+    send(201, {
+      ...meta,
+      ...client,
+      via: undefined,
+      at: undefined,
+      client_id_issued_at: Math.floor(Date.now() / 1000),
+    });
     return true;
   }
 
@@ -432,7 +488,7 @@ export class OAuthRig {
   }
 
   /** Consent at once: a redirect to the client's redirect_uri with a code, its state and, where the scenario says, iss. */
-  private async authorize(url: URL, send: Send): Promise<boolean> {
+  private async authorize(url: URL, send: Send, at: string): Promise<boolean> {
     const q = url.searchParams;
     const clientId = q.get('client_id') ?? '';
     const client =
@@ -459,7 +515,7 @@ export class OAuthRig {
     to.searchParams.set('code', code);
     const state = q.get('state');
     if (state !== null) to.searchParams.set('state', this.scenario.wrongState ? `${state}-not-yours` : state);
-    const iss = issFor(this.scenario, this.issuer);
+    const iss = issFor(this.scenario, this.issuerAt(at));
     if (iss !== undefined) to.searchParams.set('iss', iss);
     send(302, undefined, { Location: to.toString() });
     return true;
@@ -478,7 +534,7 @@ export class OAuthRig {
     return { method: 'none', client_id: id, secret: undefined };
   }
 
-  private token(req: http.IncomingMessage, body: unknown, send: Send): boolean {
+  private token(req: http.IncomingMessage, body: unknown, send: Send, at: string): boolean {
     const form = isObject(body) ? body : {};
     const auth = this.clientAuth(req, form);
     const client = auth.client_id === undefined ? undefined : this.clients.get(auth.client_id);
@@ -491,12 +547,12 @@ export class OAuthRig {
     const issue = (scope: string, resource: string | undefined) => {
       const access = random('at');
       this.log.secret(access);
-      this.tokens.set(access, { kind: 'access', client_id: client.client_id, scope, resource, uses: 0 });
+      this.tokens.set(access, { kind: 'access', client_id: client.client_id, scope, resource, uses: 0, at });
       const refreshable = this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access');
       const refresh = refreshable ? random('rt') : undefined;
       if (refresh) {
         this.log.secret(refresh);
-        this.tokens.set(refresh, { kind: 'refresh', client_id: client.client_id, scope, resource, uses: 0 });
+        this.tokens.set(refresh, { kind: 'refresh', client_id: client.client_id, scope, resource, uses: 0, at });
       }
       send(200, {
         access_token: access,

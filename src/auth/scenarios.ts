@@ -54,6 +54,8 @@ export interface AuthScenario {
   offlineAccess?: 'supported' | 'unsupported';
   /** Grant the client runs: authorization_code (default) or client_credentials (extension). */
   grant?: 'client_credentials';
+  /** After the first authorized request the resource metadata names a second authorization server (SEP-2352). */
+  migrate?: boolean;
   /** What a conformant client does: gets a token and uses it, or stops before it sends one. */
   outcome: 'connect' | 'refuse';
   /** The revision the scenario is written for (MCP_CONFORMANCE_PROTOCOL_VERSION). */
@@ -236,6 +238,14 @@ export const SCENARIOS: readonly AuthScenario[] = [
     description: 'iss equal to the issuer only after URL normalization: simple string comparison rejects it',
     iss: 'normalized',
     outcome: 'refuse',
+  }),
+  s({
+    name: 'auth/authorization-server-migration',
+    tier: 'draft',
+    description:
+      "After the first authorized request the resource metadata names another authorization server and the first one's tokens are refused: the client registers with the new one",
+    challengeScope: 'mcp:basic',
+    migrate: true,
   }),
   s({
     name: 'auth/offline-access-scope',

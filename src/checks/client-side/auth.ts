@@ -547,6 +547,44 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     },
   ),
   check(
+    'as-migration',
+    'MUST',
+    'https://modelcontextprotocol.io/specification/draft/basic/authorization/authorization-server-discovery#authorization-server-location',
+    "When the resource metadata names a new authorization server, the client registers there and does not present the previous one's credentials",
+    (sc) => sc.migrate === true,
+    (r) => {
+      const m = r.rig.migration;
+      const changed = r.rig.find(
+        (e) => e.role === 'resource' && /has changed/.test(e.answer['www-authenticate'] ?? ''),
+      )[0];
+      if (!m || !changed)
+        return skip(
+          'the client made no request after its first authorized one: the authorization server never changed',
+        );
+      const atNew = r.rig.find((e) => e.url.startsWith(m.to));
+      const old = new Set([...r.rig.clients.values()].filter((c) => c.at === m.from).map((c) => c.client_id));
+      const reused = atNew.find((e) => {
+        if (!/\/(authorize|token)$/.test(path(e))) return false;
+        const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
+        const id = basic
+          ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '')
+          : (query(e).get('client_id') ?? form(e).client_id);
+        return old.has(String(id));
+      });
+      if (reused)
+        return fail(`the previous authorization server's client_id presented to the new one: ${cite(r, reused)}`, {
+          expected: 'a registration with the new authorization server',
+          actual: cite(r, reused),
+        });
+      const registered = atNew.find((e) => e.method === 'POST' && path(e).endsWith('/register'));
+      if (!registered)
+        return atNew.length === 0
+          ? fail(`the client never went to the new authorization server after ${cite(r, changed)}`)
+          : fail(`no registration with the new authorization server: ${cite(r, atNew[0] as HttpExchange)}`);
+      return pass(`registered with the new authorization server: ${cite(r, registered)}`);
+    },
+  ),
+  check(
     'client-credentials',
     'MUST',
     'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-4.2',
