@@ -337,10 +337,17 @@ export class OAuthRig {
         challenge: this.challenge({ error: 'invalid_token', error_description: 'expired' }),
       };
     }
-    // Migration: the first authorized request switches the resource metadata to the second authorization server;
-    // from then on the first one's tokens are refused.
-    if (sc.migrate && !this.migrated) this.migrated = true;
-    else if (sc.migrate && issued.at !== this.asNew)
+    // Migration: the first authorized request past initialization (not initialize, not a notification) switches the
+    // resource metadata to the second authorization server; from then on the first one's tokens are refused there.
+    const ordinary = (Array.isArray(body) ? body : [body]).some(
+      (m) =>
+        isObject(m) &&
+        typeof m.method === 'string' &&
+        m.method !== 'initialize' &&
+        !m.method.startsWith('notifications/'),
+    );
+    if (sc.migrate && ordinary && !this.migrated) this.migrated = true;
+    else if (sc.migrate && ordinary && issued.at !== this.asNew)
       return {
         status: 401,
         json: { error: 'invalid_token' },
