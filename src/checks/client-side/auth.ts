@@ -558,9 +558,7 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         (e) => e.role === 'resource' && /has changed/.test(e.answer['www-authenticate'] ?? ''),
       )[0];
       if (!m || !changed)
-        return skip(
-          'the client made no request after its first authorized one: the authorization server never changed',
-        );
+        return skip('the client made one request past initialization only: the authorization server never changed');
       const atNew = r.rig.find((e) => e.url.startsWith(m.to));
       const old = new Set([...r.rig.clients.values()].filter((c) => c.at === m.from).map((c) => c.client_id));
       const reused = atNew.find((e) => {
