@@ -64,6 +64,7 @@ describe('client authorization scenarios', () => {
     const text = JSON.stringify(report);
     expect(text).not.toMatch(ISSUED);
     expect(text).not.toContain(PRE_REGISTERED.client_secret);
+    expect(text).not.toContain('PRIVATE KEY');
   });
 
   it('has a fault row for every authorization check but the extension-only one', () => {

@@ -5,7 +5,7 @@
 // way. `connect(url, env, faults)` does the same in the caller's process; `faults` breaks it one way at a time (the
 // suite's own tests use them as faulty clients), but for `browser: true`, which opens the authorization URL with
 // $BROWSER rather than fetching it.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 
@@ -137,6 +137,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
   }
 
   async function register(meta) {
+    if (context.private_key_pem)
+      return { client_id: context.client_id, key: context.private_key_pem, method: 'private_key_jwt' };
     if (context.client_id)
       return { client_id: context.client_id, client_secret: context.client_secret, method: 'client_secret_basic' };
     const cb = await loop();
@@ -189,7 +191,21 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
     const body = new URLSearchParams(params);
     const method = faults['wrong-auth-method'] && client.client_secret ? 'client_secret_post' : client.method;
-    if (method === 'client_secret_basic')
+    if (method === 'private_key_jwt') {
+      // RFC 7523 §2.2 / §3: an ES256 JWT naming the client as iss and sub and the token endpoint as aud.
+      const claims = {
+        iss: client.client_id,
+        sub: faults['jwt-wrong-sub'] ? 'someone-else' : client.client_id,
+        aud: state.as.meta.token_endpoint,
+        iat: Math.floor(Date.now() / 1000),
+        exp: Math.floor(Date.now() / 1000) + 300,
+        jti: randomUUID(),
+      };
+      const input = `${b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
+      const sig = sign('sha256', Buffer.from(input), { key: createPrivateKey(client.key), dsaEncoding: 'ieee-p1363' });
+      body.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+      body.set('client_assertion', `${input}.${b64url(sig)}`);
+    } else if (method === 'client_secret_basic')
       headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
     else {
       body.set('client_id', client.client_id);
@@ -211,7 +227,10 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
   async function authorize(challenge) {
     if (!state.as) await discover(challenge);
     const meta = state.as.meta;
-    if (env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') && context.client_secret)
+    if (
+      env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') &&
+      (context.client_secret || context.private_key_pem)
+    )
       return tokenRequest({ grant_type: 'client_credentials' });
     const cb = await loop();
     const verifier = b64url(randomBytes(32));

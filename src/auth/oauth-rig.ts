@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { isObject } from '../json.js';
 import type { Answer, HttpExchange as ServerExchange, TestServer } from '../transport/test-server/http.js';
 import { isLoopback } from './challenge.js';
+import { type Assertion, JWT_BEARER, JWT_CLIENT_ID, jwtKeys, readAssertion } from './jwt-assertion.js';
 import { ExchangeLog, type HttpExchange, type Role } from './exchanges.js';
 import { type AuthScenario, CLIENT_CREDENTIALS, PRE_REGISTERED } from './scenarios.js';
 
@@ -92,7 +93,15 @@ export class OAuthRig {
         redirect_uris: [],
         via: 'pre-registered',
       });
-    if (scenario.grant === 'client_credentials')
+    if (scenario.jwt) {
+      this.log.secret(jwtKeys().privatePem);
+      this.clients.set(JWT_CLIENT_ID, {
+        client_id: JWT_CLIENT_ID,
+        token_endpoint_auth_method: 'private_key_jwt',
+        redirect_uris: [],
+        via: 'pre-registered',
+      });
+    } else if (scenario.grant === 'client_credentials')
       this.clients.set(CLIENT_CREDENTIALS.client_id, {
         ...CLIENT_CREDENTIALS,
         token_endpoint_auth_method: 'client_secret_basic',
@@ -397,6 +406,7 @@ export class OAuthRig {
       token_endpoint_auth_methods_supported: sc.authMethods,
       ...(sc.asScopes && { scopes_supported: sc.asScopes }),
       ...(sc.cimd && { client_id_metadata_document_supported: true }),
+      ...(sc.jwt && { token_endpoint_auth_signing_alg_values_supported: ['ES256'] }),
       ...((sc.iss === 'sent' || sc.iss === 'missing' || sc.iss === 'wrong' || sc.iss === 'normalized') && {
         authorization_response_iss_parameter_supported: true,
       }),
@@ -529,7 +539,16 @@ export class OAuthRig {
   }
 
   /** Who the token request authenticates as, by which method, and whether its secret is right. */
-  private clientAuth(req: http.IncomingMessage, form: Record<string, unknown>) {
+  private clientAuth(
+    req: http.IncomingMessage,
+    form: Record<string, unknown>,
+  ): { method: string; client_id?: string; secret?: string; assertion?: Assertion } {
+    if (form.client_assertion_type === JWT_BEARER && typeof form.client_assertion === 'string') {
+      const assertion = readAssertion(form.client_assertion);
+      const iss = assertion?.claims.iss;
+      const id = typeof form.client_id === 'string' ? form.client_id : typeof iss === 'string' ? iss : undefined;
+      return { method: 'private_key_jwt', client_id: id, ...(assertion && { assertion }) };
+    }
     const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (basic) {
       const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
@@ -550,6 +569,14 @@ export class OAuthRig {
     if (!client) return (bad('invalid_client', 'unknown client', 401), true);
     if (client.client_secret !== undefined && auth.secret !== client.client_secret)
       return (bad('invalid_client', 'wrong client secret', 401), true);
+    // An assertion not signed by the client's key authenticates nobody; its claims are judged
+    // (client-side/auth/client-assertion), not refused.
+    if (
+      client.token_endpoint_auth_method === 'private_key_jwt' &&
+      auth.method === 'private_key_jwt' &&
+      !auth.assertion?.signed
+    )
+      return (bad('invalid_client', 'the client assertion is not signed by the registered key', 401), true);
     // Another method than the registered one is judged (client-side/auth/token-endpoint-auth), not refused: one finding.
     const issue = (scope: string, resource: string | undefined) => {
       const access = random('at');

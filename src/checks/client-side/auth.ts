@@ -4,6 +4,7 @@
 import { SCENARIOS, type AuthScenario } from '../../auth/scenarios.js';
 import type { HttpExchange } from '../../auth/exchanges.js';
 import { isLoopback } from '../../auth/challenge.js';
+import { JWT_BEARER, assertionProblems, readAssertion } from '../../auth/jwt-assertion.js';
 import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { isObject } from '../../json.js';
 import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
@@ -30,6 +31,16 @@ const cite = (r: AuthRun, e: HttpExchange) => r.rig.log.describe(e);
 const authorizedMcp = (r: AuthRun) =>
   mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(tokenOf(e) ?? '')?.kind === 'access');
 
+/** The client a request names: by Basic credentials, a client_id parameter, or a client assertion's iss. */
+function clientIdOf(e: HttpExchange): string | undefined {
+  const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
+  if (basic) return decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '');
+  const id = query(e).get('client_id') ?? form(e).client_id;
+  if (typeof id === 'string') return id;
+  const assertion = form(e).client_assertion;
+  return typeof assertion === 'string' ? (readAssertion(assertion)?.claims.iss as string | undefined) : undefined;
+}
+
 /** Why there is nothing to judge when the client never asked for authorization. */
 const NO_AUTHORIZATION = 'the client made no authorization request';
 
@@ -42,11 +53,7 @@ function ignoredContext(r: AuthRun): string | undefined {
   if (!sc.preRegistered && sc.grant !== 'client_credentials') return undefined;
   const ids = [...r.rig.clients.values()].filter((c) => c.via === 'pre-registered').map((c) => c.client_id);
   const used = [...authorizeRequests(r), ...tokenRequests(r)].some((e) => {
-    const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
-    const id = basic
-      ? Buffer.from(basic, 'base64').toString('utf8').split(':')[0]
-      : (query(e).get('client_id') ?? form(e).client_id);
-    return ids.includes(String(id));
+    return ids.includes(String(clientIdOf(e)));
   });
   return used
     ? undefined
@@ -474,15 +481,14 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       const reqs = tokenRequests(r);
       if (reqs.length === 0) return skip('the client made no token request');
       for (const e of reqs) {
-        const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
-        const used = basic
+        const used = /^Basic\s/i.test(String(e.headers.authorization ?? ''))
           ? 'client_secret_basic'
-          : typeof form(e).client_secret === 'string'
-            ? 'client_secret_post'
-            : 'none';
-        const id = basic
-          ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '')
-          : (form(e).client_id as string | undefined);
+          : form(e).client_assertion_type === JWT_BEARER
+            ? 'private_key_jwt'
+            : typeof form(e).client_secret === 'string'
+              ? 'client_secret_post'
+              : 'none';
+        const id = clientIdOf(e);
         const want = id === undefined ? undefined : r.rig.clients.get(id)?.token_endpoint_auth_method;
         if (want && used !== want)
           return fail(`${used} where the client is registered for ${want}: ${cite(r, e)}`, {
@@ -563,11 +569,7 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       const old = new Set([...r.rig.clients.values()].filter((c) => c.at === m.from).map((c) => c.client_id));
       const reused = atNew.find((e) => {
         if (!/\/(authorize|token)$/.test(path(e))) return false;
-        const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
-        const id = basic
-          ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '')
-          : (query(e).get('client_id') ?? form(e).client_id);
-        return old.has(String(id));
+        return old.has(String(clientIdOf(e)));
       });
       if (reused)
         return fail(`the previous authorization server's client_id presented to the new one: ${cite(r, reused)}`, {
@@ -580,6 +582,28 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
           ? fail(`the client never went to the new authorization server after ${cite(r, changed)}`)
           : fail(`no registration with the new authorization server: ${cite(r, atNew[0] as HttpExchange)}`);
       return pass(`registered with the new authorization server: ${cite(r, registered)}`);
+    },
+  ),
+  check(
+    'client-assertion',
+    'MUST',
+    'https://datatracker.ietf.org/doc/html/rfc7523#section-3',
+    'A private_key_jwt client authenticates with a JWT signed by its key whose iss and sub are its client_id, aud names the authorization server and exp is in the future',
+    (sc) => sc.jwt === true,
+    (r) => {
+      const reqs = tokenRequests(r);
+      if (reqs.length === 0) return skip(ignoredContext(r) ?? 'the client made no token request');
+      const audiences = [r.rig.issuer, `${r.rig.issuer}/token`];
+      for (const e of reqs) {
+        const text = form(e).client_assertion;
+        const a =
+          form(e).client_assertion_type === JWT_BEARER && typeof text === 'string' ? readAssertion(text) : undefined;
+        if (!a) return fail(`no client assertion of type jwt-bearer: ${cite(r, e)}`);
+        const problems = assertionProblems(a, String(clientIdOf(e)), audiences);
+        if (problems.length)
+          return fail(`${problems.join('; ')}: ${cite(r, e)}`, { actual: { header: a.header, claims: a.claims } });
+      }
+      return pass(`${reqs.length} token request(s) with a valid client assertion`);
     },
   ),
   check(
