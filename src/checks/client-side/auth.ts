@@ -476,7 +476,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'MUST',
     'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-2.4',
     'Token requests authenticate by the method the client is registered for (basic, post, none)',
-    () => true,
+    // A private_key_jwt client's authentication is client-side/auth/client-assertion's: one fault, one finding.
+    (sc) => sc.jwt !== true,
     (r) => {
       const reqs = tokenRequests(r);
       if (reqs.length === 0) return skip('the client made no token request');
