@@ -37,5 +37,10 @@ for (const row of read('test/fixtures/clients/faults.yaml').faults ?? []) {
   (faults[row.check] ??= []).push({ table: 'clients', fault: row.fault, expect: row.expect, why: row.why });
 }
 
+// The reference OAuth client's faults (the authorization checks), read the same way.
+for (const row of read('test/fixtures/clients/auth-faults.yaml').faults ?? []) {
+  (faults[row.check] ??= []).push({ table: 'clients-auth', fault: row.fault, expect: row.expect, why: row.why });
+}
+
 mkdirSync(join(ROOT, 'dist'), { recursive: true });
 writeFileSync(join(ROOT, 'dist/explain-data.json'), `${JSON.stringify({ requirements, faults })}\n`);

@@ -5,7 +5,7 @@
 // way. `connect(url, env, faults)` does the same in the caller's process; `faults` breaks it one way at a time (the
 // suite's own tests use them as faulty clients), but for `browser: true`, which opens the authorization URL with
 // $BROWSER rather than fetching it.
-import { createHash, randomBytes } from 'node:crypto';
+import { createHash, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 
@@ -94,7 +94,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     })));
 
   /** Resource metadata → authorization server metadata → a registered client. */
-  async function discover(challenge) {
+  async function discover(challenge, client) {
     let prm;
     const origin = mcpUrl.origin;
     const suffixed = `${origin}/.well-known/oauth-protected-resource${mcpUrl.pathname === '/' ? '' : mcpUrl.pathname}`;
@@ -102,7 +102,12 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     const candidates = faults['root-prm-first']
       ? [root, suffixed]
       : [...(challenge.resource_metadata ? [challenge.resource_metadata] : []), suffixed, root];
-    for (const url of candidates) if ((prm = await getJson(url))) break;
+    let prmUrl;
+    for (const url of candidates)
+      if ((prm = await getJson(url))) {
+        prmUrl = url;
+        break;
+      }
     let issuer;
     if (prm) {
       if (prm.resource !== serverUrl && prm.resource !== serverUrl.replace(/\/$/, '') && !faults['trust-resource'])
@@ -127,11 +132,13 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       throw new Error(`metadata issuer ${meta.issuer} is not ${issuer}`);
     if (!meta.code_challenge_methods_supported?.includes('S256') && !faults['ignore-pkce-support'])
       throw new Error('the authorization server does not support PKCE S256');
-    state.as = { issuer, meta, prm };
-    state.client = await register(meta);
+    state.as = { issuer, meta, prm, prmUrl };
+    state.client = client ?? (await register(meta));
   }
 
   async function register(meta) {
+    if (context.private_key_pem)
+      return { client_id: context.client_id, key: context.private_key_pem, method: 'private_key_jwt' };
     if (context.client_id)
       return { client_id: context.client_id, client_secret: context.client_secret, method: 'client_secret_basic' };
     const cb = await loop();
@@ -140,7 +147,10 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (!meta.registration_endpoint) throw new Error('no way to register with the authorization server');
     const supported = meta.token_endpoint_auth_methods_supported ?? ['client_secret_basic'];
     const method = ['none', 'client_secret_basic', 'client_secret_post'].find((m) => supported.includes(m));
-    const redirect = faults['http-redirect'] ? 'http://mcp-client.example/callback' : `${cb.origin}/callback`;
+    // 0.0.0.0 reaches the loopback callback, but is neither a localhost URL nor https.
+    const redirect = faults['http-redirect']
+      ? cb.origin.replace('127.0.0.1', '0.0.0.0') + '/callback'
+      : `${cb.origin}/callback`;
     const r = await fetch(meta.registration_endpoint, {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
@@ -181,7 +191,21 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     const headers = { 'Content-Type': 'application/x-www-form-urlencoded' };
     const body = new URLSearchParams(params);
     const method = faults['wrong-auth-method'] && client.client_secret ? 'client_secret_post' : client.method;
-    if (method === 'client_secret_basic')
+    if (method === 'private_key_jwt') {
+      // RFC 7523 §2.2 / §3: an ES256 JWT naming the client as iss and sub and the token endpoint as aud.
+      const claims = {
+        iss: client.client_id,
+        sub: faults['jwt-wrong-sub'] ? 'someone-else' : client.client_id,
+        aud: state.as.meta.token_endpoint,
+        iat: Math.floor(Date.now() / 1000),
+        exp: Math.floor(Date.now() / 1000) + 300,
+        jti: randomUUID(),
+      };
+      const input = `${b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
+      const sig = sign('sha256', Buffer.from(input), { key: createPrivateKey(client.key), dsaEncoding: 'ieee-p1363' });
+      body.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
+      body.set('client_assertion', `${input}.${b64url(sig)}`);
+    } else if (method === 'client_secret_basic')
       headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
     else {
       body.set('client_id', client.client_id);
@@ -203,7 +227,10 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
   async function authorize(challenge) {
     if (!state.as) await discover(challenge);
     const meta = state.as.meta;
-    if (env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') && context.client_secret)
+    if (
+      env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') &&
+      (context.client_secret || context.private_key_pem)
+    )
       return tokenRequest({ grant_type: 'client_credentials' });
     const cb = await loop();
     const verifier = b64url(randomBytes(32));
@@ -223,9 +250,16 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (revision !== '2025-03-26' && !faults['no-resource']) q.set('resource', state.as.prm?.resource ?? serverUrl);
     const url = `${meta.authorization_endpoint}?${q}`;
     const answer = cb.next();
-    if (env.BROWSER && faults.browser) spawn(env.BROWSER, [url], { stdio: 'ignore' });
-    else void fetch(url).catch(() => undefined);
-    const got = await Promise.race([answer, new Promise((r) => setTimeout(() => r(undefined), 10_000))]);
+    // Without a browser it follows the redirect itself; a refused authorization request ends the wait at once.
+    const refused = new Promise((r) => {
+      if (env.BROWSER && faults.browser) spawn(env.BROWSER, [url], { stdio: 'ignore' });
+      else
+        void fetch(url).then(
+          (res) => res.ok || r(undefined),
+          () => r(undefined),
+        );
+    });
+    const got = await Promise.race([answer, refused, new Promise((r) => setTimeout(() => r(undefined), 10_000))]);
     if (!got) throw new Error('no authorization response');
     if (got.get('state') !== sent && !faults['no-state-check']) throw new Error('state mismatch');
     const iss = got.get('iss');
@@ -259,6 +293,17 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       const challenge = bearerParams(r.headers.get('www-authenticate'));
       if (r.status === 401) {
         if (faults['no-authorize'] || attempt > STEP_UPS) throw new Error('unauthorized');
+        // A token refused: the resource metadata may name another authorization server now, whose registration and
+        // tokens are its own (credentials are not portable between authorization servers).
+        if (state.token && state.as?.prm && challenge.error === 'invalid_token') {
+          const prm = await getJson(challenge.resource_metadata ?? state.as.prmUrl);
+          if (prm?.authorization_servers?.[0] && prm.authorization_servers[0] !== state.as.issuer) {
+            const kept = state.client;
+            state.as = undefined;
+            state.refresh = undefined;
+            await discover(challenge, faults['reuse-client'] ? kept : undefined);
+          }
+        }
         if (state.refresh && !faults['no-refresh']) {
           const refresh = state.refresh;
           state.refresh = undefined;
@@ -300,6 +345,19 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (tool) await request('tools/call', { name: tool.name, arguments: { text: 'hello' } });
     await request('ping');
   } finally {
+    // The session ends with a DELETE (the Streamable HTTP transport's SHOULD), also when the client gives up.
+    if (sessionId) {
+      const url = new URL(mcpUrl);
+      if (state.token && faults['token-in-query']) url.searchParams.set('access_token', state.token);
+      await fetch(url, {
+        method: 'DELETE',
+        headers: {
+          'Mcp-Session-Id': sessionId,
+          ...(state.token && !faults['token-in-query'] && { Authorization: `Bearer ${state.token}` }),
+          ...(revision !== '2025-03-26' && { 'MCP-Protocol-Version': revision }),
+        },
+      }).catch(() => undefined);
+    }
     await (await callbacks)?.close();
   }
 }

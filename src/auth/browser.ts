@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The BROWSER a client-auth run sets: opens an authorization URL as a browser would, without a person. It fetches the
+// The BROWSER an authorization scenario's client run sets: opens an authorization URL as a browser would, without a person. It fetches the
 // URL and follows each redirect (the suite's authorization server consents at once and redirects to the client's
 // loopback callback), on loopback only, so a client that "opens a browser" gets its code.
 import { isLocal } from '../transport/http-client.js';

@@ -1,12 +1,16 @@
-// What an authorization scenario serves a client on loopback: a protected MCP endpoint and its resource metadata
-// (RFC 9728), and an authorization server (RFC 8414 / OpenID metadata, an authorization endpoint that consents at once,
-// a token endpoint, dynamic registration, client ID metadata documents). Every exchange is recorded for the checks.
+// What an authorization scenario serves a client on loopback, mounted on the client run's test server: a gate in front
+// of its MCP endpoint (401 / 403 with a Bearer challenge) and the resource metadata (RFC 9728) as routes there; and an
+// authorization server (RFC 8414 / OpenID metadata, an authorization endpoint that consents at once, a token endpoint,
+// dynamic registration, client ID metadata documents) on a listener of its own, or on the test server's origin where
+// the scenario puts it there. Every exchange with either is recorded for the checks.
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { isObject } from '../json.js';
-import { TOOL } from '../version.js';
+import type { Answer, HttpExchange as ServerExchange, TestServer } from '../transport/test-server/http.js';
 import { isLoopback } from './challenge.js';
+import { type Assertion, JWT_BEARER, JWT_CLIENT_ID, jwtKeys, readAssertion } from './jwt-assertion.js';
 import { ExchangeLog, type HttpExchange, type Role } from './exchanges.js';
 import { type AuthScenario, CLIENT_CREDENTIALS, PRE_REGISTERED } from './scenarios.js';
 
@@ -17,6 +21,8 @@ export interface KnownClient {
   token_endpoint_auth_method: string;
   redirect_uris: string[];
   via: 'dcr' | 'pre-registered' | 'cimd';
+  /** The authorization server (origin) it registered with; pre-registered clients have none. */
+  at?: string;
   /** For a metadata document: what fetching it gave (the document, or why not). */
   document?: { status?: number; body?: unknown; error?: string };
 }
@@ -39,16 +45,16 @@ export interface Issued {
   resource?: string;
   /** Access tokens of an offline-access scenario stop working after their first use. */
   uses: number;
+  /** The authorization server (origin) that issued it. */
+  at: string;
 }
 
-/** Tools the endpoint lists. */
-const TOOLS = [
-  {
-    name: 'echo',
-    description: 'Returns its text',
-    inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
-  },
-];
+/** The BROWSER command an authorization run sets: fetches the URL and follows redirects to the client's callback. */
+export const BROWSER_COMMAND = fileURLToPath(new URL('./browser.js', import.meta.url));
+
+/** Where a client may look for the resource metadata of `/mcp` (RFC 9728 §3.1): both are routed, to see the order. */
+const PRM_SUFFIXED = '/.well-known/oauth-protected-resource/mcp';
+const PRM_ROOT = '/.well-known/oauth-protected-resource';
 /** Authorization requests in a loop of 403s after which the rig stops answering MCP (the client is looping). */
 export const LOOP_LIMIT = 10;
 
@@ -61,14 +67,21 @@ export class OAuthRig {
   readonly tokens = new Map<string, Issued>();
   private readonly grants = new Map<string, Grant>();
   private readonly servers: http.Server[] = [];
-  /** The MCP server's origin, and the authorization server's. */
-  resourceOrigin = '';
-  asOrigin = '';
+  /** The test server the protected endpoint is mounted on. */
+  private server?: TestServer;
+  /** The authorization server's own origin (none when it is on the test server's). */
+  private asOwn = '';
+  /** The authorization-server-migration scenario's second authorization server, and whether the switch happened. */
+  private asNew = '';
+  migrated = false;
+  /** MCP requests the gate let through, with the test server's record of them (their status comes later). */
+  private readonly passed: { entry: HttpExchange; exchange?: ServerExchange }[] = [];
   /** Set when the client keeps authorizing after 403s (see LOOP_LIMIT). */
   looping = false;
+  /** Called once when the client is found looping: the run stops it. */
+  onLoop?: () => void;
   /** The offline-access scenario's first access token has expired. */
   private expiredOne = false;
-  private readonly waiters: (() => void)[] = [];
 
   private constructor(readonly scenario: AuthScenario) {
     this.log.secret(PRE_REGISTERED.client_secret);
@@ -80,7 +93,15 @@ export class OAuthRig {
         redirect_uris: [],
         via: 'pre-registered',
       });
-    if (scenario.grant === 'client_credentials')
+    if (scenario.jwt) {
+      this.log.secret(jwtKeys().privatePem);
+      this.clients.set(JWT_CLIENT_ID, {
+        client_id: JWT_CLIENT_ID,
+        token_endpoint_auth_method: 'private_key_jwt',
+        redirect_uris: [],
+        via: 'pre-registered',
+      });
+    } else if (scenario.grant === 'client_credentials')
       this.clients.set(CLIENT_CREDENTIALS.client_id, {
         ...CLIENT_CREDENTIALS,
         token_endpoint_auth_method: 'client_secret_basic',
@@ -89,12 +110,43 @@ export class OAuthRig {
       });
   }
 
-  /** Starts the scenario's servers on 127.0.0.1, each on a free port. */
+  /** Starts the scenario's authorization server on 127.0.0.1 (a free port) unless it is on the test server's origin. */
   static async start(scenario: AuthScenario): Promise<OAuthRig> {
     const rig = new OAuthRig(scenario);
-    rig.resourceOrigin = await rig.listen('resource');
-    rig.asOrigin = scenario.asOnResource ? rig.resourceOrigin : await rig.listen('authorization');
+    if (!scenario.asOnResource) rig.asOwn = await rig.listen();
+    if (scenario.migrate) rig.asNew = await rig.listen();
     return rig;
+  }
+
+  /** Mounts the protected resource on a test server before it listens: the metadata routes and the gate. */
+  mount(server: TestServer): this {
+    this.server = server;
+    const sc = this.scenario;
+    const on = (method: string, path: string) =>
+      server.route(method, path, (req, body, res) => this.handle('resource', req, body, res));
+    for (const p of new Set([sc.prm, PRM_SUFFIXED, PRM_ROOT])) if (p) on('GET', p);
+    if (sc.asOnResource) {
+      for (const p of ['/.well-known/oauth-authorization-server', '/.well-known/openid-configuration']) on('GET', p);
+      on('GET', '/authorize');
+      on('POST', '/token');
+      on('POST', '/register');
+    }
+    server.gate((req, body) => this.gate(req, body));
+    return this;
+  }
+
+  /** The MCP server's origin (the test server's), and the authorization server's. */
+  get resourceOrigin(): string {
+    return this.server?.url ? this.server.origin : '';
+  }
+
+  get asOrigin(): string {
+    return this.scenario.asOnResource ? this.resourceOrigin : this.migrated ? this.asNew : this.asOwn;
+  }
+
+  /** The origins of the authorization servers before and after a migration. */
+  get migration(): { from: string; to: string } | undefined {
+    return this.scenario.migrate ? { from: this.asOwn, to: this.asNew } : undefined;
   }
 
   /** The URL the client connects to. */
@@ -103,7 +155,11 @@ export class OAuthRig {
   }
 
   get issuer(): string {
-    return `${this.asOrigin}${this.scenario.issuerPath}`;
+    return this.issuerAt(this.asOrigin);
+  }
+
+  private issuerAt(origin: string): string {
+    return `${origin}${this.scenario.issuerPath}`;
   }
 
   get prmUrl(): string | undefined {
@@ -112,25 +168,26 @@ export class OAuthRig {
 
   /** The well-known URL the authorization server's metadata is served at, if any. */
   get asMetadataUrl(): string | undefined {
+    return this.metadataUrlAt(this.asOrigin);
+  }
+
+  private metadataUrlAt(origin: string): string | undefined {
     const p = this.scenario.issuerPath;
     switch (this.scenario.asMetadata) {
       case 'oauth':
-        return `${this.asOrigin}/.well-known/oauth-authorization-server${p}`;
+        return `${origin}/.well-known/oauth-authorization-server${p}`;
       case 'openid':
-        return `${this.asOrigin}/.well-known/openid-configuration${p}`;
+        return `${origin}/.well-known/openid-configuration${p}`;
       case 'openid-appended':
-        return `${this.asOrigin}${p}/.well-known/openid-configuration`;
+        return `${origin}${p}/.well-known/openid-configuration`;
       default:
         return undefined;
     }
   }
 
-  /** Resolves when an MCP request carrying a valid token got an answer (or the client loops). */
-  served(): Promise<void> {
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
+  /** Stops the authorization server; the statuses of the MCP requests let through are final by then. */
   async close(): Promise<void> {
+    for (const p of this.passed) p.entry.status = p.exchange?.status ?? 0;
     await Promise.all(
       this.servers.map(
         (s) =>
@@ -142,12 +199,13 @@ export class OAuthRig {
     );
   }
 
-  private async listen(role: Role): Promise<string> {
+  private async listen(): Promise<string> {
+    let origin = '';
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void this.handle(role, req, Buffer.concat(chunks).toString('utf8'), res).catch(() => {
+        void this.handle('authorization', req, Buffer.concat(chunks).toString('utf8'), res, origin).catch(() => {
           if (!res.headersSent) res.writeHead(500).end();
         });
       });
@@ -158,11 +216,18 @@ export class OAuthRig {
       server.listen(0, '127.0.0.1', () => resolve());
     });
     server.unref();
-    return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    return origin;
   }
 
-  private async handle(role: Role, req: http.IncomingMessage, text: string, res: http.ServerResponse): Promise<void> {
-    const origin = role === 'resource' ? this.resourceOrigin : this.asOrigin;
+  private async handle(
+    role: Role,
+    req: http.IncomingMessage,
+    text: string,
+    res: http.ServerResponse,
+    asOrigin = this.resourceOrigin,
+  ): Promise<void> {
+    const origin = role === 'resource' ? this.resourceOrigin : asOrigin;
     const url = new URL(req.url ?? '/', origin);
     const body = parseBody(req.headers['content-type'], text);
     const answer: Record<string, string> = {};
@@ -179,7 +244,8 @@ export class OAuthRig {
     this.noteSecrets(req, url, body);
     const routed =
       (role === 'resource' && (await this.resource(req, url, body, send))) ||
-      ((role === 'authorization' || this.scenario.asOnResource) && (await this.authorization(req, url, body, send)));
+      ((role === 'authorization' || this.scenario.asOnResource) &&
+        (await this.authorization(req, url, body, send, origin)));
     if (!routed) send(404, { error: 'not_found' });
     this.log.add({
       role,
@@ -191,7 +257,6 @@ export class OAuthRig {
       answer,
       ...(reply !== undefined && { reply }),
     });
-    if (this.looping) this.wake();
   }
 
   /** Secrets the client sent: its credentials, codes, verifiers, tokens. */
@@ -204,10 +269,6 @@ export class OAuthRig {
         if (typeof body[k] === 'string') this.log.secret(body[k] as string);
   }
 
-  private wake() {
-    for (const w of this.waiters.splice(0)) w();
-  }
-
   private challenge(extra: Record<string, string> = {}): string {
     const params: Record<string, string> = { ...extra };
     if (this.scenario.prmInChallenge && this.prmUrl) params.resource_metadata = this.prmUrl;
@@ -216,29 +277,62 @@ export class OAuthRig {
     return list.length ? `Bearer ${list.join(', ')}` : 'Bearer';
   }
 
-  /** The protected MCP endpoint and its metadata. */
-  private async resource(req: http.IncomingMessage, url: URL, body: unknown, send: Send): Promise<boolean> {
+  /** The resource metadata (the MCP endpoint itself is behind the gate). */
+  private async resource(req: http.IncomingMessage, url: URL, _body: unknown, send: Send): Promise<boolean> {
     const sc = this.scenario;
-    if (url.pathname === sc.prm && req.method === 'GET') {
-      send(200, {
-        resource: sc.resourceMismatch ? 'https://mcp.elsewhere.example/mcp' : this.serverUrl,
-        authorization_servers: [this.issuer],
-        ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
-        bearer_methods_supported: ['header'],
-      });
-      return true;
+    if (url.pathname !== sc.prm || req.method !== 'GET') return false;
+    send(200, {
+      resource: sc.resourceMismatch ? 'https://mcp.elsewhere.example/mcp' : this.serverUrl,
+      authorization_servers: [this.issuer],
+      ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
+      bearer_methods_supported: ['header'],
+    });
+    return true;
+  }
+
+  /** In front of the MCP endpoint: an issued access token passes; without one 401, without the scope a call needs 403. */
+  private gate(req: http.IncomingMessage, text: string): Answer | undefined {
+    const url = new URL(req.url ?? '/', this.resourceOrigin);
+    const body = parseBody(req.headers['content-type'], text);
+    this.noteSecrets(req, url, body);
+    const refused = this.refusal(req, body);
+    const entry = this.log.add({
+      role: 'resource',
+      method: req.method ?? 'GET',
+      url: url.toString(),
+      status: refused?.status ?? 0,
+      headers: req.headers,
+      ...(body !== undefined && { body }),
+      answer: refused ? { 'www-authenticate': refused.challenge } : {},
+      ...(refused && { reply: refused.json }),
+    });
+    if (this.looping) this.onLoop?.();
+    if (!refused) {
+      this.passed.push({ entry, exchange: this.server?.exchangeOf(req) });
+      return undefined;
     }
-    if (url.pathname !== '/mcp') return false;
-    const token = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
+    return {
+      status: refused.status,
+      headers: { 'content-type': 'application/json', 'www-authenticate': refused.challenge },
+      body: JSON.stringify(refused.json),
+    };
+  }
+
+  /** Why the gate refuses a request, if it does. */
+  private refusal(req: http.IncomingMessage, body: unknown) {
+    const sc = this.scenario;
+    // A token in the query string is taken (and judged by client-side/auth/token-in-header): one fault, one finding.
+    const token =
+      /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ??
+      new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ??
+      undefined;
     const issued = token === undefined ? undefined : this.tokens.get(token);
-    if (issued?.kind !== 'access') {
-      send(
-        401,
-        { error: 'unauthorized' },
-        { 'WWW-Authenticate': this.challenge(token ? { error: 'invalid_token' } : {}) },
-      );
-      return true;
-    }
+    if (issued?.kind !== 'access')
+      return {
+        status: 401,
+        json: { error: 'unauthorized' },
+        challenge: this.challenge(token ? { error: 'invalid_token' } : {}),
+      };
     if (
       sc.offlineAccess === 'supported' &&
       issued.uses >= 1 &&
@@ -246,40 +340,45 @@ export class OAuthRig {
       issued.scope.split(' ').includes('offline_access')
     ) {
       this.expiredOne = true;
-      send(
-        401,
-        { error: 'invalid_token' },
-        { 'WWW-Authenticate': this.challenge({ error: 'invalid_token', error_description: 'expired' }) },
-      );
-      return true;
+      return {
+        status: 401,
+        json: { error: 'invalid_token' },
+        challenge: this.challenge({ error: 'invalid_token', error_description: 'expired' }),
+      };
     }
+    // Migration: the first authorized request past initialization (not initialize, not a notification) switches the
+    // resource metadata to the second authorization server; from then on the first one's tokens are refused there.
+    const ordinary = (Array.isArray(body) ? body : [body]).some(
+      (m) =>
+        isObject(m) &&
+        typeof m.method === 'string' &&
+        m.method !== 'initialize' &&
+        !m.method.startsWith('notifications/'),
+    );
+    if (sc.migrate && ordinary && !this.migrated) this.migrated = true;
+    else if (sc.migrate && ordinary && issued.at !== this.asNew)
+      return {
+        status: 401,
+        json: { error: 'invalid_token' },
+        challenge: this.challenge({
+          error: 'invalid_token',
+          error_description: 'the authorization server has changed',
+        }),
+      };
     issued.uses++;
-    if (req.method === 'GET') {
-      send(405, undefined, { Allow: 'POST, DELETE' });
-      return true;
-    }
-    if (req.method === 'DELETE') {
-      send(200);
-      return true;
-    }
     const messages = Array.isArray(body) ? body : [body];
-    const call = messages.find((m) => isObject(m) && m.method === 'tools/call');
+    const call = messages.some((m) => isObject(m) && m.method === 'tools/call');
     const granted = issued.scope.split(' ').filter(Boolean);
     if (call && (sc.alwaysForbidden || (sc.stepUp && !granted.includes(sc.stepUp)))) {
       const needed = sc.alwaysForbidden ? 'mcp:basic mcp:write' : [...new Set([...granted, sc.stepUp])].join(' ');
       if (this.authorizations() > LOOP_LIMIT) this.looping = true;
-      send(
-        403,
-        { error: 'insufficient_scope' },
-        { 'WWW-Authenticate': this.challenge({ error: 'insufficient_scope', scope: needed }) },
-      );
-      return true;
+      return {
+        status: 403,
+        json: { error: 'insufficient_scope' },
+        challenge: this.challenge({ error: 'insufficient_scope', scope: needed }),
+      };
     }
-    const answers = messages.flatMap((m) => (isObject(m) && m.id !== undefined && 'method' in m ? [mcpAnswer(m)] : []));
-    if (answers.length === 0) send(202);
-    else send(200, Array.isArray(body) ? answers : answers[0]);
-    this.wake();
-    return true;
+    return undefined;
   }
 
   /** Authorization requests made so far. */
@@ -289,11 +388,12 @@ export class OAuthRig {
     ).length;
   }
 
-  private asMetadata(): Record<string, unknown> {
+  private asMetadata(origin: string): Record<string, unknown> {
     const sc = this.scenario;
-    const at = (p: string) => `${this.issuer}${p}`;
+    const issuer = this.issuerAt(origin);
+    const at = (p: string) => `${issuer}${p}`;
     return {
-      issuer: sc.issuerMismatch ? `${this.asOrigin}/another-issuer` : this.issuer,
+      issuer: sc.issuerMismatch ? `${origin}/another-issuer` : issuer,
       authorization_endpoint: at('/authorize'),
       token_endpoint: at('/token'),
       ...(sc.dcr && { registration_endpoint: at('/register') }),
@@ -306,6 +406,7 @@ export class OAuthRig {
       token_endpoint_auth_methods_supported: sc.authMethods,
       ...(sc.asScopes && { scopes_supported: sc.asScopes }),
       ...(sc.cimd && { client_id_metadata_document_supported: true }),
+      ...(sc.jwt && { token_endpoint_auth_signing_alg_values_supported: ['ES256'] }),
       ...((sc.iss === 'sent' || sc.iss === 'missing' || sc.iss === 'wrong' || sc.iss === 'normalized') && {
         authorization_response_iss_parameter_supported: true,
       }),
@@ -313,27 +414,33 @@ export class OAuthRig {
   }
 
   /** The authorization server: metadata, registration, authorization and token endpoints. */
-  private async authorization(req: http.IncomingMessage, url: URL, body: unknown, send: Send): Promise<boolean> {
+  private async authorization(
+    req: http.IncomingMessage,
+    url: URL,
+    body: unknown,
+    send: Send,
+    origin: string,
+  ): Promise<boolean> {
     const sc = this.scenario;
-    if (req.method === 'GET' && url.toString() === this.asMetadataUrl) {
+    if (req.method === 'GET' && url.toString() === this.metadataUrlAt(origin)) {
       // OpenID Provider Metadata has fields of its own that are REQUIRED (OpenID Connect Discovery 1.0 §3).
       const openid = sc.asMetadata !== 'oauth' && {
-        jwks_uri: `${this.issuer}/jwks.json`,
+        jwks_uri: `${this.issuerAt(origin)}/jwks.json`,
         subject_types_supported: ['public'],
         id_token_signing_alg_values_supported: ['RS256'],
       };
-      send(200, { ...this.asMetadata(), ...openid });
+      send(200, { ...this.asMetadata(origin), ...openid });
       return true;
     }
     const p = url.pathname.slice(sc.issuerPath.length);
     if (!url.pathname.startsWith(sc.issuerPath)) return false;
-    if (p === '/register' && sc.dcr && req.method === 'POST') return this.register(body, send);
-    if (p === '/authorize' && req.method === 'GET') return this.authorize(url, send);
-    if (p === '/token' && req.method === 'POST') return this.token(req, body, send);
+    if (p === '/register' && sc.dcr && req.method === 'POST') return this.register(body, send, origin);
+    if (p === '/authorize' && req.method === 'GET') return this.authorize(url, send, origin);
+    if (p === '/token' && req.method === 'POST') return this.token(req, body, send, origin);
     return false;
   }
 
-  private register(body: unknown, send: Send): boolean {
+  private register(body: unknown, send: Send, at: string): boolean {
     const meta = isObject(body) ? body : {};
     const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method : undefined;
     const method = asked && this.scenario.authMethods.includes(asked) ? asked : this.scenario.authMethods[0];
@@ -342,11 +449,18 @@ export class OAuthRig {
       token_endpoint_auth_method: method,
       redirect_uris: Array.isArray(meta.redirect_uris) ? meta.redirect_uris.filter((u) => typeof u === 'string') : [],
       via: 'dcr',
+      at,
       ...(method !== 'none' && { client_secret: random('secret') }),
     };
     this.log.secret(client.client_secret);
     this.clients.set(client.client_id, client);
-    send(201, { ...meta, ...client, via: undefined, client_id_issued_at: Math.floor(Date.now() / 1000) });
+    send(201, {
+      ...meta,
+      ...client,
+      via: undefined,
+      at: undefined,
+      client_id_issued_at: Math.floor(Date.now() / 1000),
+    });
     return true;
   }
 
@@ -391,7 +505,7 @@ export class OAuthRig {
   }
 
   /** Consent at once: a redirect to the client's redirect_uri with a code, its state and, where the scenario says, iss. */
-  private async authorize(url: URL, send: Send): Promise<boolean> {
+  private async authorize(url: URL, send: Send, at: string): Promise<boolean> {
     const q = url.searchParams;
     const clientId = q.get('client_id') ?? '';
     const client =
@@ -418,14 +532,23 @@ export class OAuthRig {
     to.searchParams.set('code', code);
     const state = q.get('state');
     if (state !== null) to.searchParams.set('state', this.scenario.wrongState ? `${state}-not-yours` : state);
-    const iss = issFor(this.scenario, this.issuer);
+    const iss = issFor(this.scenario, this.issuerAt(at));
     if (iss !== undefined) to.searchParams.set('iss', iss);
     send(302, undefined, { Location: to.toString() });
     return true;
   }
 
   /** Who the token request authenticates as, by which method, and whether its secret is right. */
-  private clientAuth(req: http.IncomingMessage, form: Record<string, unknown>) {
+  private clientAuth(
+    req: http.IncomingMessage,
+    form: Record<string, unknown>,
+  ): { method: string; client_id?: string; secret?: string; assertion?: Assertion } {
+    if (form.client_assertion_type === JWT_BEARER && typeof form.client_assertion === 'string') {
+      const assertion = readAssertion(form.client_assertion);
+      const iss = assertion?.claims.iss;
+      const id = typeof form.client_id === 'string' ? form.client_id : typeof iss === 'string' ? iss : undefined;
+      return { method: 'private_key_jwt', client_id: id, ...(assertion && { assertion }) };
+    }
     const basic = /^Basic\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
     if (basic) {
       const [id, secret] = Buffer.from(basic, 'base64').toString('utf8').split(':').map(decodeURIComponent);
@@ -437,7 +560,7 @@ export class OAuthRig {
     return { method: 'none', client_id: id, secret: undefined };
   }
 
-  private token(req: http.IncomingMessage, body: unknown, send: Send): boolean {
+  private token(req: http.IncomingMessage, body: unknown, send: Send, at: string): boolean {
     const form = isObject(body) ? body : {};
     const auth = this.clientAuth(req, form);
     const client = auth.client_id === undefined ? undefined : this.clients.get(auth.client_id);
@@ -446,16 +569,24 @@ export class OAuthRig {
     if (!client) return (bad('invalid_client', 'unknown client', 401), true);
     if (client.client_secret !== undefined && auth.secret !== client.client_secret)
       return (bad('invalid_client', 'wrong client secret', 401), true);
+    // An assertion not signed by the client's key authenticates nobody; its claims are judged
+    // (client-side/auth/client-assertion), not refused.
+    if (
+      client.token_endpoint_auth_method === 'private_key_jwt' &&
+      auth.method === 'private_key_jwt' &&
+      !auth.assertion?.signed
+    )
+      return (bad('invalid_client', 'the client assertion is not signed by the registered key', 401), true);
     // Another method than the registered one is judged (client-side/auth/token-endpoint-auth), not refused: one finding.
     const issue = (scope: string, resource: string | undefined) => {
       const access = random('at');
       this.log.secret(access);
-      this.tokens.set(access, { kind: 'access', client_id: client.client_id, scope, resource, uses: 0 });
+      this.tokens.set(access, { kind: 'access', client_id: client.client_id, scope, resource, uses: 0, at });
       const refreshable = this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access');
       const refresh = refreshable ? random('rt') : undefined;
       if (refresh) {
         this.log.secret(refresh);
-        this.tokens.set(refresh, { kind: 'refresh', client_id: client.client_id, scope, resource, uses: 0 });
+        this.tokens.set(refresh, { kind: 'refresh', client_id: client.client_id, scope, resource, uses: 0, at });
       }
       send(200, {
         access_token: access,
@@ -528,33 +659,5 @@ function parseBody(type: string | undefined, text: string): unknown {
     return JSON.parse(text);
   } catch {
     return text.slice(0, 500);
-  }
-}
-
-/** A fixed answer to an MCP request. */
-function mcpAnswer(m: Record<string, unknown>): unknown {
-  const id = m.id;
-  const params = isObject(m.params) ? m.params : {};
-  switch (m.method) {
-    case 'initialize':
-      return {
-        jsonrpc: '2.0',
-        id,
-        result: {
-          protocolVersion: typeof params.protocolVersion === 'string' ? params.protocolVersion : '2025-11-25',
-          capabilities: { tools: {} },
-          serverInfo: { name: `${TOOL.name}-protected`, version: TOOL.version },
-        },
-      };
-    case 'ping':
-      return { jsonrpc: '2.0', id, result: {} };
-    case 'tools/list':
-      return { jsonrpc: '2.0', id, result: { tools: TOOLS } };
-    case 'tools/call': {
-      const args = isObject(params.arguments) ? params.arguments : {};
-      return { jsonrpc: '2.0', id, result: { content: [{ type: 'text', text: String(args.text ?? 'ok') }] } };
-    }
-    default:
-      return { jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${String(m.method)}` } };
   }
 }

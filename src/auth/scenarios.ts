@@ -1,5 +1,7 @@
 // The authorization scenarios a client runs against (the official names, and a few of the project's own): what the
 // protected resource and the authorization server serve, and what a conformant client does there.
+import type { Scenario } from '../transport/test-server/scenario.js';
+import { JWT_CLIENT_ID, jwtKeys } from './jwt-assertion.js';
 
 /** Where the authorization server's metadata is served (RFC 8414 §3.1; OpenID Connect Discovery; §5 of RFC 8414). */
 export type AsMetadataAt = 'oauth' | 'openid' | 'openid-appended' | 'none';
@@ -51,8 +53,12 @@ export interface AuthScenario {
   wrongState?: boolean;
   /** offline_access and the refresh_token grant are offered, and the first access token expires after its first use. */
   offlineAccess?: 'supported' | 'unsupported';
+  /** The client authenticates with a JWT signed by the key MCP_CONFORMANCE_CONTEXT gives (private_key_jwt). */
+  jwt?: boolean;
   /** Grant the client runs: authorization_code (default) or client_credentials (extension). */
   grant?: 'client_credentials';
+  /** After the first authorized request the resource metadata names a second authorization server (SEP-2352). */
+  migrate?: boolean;
   /** What a conformant client does: gets a token and uses it, or stops before it sends one. */
   outcome: 'connect' | 'refuse';
   /** The revision the scenario is written for (MCP_CONFORMANCE_PROTOCOL_VERSION). */
@@ -237,6 +243,14 @@ export const SCENARIOS: readonly AuthScenario[] = [
     outcome: 'refuse',
   }),
   s({
+    name: 'auth/authorization-server-migration',
+    tier: 'draft',
+    description:
+      "After the first authorized request the resource metadata names another authorization server and the first one's tokens are refused: the client registers with the new one",
+    challengeScope: 'mcp:basic',
+    migrate: true,
+  }),
+  s({
     name: 'auth/offline-access-scope',
     tier: 'draft',
     description: 'offline_access and refresh_token offered; the first access token expires after one use',
@@ -273,6 +287,16 @@ export const SCENARIOS: readonly AuthScenario[] = [
     dcr: false,
     authMethods: ['client_secret_basic'],
   }),
+  s({
+    name: 'auth/client-credentials-jwt',
+    tier: 'extension',
+    description:
+      'client_credentials grant with private_key_jwt (ES256); the client_id and the private key in MCP_CONFORMANCE_CONTEXT',
+    grant: 'client_credentials',
+    jwt: true,
+    dcr: false,
+    authMethods: ['private_key_jwt'],
+  }),
 ];
 
 export function scenarioNamed(name: string): AuthScenario | undefined {
@@ -281,7 +305,34 @@ export function scenarioNamed(name: string): AuthScenario | undefined {
 
 /** What MCP_CONFORMANCE_CONTEXT carries for a scenario (the official contract: `{name, …}`). */
 export function contextOf(sc: AuthScenario): Record<string, unknown> | undefined {
+  if (sc.jwt)
+    return {
+      name: sc.name,
+      client_id: JWT_CLIENT_ID,
+      private_key_pem: jwtKeys().privatePem,
+      signing_algorithm: 'ES256',
+    };
   if (sc.grant === 'client_credentials') return { name: sc.name, ...CLIENT_CREDENTIALS };
   if (sc.preRegistered) return { name: sc.name, ...PRE_REGISTERED };
   return undefined;
+}
+
+/** The MCP side of an authorization scenario, as the client run's test server serves it behind the rig's gate. */
+export function mcpScenarioOf(sc: AuthScenario): Scenario {
+  return {
+    name: sc.name,
+    description: sc.description,
+    revisions: [sc.revision],
+    context: contextOf(sc) ?? {},
+    tools: [
+      {
+        name: 'echo',
+        description: 'Answers a fixed text',
+        inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
+        does: 'text',
+      },
+    ],
+    asks:
+      sc.outcome === 'connect' ? 'authorize, then initialize, list the tools and call one' : 'stop before authorizing',
+  };
 }

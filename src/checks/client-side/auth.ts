@@ -1,30 +1,15 @@
 // The client as an OAuth client: each check judges the HTTP exchanges of one authorization scenario (what the client
-// asked the protected resource and the authorization server, in order). Every finding names its exchange.
-import type { AuthScenario } from '../../auth/scenarios.js';
+// asked the protected resource and the authorization server, in order), read from the scenario's record like every
+// other client-side check. Every finding names its exchange.
+import { SCENARIOS, type AuthScenario } from '../../auth/scenarios.js';
 import type { HttpExchange } from '../../auth/exchanges.js';
-import type { OAuthRig } from '../../auth/oauth-rig.js';
 import { isLoopback } from '../../auth/challenge.js';
-import type { Requirement } from '../../schema/generated/report.js';
+import { JWT_BEARER, assertionProblems, readAssertion } from '../../auth/jwt-assertion.js';
+import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { isObject } from '../../json.js';
 import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
+import type { AuthRun, ClientCheckDef } from '../kit/client-check.js';
 import { requirement } from '../kit/requirement.js';
-
-/** What a check judges: the scenario, and what the rig saw. */
-export interface AuthRun {
-  scenario: AuthScenario;
-  rig: OAuthRig;
-}
-
-export interface ClientAuthCheck {
-  id: string;
-  title: string;
-  requirement: Requirement;
-  /** Further catalogue requirement ids the check also exercises. */
-  covers?: string[];
-  /** Whether the check has something to judge in this scenario (else it is not run there). */
-  applies(sc: AuthScenario): boolean;
-  judge(run: AuthRun): Outcome;
-}
 
 const AUTHZ = 'basic/authorization';
 const RFC = (n: number, anchor: string) => `https://datatracker.ietf.org/doc/html/rfc${n}#${anchor}`;
@@ -38,11 +23,23 @@ const tokenRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && p
 const mcpRequests = (r: AuthRun) => r.rig.find((e) => e.role === 'resource' && path(e) === '/mcp');
 const codeRedemptions = (r: AuthRun) => tokenRequests(r).filter((e) => form(e).grant_type === 'authorization_code');
 const bearerOf = (e: HttpExchange) => /^Bearer\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
+/** The token a request carried, in the header or (wrongly: client-side/auth/token-in-header) the query string. */
+const tokenOf = (e: HttpExchange) => bearerOf(e) ?? query(e).get('access_token') ?? undefined;
 const scopesOf = (v: string | null | undefined) => (v ?? '').split(' ').filter(Boolean);
 const cite = (r: AuthRun, e: HttpExchange) => r.rig.log.describe(e);
 /** The first MCP request a token the authorization server issued got answered (200/202). */
 const authorizedMcp = (r: AuthRun) =>
-  mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(bearerOf(e) ?? '')?.kind === 'access');
+  mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(tokenOf(e) ?? '')?.kind === 'access');
+
+/** The client a request names: by Basic credentials, a client_id parameter, or a client assertion's iss. */
+function clientIdOf(e: HttpExchange): string | undefined {
+  const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
+  if (basic) return decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '');
+  const id = query(e).get('client_id') ?? form(e).client_id;
+  if (typeof id === 'string') return id;
+  const assertion = form(e).client_assertion;
+  return typeof assertion === 'string' ? (readAssertion(assertion)?.claims.iss as string | undefined) : undefined;
+}
 
 /** Why there is nothing to judge when the client never asked for authorization. */
 const NO_AUTHORIZATION = 'the client made no authorization request';
@@ -56,11 +53,7 @@ function ignoredContext(r: AuthRun): string | undefined {
   if (!sc.preRegistered && sc.grant !== 'client_credentials') return undefined;
   const ids = [...r.rig.clients.values()].filter((c) => c.via === 'pre-registered').map((c) => c.client_id);
   const used = [...authorizeRequests(r), ...tokenRequests(r)].some((e) => {
-    const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
-    const id = basic
-      ? Buffer.from(basic, 'base64').toString('utf8').split(':')[0]
-      : (query(e).get('client_id') ?? form(e).client_id);
-    return ids.includes(String(id));
+    return ids.includes(String(clientIdOf(e)));
   });
   return used
     ? undefined
@@ -84,19 +77,41 @@ function check(
   text: string,
   applies: (sc: AuthScenario) => boolean,
   judge: (r: AuthRun) => Outcome,
-): ClientAuthCheck {
+): ClientCheckDef {
   return {
     id: `client-side/auth/${id}`,
     title: text,
     requirement: requirement(`client-side.auth.${id}`, level, link, text),
-    applies,
-    judge,
+    scenarios: SCENARIOS.filter(applies).map((sc) => sc.name),
+    judge: (record) =>
+      record.auth ? judged(record.auth, judge) : skip(`${record.scenario.name}: not an authorization scenario`),
   };
+}
+
+/**
+ * One scenario's verdict, named by the scenario; a draft or extension failure is a warning naming its tier unless the
+ * scenario was named; a finding carries the scenario's exchanges (secrets as ***) as its transcript.
+ */
+function judged(run: AuthRun, judge: (r: AuthRun) => Outcome): Outcome {
+  const o = judge(run);
+  const sc = run.scenario;
+  const demoted = !run.counted && sc.tier !== 'core' && o.status === 'fail';
+  const message = `${sc.name}: ${demoted ? `[${sc.tier} scenario] ` : ''}${o.message}`;
+  if (o.status === 'pass' || o.status === 'skip') return { ...o, message };
+  return { ...o, status: demoted ? 'warn' : o.status, message, transcript: exchangesAsTranscript(run) };
+}
+
+/** The scenario's exchanges as a transcript: one line each, secrets as ***. */
+function exchangesAsTranscript(run: AuthRun): TranscriptEntry[] {
+  return run.rig.log.exchanges.map((e, i) => {
+    const text = run.rig.log.describe(e).replace(/^#\d+ /, '');
+    return { seq: i + 1, dir: 'send', t: e.t, bytes: Buffer.byteLength(text), text };
+  });
 }
 
 const usesCode = (sc: AuthScenario) => sc.grant !== 'client_credentials';
 
-export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
+export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
   check(
     'authorizes',
     'MUST',
@@ -461,20 +476,20 @@ export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
     'MUST',
     'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-2.4',
     'Token requests authenticate by the method the client is registered for (basic, post, none)',
-    () => true,
+    // A private_key_jwt client's authentication is client-side/auth/client-assertion's: one fault, one finding.
+    (sc) => sc.jwt !== true,
     (r) => {
       const reqs = tokenRequests(r);
       if (reqs.length === 0) return skip('the client made no token request');
       for (const e of reqs) {
-        const basic = /^Basic\s+(\S+)/i.exec(String(e.headers.authorization ?? ''))?.[1];
-        const used = basic
+        const used = /^Basic\s/i.test(String(e.headers.authorization ?? ''))
           ? 'client_secret_basic'
-          : typeof form(e).client_secret === 'string'
-            ? 'client_secret_post'
-            : 'none';
-        const id = basic
-          ? decodeURIComponent(Buffer.from(basic, 'base64').toString('utf8').split(':')[0] ?? '')
-          : (form(e).client_id as string | undefined);
+          : form(e).client_assertion_type === JWT_BEARER
+            ? 'private_key_jwt'
+            : typeof form(e).client_secret === 'string'
+              ? 'client_secret_post'
+              : 'none';
+        const id = clientIdOf(e);
         const want = id === undefined ? undefined : r.rig.clients.get(id)?.token_endpoint_auth_method;
         if (want && used !== want)
           return fail(`${used} where the client is registered for ${want}: ${cite(r, e)}`, {
@@ -536,6 +551,60 @@ export const CLIENT_AUTH_CHECKS: ClientAuthCheck[] = [
       return form(refresh).grant_type === 'refresh_token'
         ? pass(`refreshed: ${cite(r, refresh)}`)
         : warn(`a new authorization instead of a refresh: ${cite(r, refresh)}`);
+    },
+  ),
+  check(
+    'as-migration',
+    'MUST',
+    'https://modelcontextprotocol.io/specification/draft/basic/authorization/authorization-server-discovery#authorization-server-location',
+    "When the resource metadata names a new authorization server, the client registers there and does not present the previous one's credentials",
+    (sc) => sc.migrate === true,
+    (r) => {
+      const m = r.rig.migration;
+      const changed = r.rig.find(
+        (e) => e.role === 'resource' && /has changed/.test(e.answer['www-authenticate'] ?? ''),
+      )[0];
+      if (!m || !changed)
+        return skip('the client made one request past initialization only: the authorization server never changed');
+      const atNew = r.rig.find((e) => e.url.startsWith(m.to));
+      const old = new Set([...r.rig.clients.values()].filter((c) => c.at === m.from).map((c) => c.client_id));
+      const reused = atNew.find((e) => {
+        if (!/\/(authorize|token)$/.test(path(e))) return false;
+        return old.has(String(clientIdOf(e)));
+      });
+      if (reused)
+        return fail(`the previous authorization server's client_id presented to the new one: ${cite(r, reused)}`, {
+          expected: 'a registration with the new authorization server',
+          actual: cite(r, reused),
+        });
+      const registered = atNew.find((e) => e.method === 'POST' && path(e).endsWith('/register'));
+      if (!registered)
+        return atNew.length === 0
+          ? fail(`the client never went to the new authorization server after ${cite(r, changed)}`)
+          : fail(`no registration with the new authorization server: ${cite(r, atNew[0] as HttpExchange)}`);
+      return pass(`registered with the new authorization server: ${cite(r, registered)}`);
+    },
+  ),
+  check(
+    'client-assertion',
+    'MUST',
+    'https://datatracker.ietf.org/doc/html/rfc7523#section-3',
+    'A private_key_jwt client authenticates with a JWT signed by its key whose iss and sub are its client_id, aud names the authorization server and exp is in the future',
+    (sc) => sc.jwt === true,
+    (r) => {
+      const reqs = tokenRequests(r);
+      if (reqs.length === 0) return skip(ignoredContext(r) ?? 'the client made no token request');
+      const audiences = [r.rig.issuer, `${r.rig.issuer}/token`];
+      for (const e of reqs) {
+        const text = form(e).client_assertion;
+        const a =
+          form(e).client_assertion_type === JWT_BEARER && typeof text === 'string' ? readAssertion(text) : undefined;
+        if (!a) return fail(`no client assertion of type jwt-bearer: ${cite(r, e)}`);
+        const problems = assertionProblems(a, String(clientIdOf(e)), audiences);
+        if (problems.length)
+          return fail(`${problems.join('; ')}: ${cite(r, e)}`, { actual: { header: a.header, claims: a.claims } });
+      }
+      return pass(`${reqs.length} token request(s) with a valid client assertion`);
     },
   ),
   check(

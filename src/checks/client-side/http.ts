@@ -32,7 +32,8 @@ const parsed = (x: HttpExchange): Record<string, unknown> | undefined => {
  */
 const afterInitialize = (r: ScenarioRecord) => {
   const all = mcpExchanges(r);
-  const init = all.findIndex((x) => parsed(x)?.method === 'initialize');
+  // The initialize the server answered (one refused before, e.g. with 401 until the client authorized, opens nothing).
+  const init = all.findIndex((x) => parsed(x)?.method === 'initialize' && (x.status ?? 0) < 400);
   return r.revision === STATELESS
     ? all
     : init < 0

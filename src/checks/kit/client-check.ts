@@ -1,5 +1,7 @@
 // The model of a client-side check: it reads what one scenario recorded (every frame, every HTTP exchange, the
 // requests the test server sent and their answers, the process's exit) and concludes; the run combines scenarios.
+import type { OAuthRig } from '../../auth/oauth-rig.js';
+import type { AuthScenario } from '../../auth/scenarios.js';
 import type { Requirement } from '../../schema/generated/report.js';
 import type { ClientExit } from '../../transport/client-process.js';
 import type { Conversation, Frame } from '../../transport/test-server/conversation.js';
@@ -19,6 +21,16 @@ export interface ScenarioRecord {
   /** Over stdio: one start of the server (a client may start it several times; each is its own record). */
   stdio?: StdioState;
   exit: ClientExit;
+  /** An authorization scenario: the rig the MCP endpoint was mounted behind, and what it saw. */
+  auth?: AuthRun;
+}
+
+/** What the authorization checks read: the scenario, and the rig's record of every exchange. */
+export interface AuthRun {
+  scenario: AuthScenario;
+  rig: OAuthRig;
+  /** The scenario was named: a draft or extension failure counts as one (else it is reported as a warning). */
+  counted?: boolean;
 }
 
 export interface ClientCheckDef {

@@ -16,8 +16,10 @@ import { type LocalServerProcess, StdioTestServer } from '../../transport/test-s
 import { TOOL } from '../../version.js';
 import { isObject } from '../../json.js';
 import { checkResult } from '../result.js';
-import { SCENARIOS as AUTH_SCENARIOS } from '../../auth/scenarios.js';
-import { type ScenarioRun as AuthScenarioRun, judgeAuth, runScenario as runAuthScenario } from '../client-auth.js';
+import { BROWSER_COMMAND, OAuthRig } from '../../auth/oauth-rig.js';
+import { SCENARIOS as AUTH_SCENARIOS, type AuthScenario, mcpScenarioOf } from '../../auth/scenarios.js';
+import { CLIENT_AUTH_CHECKS } from '../../checks/client-side/auth.js';
+import { redact } from '../../transport/secrets.js';
 
 /** What a client in the caller's process gets: the same contract as a process. */
 export interface ClientContract {
@@ -84,14 +86,36 @@ export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios' | 
   );
 }
 
-/** Runs one scenario: its test server, its client, until the client ends or its budget is spent. */
+/** An authorization scenario to run (auth/…), and whether it was named (then a draft or extension failure counts). */
+export interface AuthPick {
+  scenario: AuthScenario;
+  counted: boolean;
+}
+
+/**
+ * Runs one scenario: its test server, its client, until the client ends or its budget is spent. An authorization
+ * scenario mounts the suite's protected resource on the test server and runs its authorization server beside it.
+ */
 export async function runScenario(
   scenario: Scenario,
   revision: string,
   options: ClientRunOptions,
+  auth?: AuthPick,
 ): Promise<ScenarioRecord> {
   const conv = new Conversation(scenario, revision, options.timeoutMs ?? 5000);
   const { server, state } = httpTestServer(conv);
+  // The client stops when the run is interrupted, or when the rig finds it looping on 403s.
+  const stop = new AbortController();
+  const interrupt = () => stop.abort();
+  if (options.signal?.aborted) stop.abort();
+  options.signal?.addEventListener('abort', interrupt, { once: true });
+  const rig = auth && (await OAuthRig.start(auth.scenario)).mount(server);
+  if (rig)
+    rig.onLoop = () => {
+      if (stop.signal.aborted) return;
+      conv.transcript.add('event', 'the client kept authorizing after 403 insufficient_scope: stopped');
+      stop.abort();
+    };
   options.setup?.(server, conv);
   const url = await server.listen();
   conv.origin = server.origin;
@@ -99,7 +123,7 @@ export async function runScenario(
   let exit: ClientExit;
   try {
     if (typeof options.client === 'function')
-      exit = await inProcess(options.client, { url }, scenario, revision, budgetMs, conv, options.signal);
+      exit = await inProcess(options.client, { url }, scenario, revision, budgetMs, conv, stop.signal);
     else {
       const { command, args } = options.client;
       const withUrl = args.some((a) => a.includes('{url}'))
@@ -112,14 +136,17 @@ export async function runScenario(
           MCP_CONFORMANCE_SCENARIO: scenario.name,
           MCP_CONFORMANCE_CONTEXT: JSON.stringify(scenario.context),
           MCP_CONFORMANCE_PROTOCOL_VERSION: revision,
+          ...(rig && { BROWSER: BROWSER_COMMAND }),
         },
         budgetMs,
         transcript: conv.transcript,
-        signal: options.signal,
+        signal: stop.signal,
       });
     }
   } finally {
+    options.signal?.removeEventListener('abort', interrupt);
     await server.close();
+    await rig?.close();
   }
   const record: ScenarioRecord = {
     scenario,
@@ -128,6 +155,7 @@ export async function runScenario(
     conv,
     http: { exchanges: server.exchanges, state },
     exit,
+    ...(rig && auth && { auth: { scenario: auth.scenario, rig, counted: auth.counted } }),
   };
   options.onScenario?.(record);
   return record;
@@ -214,6 +242,8 @@ async function inProcess(
       abort.abort();
       resolve('stopped');
     }, budgetMs);
+    abort.signal.addEventListener('abort', () => resolve('stopped'), { once: true });
+    if (outer?.aborted) abort.abort();
   });
   try {
     const ended = await Promise.race([
@@ -327,7 +357,7 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
   const startedAt = new Date();
   const t0 = performance.now();
   const records: ScenarioRecord[] = [];
-  // Authorization scenarios (auth/*) run on the suite's protected resource and authorization server.
+  // Authorization scenarios (auth/*) run only when named or asked for (--auth); the others unless only auth/* are named.
   const authNames = options.scenarios?.filter(isAuthScenario) ?? [];
   const mcpNames = options.scenarios?.filter((n) => !isAuthScenario(n));
   const mcpOnlyAuth = options.scenarios !== undefined && mcpNames?.length === 0;
@@ -338,32 +368,32 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
       if (transport === 'stdio') records.push(...(await runStdioScenario(scenario, revision, options)));
       else records.push(await runScenario(scenario, revision, options));
     }
-  const authRuns = await runAuthScenarios(options, authNames);
-  const selected = CLIENT_CHECKS.filter(
+  for (const auth of authPlan(options, authNames)) {
+    if (options.signal?.aborted) break;
+    records.push(await runScenario(mcpScenarioOf(auth.scenario), auth.scenario.revision, options, auth));
+  }
+  const selected = [...CLIENT_CHECKS, ...(records.some((r) => r.auth) ? CLIENT_AUTH_CHECKS : [])].filter(
     (c) =>
       (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
       !options.skip?.some((g) => globToRegExp(g).test(c.id)),
   );
-  const selectedAuth = (c: { id: string }) =>
-    (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
-    !options.skip?.some((g) => globToRegExp(g).test(c.id));
-  let checks = [
-    ...(mcpOnlyAuth ? [] : judge(selected, records)),
-    ...(authRuns.length ? judgeAuth(authRuns, authNames.length > 0).filter(selectedAuth) : []),
-  ];
-  if (records.length > 0 && records.every((r) => r.conv.frames.length === 0))
+  let checks = judge(selected, records);
+  // A client that never spoke MCP: every check is a harness error (an authorization scenario where a conformant client
+  // stops before it has a token is not counted).
+  const spoken = records.filter((r) => r.auth?.scenario.outcome !== 'refuse');
+  if (spoken.length > 0 && spoken.every((r) => r.conv.frames.length === 0))
     checks = checks.map((c) => ({
       ...c,
       status: 'error' as const,
       message:
         transport === 'stdio' && records.every((r) => !r.stdio)
           ? `the client never started {server} in any scenario (${describeExits(records)})`
-          : `the client never sent MCP to the test server in any scenario (${describeExits(records)})`,
+          : `the client never sent MCP to the test server in any scenario (${describeExits(spoken)})`,
     }));
   if (options.strict) checks = checks.map((c) => (c.status === 'warn' ? { ...c, status: 'fail' as const } : c));
   const client = records.find((r) => r.conv.clientInfo)?.conv;
   const command = typeof options.client === 'function' ? undefined : options.client;
-  return {
+  const report = {
     tool: TOOL,
     target: {
       description: command ? [command.command, ...command.args].join(' ') : 'a client in this process',
@@ -389,6 +419,12 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
     summary: summarize(checks),
     checks,
   } as Report;
+  // Tokens, codes and client secrets an authorization scenario issued or saw read *** wherever they were echoed.
+  const secrets = [...new Set(records.flatMap((r) => r.auth?.rig.log.secretList ?? []))];
+  return redact(
+    report,
+    secrets.sort((a, b) => b.length - a.length),
+  );
 }
 
 /** stdio when asked, or when the client's command has `{server}`. */
@@ -403,31 +439,15 @@ function isAuthScenario(name: string): boolean {
   return AUTH_SCENARIOS.some((s) => s.name === name);
 }
 
-/** The authorization scenarios asked for: those named, or every one of the tiers `auth` says. */
-async function runAuthScenarios(options: ClientRunOptions, names: string[]): Promise<AuthScenarioRun[]> {
-  const chosen = names.length
-    ? AUTH_SCENARIOS.filter((s) => names.includes(s.name))
-    : options.auth
-      ? AUTH_SCENARIOS.filter((s) => options.auth === 'all' || s.tier !== 'extension')
-      : [];
-  const runs: AuthScenarioRun[] = [];
-  const client = options.client;
-  for (const sc of chosen) {
-    if (options.signal?.aborted) break;
-    const under =
-      typeof client === 'function'
-        ? (url: string, env: Record<string, string>) =>
-            client({
-              url,
-              scenario: sc.name,
-              context: JSON.parse(env.MCP_CONFORMANCE_CONTEXT ?? '{}'),
-              protocolVersion: sc.revision,
-              signal: options.signal ?? new AbortController().signal,
-            })
-        : client;
-    runs.push(await runAuthScenario(sc, under, options.scenarioMs ?? 10_000, options.signal));
-  }
-  return runs;
+/** The authorization scenarios asked for: those named (counted in full), or every one of the tiers `auth` says. */
+export function authPlan(options: Pick<ClientRunOptions, 'auth'>, names: readonly string[] = []): AuthPick[] {
+  if (names.length)
+    return AUTH_SCENARIOS.filter((s) => names.includes(s.name)).map((scenario) => ({ scenario, counted: true }));
+  if (!options.auth) return [];
+  return AUTH_SCENARIOS.filter((s) => options.auth === 'all' || s.tier !== 'extension').map((scenario) => ({
+    scenario,
+    counted: false,
+  }));
 }
 
 function describeExits(records: readonly ScenarioRecord[]): string {

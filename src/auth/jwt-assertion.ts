@@ -1,0 +1,67 @@
+// Client authentication with a signed JWT (private_key_jwt, RFC 7523 §2.2 and §3), as the client-credentials
+// extension's JWT scenario asks: the suite's key pair for the scenario's client, and what an assertion carries.
+import { type KeyObject, createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+import { isObject } from '../json.js';
+
+export const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
+export const JWT_CLIENT_ID = 'mcp-conformance-jwt-service';
+
+let pair: { privatePem: string; publicKey: KeyObject } | undefined;
+/** One P-256 key pair per process: the private key goes to the client in MCP_CONFORMANCE_CONTEXT (and is a secret). */
+export function jwtKeys(): { privatePem: string; publicKey: KeyObject } {
+  if (!pair) {
+    const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+    pair = {
+      privatePem: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      publicKey: createPublicKey(privateKey),
+    };
+  }
+  return pair;
+}
+
+/** An assertion read: its header and claims, whether the ES256 signature verifies with the suite's key. */
+export interface Assertion {
+  header: Record<string, unknown>;
+  claims: Record<string, unknown>;
+  signed: boolean;
+}
+
+export function readAssertion(jwt: string): Assertion | undefined {
+  const [h, p, sig] = jwt.split('.');
+  if (h === undefined || p === undefined || sig === undefined) return undefined;
+  try {
+    const header: unknown = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'));
+    const claims: unknown = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'));
+    if (!isObject(header) || !isObject(claims)) return undefined;
+    const signed =
+      header.alg === 'ES256' &&
+      verify(
+        'sha256',
+        Buffer.from(`${h}.${p}`),
+        { key: jwtKeys().publicKey, dsaEncoding: 'ieee-p1363' },
+        Buffer.from(sig, 'base64url'),
+      );
+    return { header, claims, signed };
+  } catch {
+    return undefined;
+  }
+}
+
+/** What is wrong with an assertion for `clientId` at an authorization server whose issuer and token endpoint are given. */
+export function assertionProblems(
+  a: Assertion,
+  clientId: string,
+  audiences: string[],
+  now = Date.now() / 1000,
+): string[] {
+  const c = a.claims;
+  const aud = Array.isArray(c.aud) ? c.aud : [c.aud];
+  return [
+    !a.signed && 'not an ES256 signature by the key the context gave',
+    c.iss !== clientId && `iss ${JSON.stringify(c.iss ?? null)} is not the client_id`,
+    c.sub !== clientId && `sub ${JSON.stringify(c.sub ?? null)} is not the client_id`,
+    !aud.some((v) => typeof v === 'string' && audiences.includes(v)) &&
+      `aud ${JSON.stringify(c.aud ?? null)} names neither the issuer nor the token endpoint`,
+    !(typeof c.exp === 'number' && c.exp > now) && 'no exp in the future',
+  ].filter((p): p is string => typeof p === 'string');
+}
