@@ -185,7 +185,9 @@ describe.concurrent('the CLI with a config file', () => {
   });
 
   it('takes --config FILE, whose target a command line target replaces', async () => {
-    const dir = await folderWith({ 'conf/c.yaml': `target: ./missing.js\ntimeout: 5\nonly: [lifecycle/initialize/result]\n` });
+    const dir = await folderWith({
+      'conf/c.yaml': `target: ./missing.js\ntimeout: 5\nonly: [lifecycle/initialize/result]\n`,
+    });
     const r = await cliIn(dir, ['--config', 'conf/c.yaml', REFERENCE]);
     expect(r.exitCode, r.stderr).toBe(0);
     expect(r.report?.target.description).toBe(REFERENCE);
