@@ -110,6 +110,8 @@ const HEALTH_LISTS = [
   ['resources', 'resources/list'],
 ] as const;
 
+const healthIds = new WeakMap<Session, number>();
+
 /**
  * A scratch session's answer to one harmless request, as a string: the first list the server declares (else ping, or
  * server/discover on the stateless wire), told by whether it was a result, and for an error by its code. An input that
@@ -118,7 +120,11 @@ const HEALTH_LISTS = [
 async function healthAnswer(session: Session, profile: ServerProfile): Promise<string> {
   const list = HEALTH_LISTS.find(([capability]) => profile.capabilities[capability] !== undefined)?.[1];
   const method = list ?? (profile.revision === STATELESS_REVISION ? 'server/discover' : 'ping');
-  const reply = await session.request(method, {});
+  // Ids of their own: a check on the session that draws ids it has not used (base/response/id-types) draws the same
+  // ones for a seed however many health requests the lane's turns came to.
+  const n = (healthIds.get(session) ?? 0) + 1;
+  healthIds.set(session, n);
+  const reply = await session.request(method, {}, { id: `mcp-conformance-health-${n}` });
   const error = reply.message.error;
   return `${method}: ${error === undefined ? 'result' : `error ${JSON.stringify(isObject(error) ? error.code : error)}`}`;
 }
