@@ -133,7 +133,9 @@ export async function runContract(make) {
       for (const call of context.toolCalls ?? [])
         await sdk
           .timedCall({ name: call.name, arguments: call.arguments ?? {} }, context.requestTimeoutMs)
-          .catch(() => {});
+          // A host lives on after a call times out: the SDK's cancellation, sent without being awaited, gets the
+          // moment it takes to leave before close() aborts what is still in flight.
+          .catch(() => new Promise((resolve) => setTimeout(resolve, 200)));
     } else await (SCENARIOS[scenario] ?? callGiven)(sdk.client, context);
   } catch (error) {
     process.stderr.write(`${scenario}: ${error instanceof Error ? error.message : String(error)}\n`);
