@@ -108,6 +108,8 @@ describe('client entries in the matrix', () => {
     expect(page).toContain('<h2>Servers and clients</h2>');
     expect(page).toContain('client mcp-conformance-reference-client 1.0.0 · node client.mjs --fault reuse-id');
     expect(page).toMatch(/<h3>reuse-id · 2026-07-28 \+ 2025-11-25<\/h3>/);
+    const server = matrix.columns[0].serverInfo!;
+    expect(page).toContain(`server ${server.name} ${server.version} · ${matrix.servers[0].command}`);
   });
 });
 

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../../config/defaults.js';
 import { loadServersFile } from '../../config/servers-file.js';
-import { buildMatrix, clientName, MatrixInputError } from '../../report/matrix/build.js';
+import { buildMatrix, entryName, MatrixInputError } from '../../report/matrix/build.js';
 import { writeMatrix } from '../../report/matrix/write.js';
 import { checkFolder } from '../../report/output.js';
 import { formatTotals } from '../../report/summary.js';
@@ -154,7 +154,7 @@ async function finish(matrix: Matrix, out: string, signal?: AbortSignal): Promis
       .map((c) => c.revision)
       .join(', ');
     const time = s.durationMs !== undefined ? `  ${duration(s.durationMs)}` : '';
-    const who = s.side === 'client' ? `  ${visible(clientName(matrix, s))}` : '';
+    const who = s.verdict === 'no-report' ? '' : `  ${visible(entryName(matrix, s))}`;
     return `${visible(s.name).padEnd(width)}  ${s.verdict.toUpperCase().padEnd(9)} ${s.verdict === 'no-report' ? visible(s.reason ?? '') : `${formatTotals(s.summary)}${revisions ? `  (${revisions})` : ''}`}${time}${who}\n`;
   });
   process.stdout.write(`${lines.join('')}matrix  ${visible(written.json)}, ${visible(written.html)}\n`);

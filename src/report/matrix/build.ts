@@ -170,11 +170,11 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
       f.unreadable ??
       o?.reason ??
       (f.runs.some((r) => r.report.interrupted) ? 'the run was interrupted before every check ran' : undefined);
-    const client = f.runs.find((r) => r.report.client)?.report;
+    const target = f.runs[0]?.report.target;
     servers.push({
       name: o?.name ?? basename(f.folder),
-      side: client || o?.side === 'client' ? 'client' : 'server',
-      ...(client && { command: client.target.description }),
+      side: f.runs.some((r) => r.report.client) || o?.side === 'client' ? 'client' : 'server',
+      ...(target?.description && { command: target.description }),
       folder: linkPath(outDir, f.folder),
       verdict:
         f.runs.length === 0
@@ -260,9 +260,14 @@ function cellOf(check: CheckResult): MatrixCell {
   };
 }
 
-/** A client entry as the matrix names it: what it called itself (clientInfo) and the command it was started with. */
-export function clientName(matrix: Matrix, entry: MatrixServerRun): string {
-  const info = matrix.columns.find((c) => matrix.servers[c.server] === entry)?.clientInfo;
-  const name = info?.name !== undefined ? [info.name, info.version].filter(Boolean).join(' ') : 'no clientInfo';
-  return `client ${name}${entry.command ? ` · ${entry.command}` : ''}`;
+/**
+ * An entry as the matrix names it, the same for both sides: what the server or client called itself (serverInfo,
+ * clientInfo) and what was run (its command or target).
+ */
+export function entryName(matrix: Matrix, entry: MatrixServerRun): string {
+  const column = matrix.columns.find((c) => matrix.servers[c.server] === entry);
+  const side = entry.side ?? 'server';
+  const info = side === 'client' ? column?.clientInfo : column?.serverInfo;
+  const name = info?.name !== undefined ? [info.name, info.version].filter(Boolean).join(' ') : `no ${side}Info`;
+  return `${side} ${name}${entry.command ? ` · ${entry.command}` : ''}`;
 }

@@ -2,7 +2,7 @@ import type { Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } fro
 import { PAGES } from '../html/assets.js';
 import { html, pageHead, raw, safeHref, scriptJson, type Html } from '../html/markup.js';
 import { STATUSES } from '../summary.js';
-import { clientName } from './build.js';
+import { entryName } from './build.js';
 import { duration } from '../text.js';
 
 const LETTER = { pass: 'P', fail: 'F', warn: 'W', skip: 'S', error: 'E' } as const;
@@ -71,7 +71,7 @@ function serversTable(matrix: Matrix): Html {
       .join(' · ');
     const link =
       s.verdict === 'no-report' ? html`${s.name}` : html`<a href="${folderHref(s.folder)}/index.html">${s.name}</a>`;
-    const who = s.side === 'client' ? html`<br><span class="meta">${clientName(matrix, s)}</span>` : '';
+    const who = s.verdict === 'no-report' ? '' : html`<br><span class="meta">${entryName(matrix, s)}</span>`;
     return html`<tr><th scope="row">${link}${who}</th><td>${labels}</td><td><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></td><td>${counts(s.summary)}</td><td>${s.durationMs !== undefined ? duration(s.durationMs) : ''}</td><td>${s.exitCode !== undefined ? `exit ${s.exitCode}` : ''}${s.timedOut ? ' · over budget' : ''}</td><td>${s.reason ?? ''}</td></tr>
 `;
   };
@@ -101,7 +101,7 @@ function grid(matrix: Matrix, areas: readonly string[]): Html {
     html`<th class="sum"><span class="verdict s-${c.verdict}">${VERDICT[c.verdict]}</span><br>${counts(c.summary)}<br>${c.durationMs !== undefined ? duration(c.durationMs) : ''}${c.differs > 0 ? html`<br>≠ majority: ${c.differs}` : ''}</th>`;
   return html`<table class="grid">
 <thead>
-<tr><th>check</th>${spans.map(({ server, span }) => html`<th colspan="${span}">${server.name}${server.side === 'client' ? html`<br><span class="meta">client</span>` : ''}</th>`)}</tr>
+<tr><th>check</th>${spans.map(({ server, span }) => html`<th colspan="${span}">${server.name}<br><span class="meta">${server.side ?? 'server'}</span></th>`)}</tr>
 <tr><th>revision</th>${columns.map((c) => html`<th>${c.revision}</th>`)}</tr>
 <tr><th>verdict</th>${columns.map(summary)}</tr>
 </thead>

@@ -30,7 +30,7 @@ export interface MatrixServerRun {
    */
   side?: 'server' | 'client';
   /**
-   * A client: the command it was started with (the report's target).
+   * What was run: the command it was started with, or its target (the report's target).
    */
   command?: string;
   /**
