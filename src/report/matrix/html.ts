@@ -36,15 +36,17 @@ export function renderMatrixHtml(matrix: Matrix): string {
     })),
   };
   const failing = matrix.servers.filter((s) => s.verdict !== 'pass').length;
+  const clients = matrix.servers.filter((s) => s.side === 'client').length;
+  const entries = `${matrix.servers.length - clients} servers${clients > 0 ? ` · ${clients} clients` : ''}`;
   const page = PAGES.matrix;
-  return html`${pageHead(page.csp, page.style, `MCP conformance matrix · ${matrix.servers.length} servers`)}
+  return html`${pageHead(page.csp, page.style, `MCP conformance matrix · ${entries}`)}
 <body>
 <header>
 <h1>MCP conformance matrix</h1>
-<p class="meta">${matrix.servers.length} servers · ${matrix.columns.length} runs · ${matrix.rows.length} checks · ${failing} not passing</p>
+<p class="meta">${entries} · ${matrix.columns.length} runs · ${matrix.rows.length} checks · ${failing} not passing</p>
 </header>
 <section id="servers">
-<h2>${matrix.servers.some((s) => s.side === 'client') ? 'Servers and clients' : 'Servers'}</h2>
+<h2>${clients > 0 ? 'Servers and clients' : 'Servers'}</h2>
 ${serversTable(matrix)}
 </section>
 <section id="grid">
@@ -75,7 +77,7 @@ function serversTable(matrix: Matrix): Html {
     return html`<tr><th scope="row">${link}${who}</th><td>${labels}</td><td><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></td><td>${counts(s.summary)}</td><td>${s.durationMs !== undefined ? duration(s.durationMs) : ''}</td><td>${s.exitCode !== undefined ? `exit ${s.exitCode}` : ''}${s.timedOut ? ' · over budget' : ''}</td><td>${s.reason ?? ''}</td></tr>
 `;
   };
-  return html`<table class="servers"><thead><tr><th>server</th><th>labels</th><th>verdict</th><th>checks</th><th>time</th><th>run</th><th>note</th></tr></thead><tbody>
+  return html`<table class="servers"><thead><tr><th>${matrix.servers.some((s) => s.side === 'client') ? 'server or client' : 'server'}</th><th>labels</th><th>verdict</th><th>checks</th><th>time</th><th>run</th><th>note</th></tr></thead><tbody>
 ${matrix.servers.map(row)}</tbody></table>`;
 }
 
