@@ -105,7 +105,7 @@ describe('client entries in the matrix', () => {
   it('names the client in the page as the server is named: entry, clientInfo and command', () => {
     const page = renderMatrixHtml(matrix);
     expect(page).toContain('<h2>Servers and clients</h2>');
-    expect(page).toContain('<p class="meta">1 servers · 3 clients · 4 runs');
+    expect(page).toContain('<p class="meta">1 server · 3 clients · 4 runs');
     expect(page).toContain('client mcp-conformance-reference-client 1.0.0 · node client.mjs --fault reuse-id');
     expect(page).toMatch(/<h3>reuse-id · 2026-07-28 \+ 2025-11-25<\/h3>/);
     const server = matrix.columns[0].serverInfo!;

@@ -37,7 +37,8 @@ export function renderMatrixHtml(matrix: Matrix): string {
   };
   const failing = matrix.servers.filter((s) => s.verdict !== 'pass').length;
   const clients = matrix.servers.filter((s) => s.side === 'client').length;
-  const entries = `${matrix.servers.length - clients} servers${clients > 0 ? ` · ${clients} clients` : ''}`;
+  const servers = matrix.servers.length - clients;
+  const entries = `${servers} server${servers === 1 ? '' : 's'}${clients > 0 ? ` · ${clients} client${clients === 1 ? '' : 's'}` : ''}`;
   const page = PAGES.matrix;
   return html`${pageHead(page.csp, page.style, `MCP conformance matrix · ${entries}`)}
 <body>
@@ -50,7 +51,7 @@ export function renderMatrixHtml(matrix: Matrix): string {
 ${serversTable(matrix)}
 </section>
 <section id="grid">
-<h2>Checks by server and revision</h2>
+<h2>Checks by ${clients > 0 ? 'server or client' : 'server'} and revision</h2>
 ${filters(areas)}
 ${grid(matrix, areas)}
 </section>
