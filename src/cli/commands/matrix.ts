@@ -124,7 +124,7 @@ export async function mergeMatrixCommand(argv: string[]): Promise<number> {
   });
   if (v.help) {
     process.stdout.write(
-      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server report folders (a matrix run's OUT/<server>/, or a run's --out),\none column per server and revision, in the order given. --out defaults to reports.\n",
+      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server (or client) report folders (a matrix run's OUT/<server>/, or a run's\n--out), one column per server and revision (a client's run is one column), in the order given. --out defaults to reports.\n",
     );
     return EXIT.ok;
   }
