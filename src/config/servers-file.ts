@@ -28,6 +28,9 @@ function serversValidator(): ValidateFunction<MatrixServers> {
 
 const isUrl = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 
+/** Fields that say how to start or drive a server: a client entry (`client`) has none of them. */
+const SERVER_ONLY = ['target', 'command', 'cwd', 'env', 'transport', 'url', 'toolCalls', 'allowTools'] as const;
+
 /**
  * Reads and validates a servers file: a mistake is a ConfigError naming file, line and field. Relative paths (target,
  * cwd, expectedFailures) are made absolute against the file's folder, so the file means the same from anywhere.
@@ -44,8 +47,15 @@ export async function loadServersFile(file: string): Promise<PlannedServer[]> {
     if (seen.has(s.name))
       throw yaml.error(['servers', i, 'name'], `${JSON.stringify(s.name)} names another server already`);
     seen.add(s.name);
+    if (s.client !== undefined) {
+      const other = SERVER_ONLY.find((k) => s[k] !== undefined);
+      if (other) throw yaml.error(['servers', i, other], 'a server field, and this entry is a client');
+      return;
+    }
+    if (s.scenarios !== undefined)
+      throw yaml.error(['servers', i, 'scenarios'], 'a client field, and this entry is a server');
     if ((s.target === undefined) === (s.command === undefined))
-      throw yaml.error(['servers', i], 'give either target or command');
+      throw yaml.error(['servers', i], 'give either target or command (or client, for a client)');
     if (s.url !== undefined && s.command === undefined)
       throw yaml.error(['servers', i, 'url'], 'url needs the command that starts the server');
   });

@@ -45,6 +45,7 @@ function cliPath(): string {
 
 /** The CLI arguments of one server's run, its reports going to `out`. */
 export function cliArgs(server: PlannedServer, options: Omit<MatrixRunOptions, 'out' | 'jobs'>, out: string): string[] {
+  if (server.client) return clientArgs(server, options, out);
   const args = ['--out', out, '--no-color', '--budget', String(server.budget ?? options.budgetMs / 1000)];
   const add = (flag: string, value: string | number | undefined) =>
     value !== undefined && args.push(flag, String(value));
@@ -76,6 +77,23 @@ export function cliArgs(server: PlannedServer, options: Omit<MatrixRunOptions, '
   if (server.target !== undefined) args.push(server.target);
   else args.push('--', ...(portEnv.length > 0 ? ['env', ...portEnv] : []), ...server.command!);
   return args;
+}
+
+/**
+ * A client entry's run: `mcp-conformance client -- <client…>` with the options that apply to a client. Its budget is the
+ * matrix's alone (SIGTERM ends it as Ctrl-C does: the scenario running stops and the reports are written).
+ */
+function clientArgs(entry: PlannedServer, options: Omit<MatrixRunOptions, 'out' | 'jobs'>, out: string): string[] {
+  const args = ['client', '--out', out];
+  const add = (flag: string, value: string | number | undefined) =>
+    value !== undefined && args.push(flag, String(value));
+  add('--seed', options.seed);
+  add('--timeout', entry.timeout ?? options.timeout);
+  if (options.strict) args.push('--strict');
+  add('--revision', entry.revision);
+  for (const scenario of entry.scenarios ?? []) args.push('--scenario', scenario);
+  add('--expected-failures', entry.expectedFailures);
+  return [...args, '--', ...entry.client!];
 }
 
 /**
@@ -118,6 +136,7 @@ export async function runServers(
       options.out,
       {
         name: servers[i].name,
+        ...(servers[i].client && { side: 'client' as const }),
         ...(servers[i].labels && { labels: servers[i].labels }),
         timedOut: false,
         durationMs: 0,
@@ -198,6 +217,7 @@ async function runServer(
         : lastLines(text) || `exited with code ${ended.code} without a report`;
   const outcome: ServerOutcome = {
     name: server.name,
+    ...(server.client && { side: 'client' as const }),
     ...(server.labels && { labels: server.labels }),
     ...(ended.code !== null && { exitCode: ended.code }),
     timedOut,

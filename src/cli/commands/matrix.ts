@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DEFAULTS } from '../../config/defaults.js';
 import { loadServersFile } from '../../config/servers-file.js';
-import { buildMatrix, MatrixInputError } from '../../report/matrix/build.js';
+import { buildMatrix, entryName, MatrixInputError } from '../../report/matrix/build.js';
 import { writeMatrix } from '../../report/matrix/write.js';
 import { checkFolder } from '../../report/output.js';
 import { formatTotals } from '../../report/summary.js';
@@ -20,7 +20,8 @@ const USAGE = [
   '',
   'Runs the suite on every server of the servers file (schema/matrix-servers.schema.json), several at a time, each',
   'as its own run with its usual reports in OUT/<server>/, then writes OUT/matrix.json and OUT/matrix.html: checks',
-  "by area against server × revision, with each server's verdict and what differs from the majority.",
+  "by area against server × revision, with each server's verdict and what differs from the majority. An entry with",
+  '`client: [command, args…]` is a client, run as `mcp-conformance client -- <command…>` would run it: one column.',
   '',
   'Options:',
   "  --out DIR            Folder for the matrix and the servers' folders (default: reports)",
@@ -123,7 +124,7 @@ export async function mergeMatrixCommand(argv: string[]): Promise<number> {
   });
   if (v.help) {
     process.stdout.write(
-      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server report folders (a matrix run's OUT/<server>/, or a run's --out),\none column per server and revision, in the order given. --out defaults to reports.\n",
+      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server (or client) report folders (a matrix run's OUT/<server>/, or a run's\n--out), one column per server and revision (a client's run is one column), in the order given. --out defaults to reports.\n",
     );
     return EXIT.ok;
   }
@@ -153,7 +154,8 @@ async function finish(matrix: Matrix, out: string, signal?: AbortSignal): Promis
       .map((c) => c.revision)
       .join(', ');
     const time = s.durationMs !== undefined ? `  ${duration(s.durationMs)}` : '';
-    return `${visible(s.name).padEnd(width)}  ${s.verdict.toUpperCase().padEnd(9)} ${s.verdict === 'no-report' ? visible(s.reason ?? '') : `${formatTotals(s.summary)}${revisions ? `  (${revisions})` : ''}`}${time}\n`;
+    const who = s.verdict === 'no-report' ? '' : `  ${visible(entryName(matrix, s))}`;
+    return `${visible(s.name).padEnd(width)}  ${s.verdict.toUpperCase().padEnd(9)} ${s.verdict === 'no-report' ? visible(s.reason ?? '') : `${formatTotals(s.summary)}${revisions ? `  (${revisions})` : ''}`}${time}${who}\n`;
   });
   process.stdout.write(`${lines.join('')}matrix  ${visible(written.json)}, ${visible(written.html)}\n`);
   if (signal?.aborted) return typeof signal.reason === 'number' ? signal.reason : 130;

@@ -20,6 +20,8 @@ import { bounded, visible } from '../text.js';
  */
 export interface ServerOutcome {
   name: string;
+  /** A client entry's run (`mcp-conformance client`); absent for a server. */
+  side?: 'client';
   labels?: Record<string, string>;
   exitCode?: number;
   /** The run overran its budget: it was told to stop (and killed if it did not). */
@@ -110,7 +112,7 @@ async function readServerFolder(folder: string): Promise<ServerFolder> {
     }
     if (runs.length === 0) {
       const report = await readReport(folder);
-      if (report) runs.push({ revision: report.server?.protocolVersion ?? '-', folder, report });
+      if (report) runs.push({ revision: revisionOf(report), folder, report });
     }
   } catch (err) {
     if (!(err instanceof MatrixInputError) || !outcome) throw err;
@@ -121,6 +123,27 @@ async function readServerFolder(folder: string): Promise<ServerFolder> {
       `${visible(folder)}: no report.json here (nor in a revision folder), and no ${OUTCOME_FILE}`,
     );
   return { folder, outcome, runs };
+}
+
+/** A client's run spans the revisions its scenarios ran at (newest first); a server's, the one it negotiated. */
+function revisionOf(report: Report): string {
+  if (report.client) {
+    const revisions = [...new Set(report.client.scenarios.map((s) => s.revision))].sort().reverse();
+    return revisions.join(' + ') || report.client.protocolVersion || '-';
+  }
+  return report.server?.protocolVersion ?? '-';
+}
+
+/** Who a report is of, as it named itself: a client's clientInfo, or a server's serverInfo. */
+function infoOf(report: Report): Pick<MatrixColumn, 'clientInfo' | 'serverInfo'> | undefined {
+  const s = report.client ?? report.server;
+  if (!s) return undefined;
+  const info = {
+    ...(s.name !== undefined && { name: s.name }),
+    ...(s.version !== undefined && { version: s.version }),
+    ...(s.protocolVersion !== undefined && { protocolVersion: s.protocolVersion }),
+  };
+  return report.client ? { clientInfo: info } : { serverInfo: info };
 }
 
 /** A run that was stopped before every check ran has not passed: what it did not run may fail. */
@@ -147,8 +170,11 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
       f.unreadable ??
       o?.reason ??
       (f.runs.some((r) => r.report.interrupted) ? 'the run was interrupted before every check ran' : undefined);
+    const target = f.runs[0]?.report.target;
     servers.push({
       name: o?.name ?? basename(f.folder),
+      side: f.runs.some((r) => r.report.client) || o?.side === 'client' ? 'client' : 'server',
+      ...(target?.description && { command: target.description }),
       folder: linkPath(outDir, f.folder),
       verdict:
         f.runs.length === 0
@@ -173,7 +199,6 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
       byColumn.push([]);
     }
     for (const run of f.runs) {
-      const s = run.report.server;
       columns.push({
         server: i,
         revision: run.revision,
@@ -182,13 +207,7 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
         summary: summarize(run.report.checks),
         durationMs: run.report.durationMs,
         ...(run.report.interrupted && { interrupted: true }),
-        ...(s && {
-          serverInfo: {
-            ...(s.name !== undefined && { name: s.name }),
-            ...(s.version !== undefined && { version: s.version }),
-            protocolVersion: s.protocolVersion,
-          },
-        }),
+        ...infoOf(run.report),
         differs: 0,
       });
       byColumn.push(run.report.checks);
@@ -239,4 +258,16 @@ function cellOf(check: CheckResult): MatrixCell {
     message: bounded(check.message, MAX_MESSAGE) + note,
     ...((status === 'fail' || status === 'warn') && { requirement: { id, level, spec, text } }),
   };
+}
+
+/**
+ * An entry as the matrix names it, the same for both sides: what the server or client called itself (serverInfo,
+ * clientInfo) and what was run (its command or target).
+ */
+export function entryName(matrix: Matrix, entry: MatrixServerRun): string {
+  const column = matrix.columns.find((c) => matrix.servers[c.server] === entry);
+  const side = entry.side ?? 'server';
+  const info = side === 'client' ? column?.clientInfo : column?.serverInfo;
+  const name = info?.name !== undefined ? [info.name, info.version].filter(Boolean).join(' ') : `no ${side}Info`;
+  return `${side} ${name}${entry.command ? ` · ${entry.command}` : ''}`;
 }

@@ -2,6 +2,7 @@ import type { Matrix, MatrixCell, MatrixColumn, MatrixRow, MatrixServerRun } fro
 import { PAGES } from '../html/assets.js';
 import { html, pageHead, raw, safeHref, scriptJson, type Html } from '../html/markup.js';
 import { STATUSES } from '../summary.js';
+import { entryName } from './build.js';
 import { duration } from '../text.js';
 
 const LETTER = { pass: 'P', fail: 'F', warn: 'W', skip: 'S', error: 'E' } as const;
@@ -35,19 +36,22 @@ export function renderMatrixHtml(matrix: Matrix): string {
     })),
   };
   const failing = matrix.servers.filter((s) => s.verdict !== 'pass').length;
+  const clients = matrix.servers.filter((s) => s.side === 'client').length;
+  const servers = matrix.servers.length - clients;
+  const entries = `${servers} server${servers === 1 ? '' : 's'}${clients > 0 ? ` · ${clients} client${clients === 1 ? '' : 's'}` : ''}`;
   const page = PAGES.matrix;
-  return html`${pageHead(page.csp, page.style, `MCP conformance matrix · ${matrix.servers.length} servers`)}
+  return html`${pageHead(page.csp, page.style, `MCP conformance matrix · ${entries}`)}
 <body>
 <header>
 <h1>MCP conformance matrix</h1>
-<p class="meta">${matrix.servers.length} servers · ${matrix.columns.length} runs · ${matrix.rows.length} checks · ${failing} not passing</p>
+<p class="meta">${entries} · ${matrix.columns.length} runs · ${matrix.rows.length} checks · ${failing} not passing</p>
 </header>
 <section id="servers">
-<h2>Servers</h2>
+<h2>${clients > 0 ? 'Servers and clients' : 'Servers'}</h2>
 ${serversTable(matrix)}
 </section>
 <section id="grid">
-<h2>Checks by server and revision</h2>
+<h2>Checks by ${clients > 0 ? 'server or client' : 'server'} and revision</h2>
 ${filters(areas)}
 ${grid(matrix, areas)}
 </section>
@@ -70,10 +74,11 @@ function serversTable(matrix: Matrix): Html {
       .join(' · ');
     const link =
       s.verdict === 'no-report' ? html`${s.name}` : html`<a href="${folderHref(s.folder)}/index.html">${s.name}</a>`;
-    return html`<tr><th scope="row">${link}</th><td>${labels}</td><td><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></td><td>${counts(s.summary)}</td><td>${s.durationMs !== undefined ? duration(s.durationMs) : ''}</td><td>${s.exitCode !== undefined ? `exit ${s.exitCode}` : ''}${s.timedOut ? ' · over budget' : ''}</td><td>${s.reason ?? ''}</td></tr>
+    const who = s.verdict === 'no-report' ? '' : html`<br><span class="meta">${entryName(matrix, s)}</span>`;
+    return html`<tr><th scope="row">${link}${who}</th><td>${labels}</td><td><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></td><td>${counts(s.summary)}</td><td>${s.durationMs !== undefined ? duration(s.durationMs) : ''}</td><td>${s.exitCode !== undefined ? `exit ${s.exitCode}` : ''}${s.timedOut ? ' · over budget' : ''}</td><td>${s.reason ?? ''}</td></tr>
 `;
   };
-  return html`<table class="servers"><thead><tr><th>server</th><th>labels</th><th>verdict</th><th>checks</th><th>time</th><th>run</th><th>note</th></tr></thead><tbody>
+  return html`<table class="servers"><thead><tr><th>${matrix.servers.some((s) => s.side === 'client') ? 'server or client' : 'server'}</th><th>labels</th><th>verdict</th><th>checks</th><th>time</th><th>run</th><th>note</th></tr></thead><tbody>
 ${matrix.servers.map(row)}</tbody></table>`;
 }
 
@@ -99,7 +104,7 @@ function grid(matrix: Matrix, areas: readonly string[]): Html {
     html`<th class="sum"><span class="verdict s-${c.verdict}">${VERDICT[c.verdict]}</span><br>${counts(c.summary)}<br>${c.durationMs !== undefined ? duration(c.durationMs) : ''}${c.differs > 0 ? html`<br>≠ majority: ${c.differs}` : ''}</th>`;
   return html`<table class="grid">
 <thead>
-<tr><th>check</th>${spans.map(({ server, span }) => html`<th colspan="${span}">${server.name}</th>`)}</tr>
+<tr><th>check</th>${spans.map(({ server, span }) => html`<th colspan="${span}">${server.name}<br><span class="meta">${server.side ?? 'server'}</span></th>`)}</tr>
 <tr><th>revision</th>${columns.map((c) => html`<th>${c.revision}</th>`)}</tr>
 <tr><th>verdict</th>${columns.map(summary)}</tr>
 </thead>

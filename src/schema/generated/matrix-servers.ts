@@ -1,7 +1,7 @@
 /* Generated from schema/ by `npm run generate`. Do not edit. */
 
 /**
- * The servers file of `mcp-conformance matrix`: the servers to test, each run as its own mcp-conformance run. Relative paths are relative to the file's folder.
+ * The servers file of `mcp-conformance matrix`: the servers (and clients) to test, each run as its own mcp-conformance run. Relative paths are relative to the file's folder.
  */
 export interface MatrixServers {
   /**
@@ -14,7 +14,7 @@ export interface MatrixServers {
   servers: [MatrixServer, ...MatrixServer[]];
 }
 /**
- * One server. Give a target or a command; with url, the command starts an HTTP server that answers there.
+ * One server, or one client. A server has a target or a command; with url, the command starts an HTTP server that answers there. A client has `client` (run as `mcp-conformance client -- <client…>`) and none of the server's fields (target, command, cwd, env, transport, url, toolCalls, allowTools).
  */
 export interface MatrixServer {
   /**
@@ -31,6 +31,18 @@ export interface MatrixServer {
    * @minItems 1
    */
   command?: [string, ...string[]];
+  /**
+   * This entry is a client: the command that starts it, with its arguments, as `mcp-conformance client -- <client…>` takes it (the test server's URL is appended, or replaces {url}; {server} makes it a stdio client).
+   *
+   * @minItems 1
+   */
+  client?: [string, ...string[]];
+  /**
+   * A client only: the scenarios to run (as --scenario; default every one).
+   *
+   * @minItems 1
+   */
+  scenarios?: [string, ...string[]];
   /**
    * Working directory of the server.
    */
@@ -50,7 +62,7 @@ export interface MatrixServer {
    */
   url?: string;
   /**
-   * As --revision (default auto): each revision run is a column of the matrix.
+   * As --revision (default auto): each revision run of a server is a column of the matrix; a client's run (every revision its scenarios have, or this one) is one column.
    */
   revision?: '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | 'all' | 'auto';
   /**
@@ -66,11 +78,11 @@ export interface MatrixServer {
    */
   expectedFailures?: string;
   /**
-   * Seconds to wait for each response (as --timeout).
+   * Seconds to wait for each response (as --timeout; for a client, for its answers to the test server's requests).
    */
   timeout?: number;
   /**
-   * Seconds this server may take in all (default: the matrix's --budget); past it the run is ended and its partial reports kept.
+   * Seconds this server (or client) may take in all (default: the matrix's --budget); past it the run is ended and its partial reports kept.
    */
   budget?: number;
   /**

@@ -3,7 +3,7 @@
 export type Verdict = 'pass' | 'fail' | 'error' | 'no-report';
 
 /**
- * matrix.json: the checks of several servers' runs side by side, one column per server and revision. matrix.html is rendered from it.
+ * matrix.json: the checks of several servers' (and clients') runs side by side, one column per server and revision, and one per client. matrix.html is rendered from it.
  */
 export interface Matrix {
   tool: {
@@ -11,7 +11,7 @@ export interface Matrix {
     version: string;
   };
   /**
-   * Each server in the order given, with how its run ended.
+   * Each server (or client) in the order given, with how its run ended.
    */
   servers: MatrixServerRun[];
   /**
@@ -25,6 +25,14 @@ export interface Matrix {
 }
 export interface MatrixServerRun {
   name: string;
+  /**
+   * What was judged: a server (the suite played the client) or a client (the suite served it).
+   */
+  side?: 'server' | 'client';
+  /**
+   * What was run: the command it was started with, or its target (the report's target).
+   */
+  command?: string;
   /**
    * The server's report folder, relative to the matrix's folder.
    */
@@ -64,7 +72,7 @@ export interface MatrixColumn {
    */
   server: number;
   /**
-   * The revision this run stood for (its folder, when the server ran in several), else the one the server negotiated; - when there is no report.
+   * The revision this run stood for (its folder, when the server ran in several), else the one the server negotiated; for a client, the revisions its scenarios ran at (newest first, joined by ' + '); - when there is no report.
    */
   revision: string;
   /**
@@ -76,6 +84,14 @@ export interface MatrixColumn {
   durationMs?: number;
   interrupted?: boolean;
   serverInfo?: {
+    name?: string;
+    version?: string;
+    protocolVersion?: string;
+  };
+  /**
+   * A client's run: the client as it named itself (clientInfo) and the revision it negotiated.
+   */
+  clientInfo?: {
     name?: string;
     version?: string;
     protocolVersion?: string;
