@@ -74,7 +74,11 @@ describe('server processes of a stdio run', () => {
     // turn gets a new session.
     const [poisoned, clean] = await Promise.all([counted([], 'poisoned-by-garbage'), counted([])]);
     expect(statuses(poisoned.report)).toEqual(statuses(clean.report));
-    expect(poisoned.starts).toBeGreaterThan(clean.starts);
+    // Each run sizes its scratch pool from its own first start (two when light, one when heavy), and two runs side by
+    // side on a loaded machine may size it differently: compare the starts beyond the pool.
+    const beyondPool = (r: { report: Report; starts: number }) =>
+      r.starts - (r.report.processes?.startsAtOnce === 2 * availableParallelism() ? 2 : 1);
+    expect(beyondPool(poisoned)).toBeGreaterThan(beyondPool(clean));
     const noted = (r: Report) =>
       r.checks.filter((c) => c.message.includes('(this is its run on a server of its own')).map((c) => c.id);
     expect(noted(poisoned.report)).toEqual([]);
