@@ -10,7 +10,7 @@ import { runCli } from '../helpers.js';
 const REFERENCE = fileURLToPath(new URL('../../examples/reference-client/client.mjs', import.meta.url));
 
 describe.concurrent('mcp-conformance client', () => {
-  it('runs the reference client under the contract, one process per scenario, and passes', async () => {
+  it('runs the reference client under the contract, one process per scenario (side by side, reported in order), and passes', async () => {
     const r = await runCli(['client', '--scenario', 'initialize', '--scenario', 'tools_call', '--', 'node', REFERENCE]);
     expect(r.exitCode, r.stdout + r.stderr).toBe(0);
     expect(r.report?.client).toMatchObject({ name: 'mcp-conformance-reference-client', protocolVersion: '2025-11-25' });
@@ -59,5 +59,8 @@ describe.concurrent('mcp-conformance client', () => {
     const unknown = await runCli(['client', '--scenario', 'nope', '--', 'node', REFERENCE]);
     expect(unknown.exitCode).toBe(2);
     expect(unknown.stderr).toContain('unknown scenario nope');
+    const width = await runCli(['client', '--max-starts', '0', '--', 'node', REFERENCE]);
+    expect(width.exitCode).toBe(2);
+    expect(width.stderr).toContain('--max-starts takes a whole number of at least 1, not "0"');
   });
 });

@@ -26,6 +26,7 @@ Options:
   --skip GLOB             Skip checks whose id matches (repeatable)
   --timeout S             Seconds the test server waits for the client's answer to its requests (default 5)
   --scenario-timeout S    Seconds one scenario's client may run before it is stopped (default 10)
+  --max-starts N          Client processes that may run at once (default: one a core; 1: one after another)
   --out DIR               Folder for the reports (default ${DEFAULTS.out})
   --seed N                The run's seed
   --expected-failures F   Baseline of expected failures
@@ -37,6 +38,13 @@ const positive = (v: string | undefined, flag: string, fallback: number): number
   const n = Number(v);
   if (!Number.isFinite(n) || n <= 0)
     throw new UsageError(`--${flag} takes a positive number of seconds, not ${JSON.stringify(v)}`);
+  return n;
+};
+
+const count = (v: string, flag: string): number => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1)
+    throw new UsageError(`--${flag} takes a whole number of at least 1, not ${JSON.stringify(v)}`);
   return n;
 };
 
@@ -76,6 +84,7 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
       scenarioMs: positive(values['scenario-timeout'], 'scenario-timeout', 10) * 1000,
       seed: values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed),
       strict: values.strict,
+      ...(values['max-starts'] !== undefined && { maxClients: count(values['max-starts'], 'max-starts') }),
       ...(values.auth && { auth: values['auth-extensions'] ? ('all' as const) : ('core' as const) }),
       signal,
     });
@@ -110,6 +119,7 @@ function parse(args: string[]) {
       skip: { type: 'string', multiple: true },
       timeout: { type: 'string' },
       'scenario-timeout': { type: 'string' },
+      'max-starts': { type: 'string' },
       out: { type: 'string' },
       seed: { type: 'string' },
       'expected-failures': { type: 'string' },

@@ -1,5 +1,7 @@
-// A client run: each scenario in turn gets its own test server and its own client (a process, or a function in the
-// caller's process), then every client-side check judges every scenario it applies to, one result per check.
+// A client run: each scenario gets its own test server and its own client (a process, a few side by side, or a
+// function in the caller's process), then every client-side check judges every scenario it applies to, one result per
+// check.
+import { availableParallelism } from 'node:os';
 import { CLIENT_CHECKS, CLIENT_SCENARIOS } from '../../checks/client-side/index.js';
 import { type Outcome, worstOf } from '../../checks/kit/check.js';
 import { type ClientCheckDef, type ScenarioRecord, appliesTo, where } from '../../checks/kit/client-check.js';
@@ -55,6 +57,8 @@ export interface ClientRunOptions {
   auth?: 'core' | 'all';
   /** Called with each scenario's test server before it listens: mount routes, add gates (the authorization side). */
   setup?: (server: TestServer, conv: Conversation) => void;
+  /** Client processes that may run at once (default and at most: one a core). */
+  maxClients?: number;
   /** Called when a scenario ends. */
   onScenario?: (record: ScenarioRecord) => void;
 }
@@ -362,16 +366,19 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
   const mcpNames = options.scenarios?.filter((n) => !isAuthScenario(n));
   const mcpOnlyAuth = options.scenarios !== undefined && mcpNames?.length === 0;
   const transport = transportOf(options);
-  if (!mcpOnlyAuth)
-    for (const [scenario, revision] of plan({ ...options, transport, scenarios: mcpNames })) {
-      if (options.signal?.aborted) break;
-      if (transport === 'stdio') records.push(...(await runStdioScenario(scenario, revision, options)));
-      else records.push(await runScenario(scenario, revision, options));
-    }
-  for (const auth of authPlan(options, authNames)) {
-    if (options.signal?.aborted) break;
-    records.push(await runScenario(mcpScenarioOf(auth.scenario), auth.scenario.revision, options, auth));
-  }
+  const jobs: (() => Promise<ScenarioRecord | ScenarioRecord[]>)[] = [
+    ...(mcpOnlyAuth ? [] : plan({ ...options, transport, scenarios: mcpNames })).map(
+      ([scenario, revision]) =>
+        () =>
+          transport === 'stdio'
+            ? runStdioScenario(scenario, revision, options)
+            : runScenario(scenario, revision, options),
+    ),
+    ...authPlan(options, authNames).map(
+      (auth) => () => runScenario(mcpScenarioOf(auth.scenario), auth.scenario.revision, options, auth),
+    ),
+  ];
+  records.push(...(await sideBySide(jobs, widthOf(options), options.signal)).flat());
   const selected = [...CLIENT_CHECKS, ...(records.some((r) => r.auth) ? CLIENT_AUTH_CHECKS : [])].filter(
     (c) =>
       (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
@@ -425,6 +432,30 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
     report,
     secrets.sort((a, b) => b.length - a.length),
   );
+}
+
+/**
+ * Client processes side by side: each scenario has its own test server and its own client, and a client process
+ * spends most of its life starting (a node client is 0.3–0.5 s of CPU) or waiting, so one a core. A client in this
+ * process runs one scenario at a time.
+ */
+function widthOf(options: ClientRunOptions): number {
+  if (typeof options.client === 'function') return 1;
+  return Math.max(1, Math.min(options.maxClients ?? availableParallelism(), availableParallelism()));
+}
+
+/** Runs the jobs at most `width` at a time; the results in the jobs' order. A job not begun when `signal` aborts is left out. */
+async function sideBySide<T>(jobs: readonly (() => Promise<T>)[], width: number, signal?: AbortSignal): Promise<T[]> {
+  const results: (T | undefined)[] = new Array(jobs.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < jobs.length && !signal?.aborted) {
+      const i = next++;
+      results[i] = await jobs[i]();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, jobs.length) }, lane));
+  return results.filter((r): r is T => r !== undefined);
 }
 
 /** stdio when asked, or when the client's command has `{server}`. */
