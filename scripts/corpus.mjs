@@ -2,7 +2,9 @@
 // `npm run corpus`: judges the suite on real servers nobody here wrote. Installs each package of corpus/servers.yaml
 // pinned into a cache folder outside the project (MCP_CONFORMANCE_CORPUS_DIR, default ~/.cache/mcp-conformance-corpus),
 // makes the sandbox the servers are pointed at afresh, runs `mcp-conformance matrix` on them, and writes
-// corpus/results.json and the table in corpus/README.md. Arguments are passed to the matrix (default: --seed 7 --jobs 2).
+// corpus/results.json and the table in corpus/README.md. Arguments are passed to the matrix (default: --seed 7 --jobs 2),
+// but `--before FILE`: an earlier results.json (default: corpus/results.json as it was), whose time and server starts of
+// each server the table shows beside the new ones.
 // Not part of `npm test`: it takes minutes and installs a gigabyte.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -14,10 +16,18 @@ const OUT = join(DIR, 'out');
 const args = process.argv.slice(2);
 if (args.includes('--help') || args.includes('-h')) {
   process.stdout.write(
-    'usage: npm run corpus [-- MATRIX-ARGS…]\n\nInstalls the servers of corpus/servers.yaml (pinned) into $MCP_CONFORMANCE_CORPUS_DIR\n(default ~/.cache/mcp-conformance-corpus), runs `mcp-conformance matrix` on them (default --seed 7 --jobs 2;\nother arguments go to the matrix) and writes corpus/results.json and the table in corpus/README.md.\n',
+    "usage: npm run corpus [-- [--before RESULTS.json] MATRIX-ARGS…]\n\nInstalls the servers of corpus/servers.yaml (pinned) into $MCP_CONFORMANCE_CORPUS_DIR\n(default ~/.cache/mcp-conformance-corpus), runs `mcp-conformance matrix` on them (default --seed 7 --jobs 2;\nother arguments go to the matrix) and writes corpus/results.json and the table in corpus/README.md, with each\nserver's time and server starts in RESULTS.json (default: corpus/results.json as it was) beside the new ones.\n",
   );
   process.exit(0);
 }
+// The earlier results the table compares with, read before this run overwrites corpus/results.json.
+const beforeAt = args.indexOf('--before');
+const beforeFile = beforeAt >= 0 ? args.splice(beforeAt, 2)[1] : join(ROOT, 'corpus/results.json');
+if (beforeAt >= 0 && (beforeFile === undefined || !existsSync(beforeFile))) {
+  process.stderr.write(`corpus: --before needs an earlier results.json (${beforeFile ?? 'none given'})\n`);
+  process.exit(2);
+}
+const before = existsSync(beforeFile) ? JSON.parse(readFileSync(beforeFile, 'utf8')) : undefined;
 const given = (flag) => args.includes(flag);
 const matrixArgs = [...(given('--seed') ? [] : ['--seed', '7']), ...(given('--jobs') ? [] : ['--jobs', '2']), ...args];
 
@@ -123,13 +133,17 @@ const results = {
 writeFileSync(join(ROOT, 'corpus/results.json'), `${JSON.stringify(results, null, 2)}\n`);
 const implementations = new Set(results.servers.map((s) => s.implementation));
 const reported = results.servers.filter((s) => s.verdict !== 'no-report').length;
-const row = (s) =>
-  `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${((s.durationMs ?? 0) / 1000).toFixed(1)} s | ${s.processes ? `${s.processes.started} / ${s.processes.mostAlive}` : '–'} |`;
+const earlier = new Map((before?.servers ?? []).map((s) => [s.name, s]));
+const secs = (ms) => `${((ms ?? 0) / 1000).toFixed(1)} s`;
+const row = (s) => {
+  const b = earlier.get(s.name);
+  return `| ${s.name} | ${s.implementation} | ${s.transport} | ${s.revisions.map((r) => r.revision).join(', ')} | ${s.verdict.toUpperCase()} | ${s.summary.pass}/${s.summary.fail}/${s.summary.warn}/${s.summary.skip}/${s.summary.error} | ${secs(s.durationMs)} | ${b ? secs(b.durationMs) : '–'} | ${s.processes ? `${s.processes.started} / ${s.processes.mostAlive}` : '–'} | ${b?.processes?.started ?? '–'} |`;
+};
 const table = [
-  `Seed ${seed}, ${results.servers.length} servers (${reported} with a report) across ${implementations.size} implementations, ${(wallMs / 1000).toFixed(0)} s in all; processes left: ${left.length}.`,
+  `Seed ${seed}, ${results.servers.length} servers (${reported} with a report) across ${implementations.size} implementations, ${(wallMs / 1000).toFixed(0)} s in all${before ? ` (before: ${(before.wallMs / 1000).toFixed(0)} s)` : ''}; processes left: ${left.length}.`,
   '',
-  '| server | implementation | transport | revision(s) | verdict | pass/fail/warn/skip/error | time | processes (started / most alive) |',
-  '|---|---|---|---|---|---|---|---|',
+  '| server | implementation | transport | revision(s) | verdict | pass/fail/warn/skip/error | time | time before | processes (started / most alive) | started before |',
+  '|---|---|---|---|---|---|---|---|---|---|',
   ...results.servers.map(row),
   '',
   'Each failure, with the requirement behind it (catalogue id, level and text) and the runs that fail it (`@2026`: the',

@@ -8,6 +8,7 @@ import { STATELESS_REVISION } from '../schema/revisions.js';
 import { type Exchange, RequestTimeout, type Session, SessionClosed } from '../session/session.js';
 import { bounded } from '../json.js';
 import { checkResult } from './result.js';
+import type { HandOn } from './hand-on.js';
 import type { ScratchSessions } from './scratch.js';
 import { processStory, type SharedServer } from './shared-server.js';
 
@@ -41,6 +42,8 @@ export interface RunState {
   silent: Map<string, Exchange[]>;
   /** A check ended because the run's budget was spent: the run is marked interrupted. */
   budgetSpent: boolean;
+  /** Over stdio, the sessions checks hand on to the ones after them (see HAND_ON). */
+  handOn?: HandOn;
   /** The run's second connection on the stateless wire, once opened (see CheckContext.elsewhere); the run closes it. */
   elsewhere?: Promise<{ session: Session; lists: ListsWalked }>;
 }
@@ -95,6 +98,16 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
   const fresh: Session[] = [];
   let scratched: { session: Session; from: number } | undefined;
   let elsewhere: { session: Session; from: number } | undefined;
+  /** The session a check before this one handed on to it (see HAND_ON), from where this one began. */
+  let handed: { session: Session; from: number } | undefined;
+  const takeHanded = async (initialized: boolean) => {
+    const session = await state.handOn?.take(def.id, initialized);
+    if (!session) return undefined;
+    handed = { session, from: session.transcript.length };
+    // Frames are judged by the revision of the version it was initialized with, as on a session made ready here.
+    if (initialized) session.revision ??= profile.revision;
+    return session;
+  };
   /** The shared server was lost while this attempt waited on it (what the check made of that is its outcome). */
   let waitedOnLost = false;
   const ctx: CheckContext = {
@@ -116,12 +129,14 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
       return reply;
     },
     async fresh() {
+      const given = await takeHanded(false);
+      if (given) return given;
       const s = await freshOn(state);
       fresh.push(s);
       return s;
     },
     async ownSession() {
-      if (!scratch) return ready(await ctx.fresh(), profile);
+      if (!scratch) return (await takeHanded(true)) ?? ready(await ctx.fresh(), profile);
       const session = await scratch();
       scratched = { session, from: session.transcript.length };
       return session;
@@ -150,6 +165,8 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     serverLosses: () => shared.losses,
   };
   let outcome: Outcome | { status: 'error'; message: string } | undefined;
+  /** The session this check hands on, kept open. */
+  let handing: Session | undefined;
   /** The check ended because its server went away. */
   let lost = false;
   try {
@@ -171,9 +188,13 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     // without waiting on them: a late answer counts within that window only (Exchange.late.inGrace), so "late" or
     // "silent" never depends on when a session happened to close. The run ends once they are closed.
     // Only a failure for silence waits for a late answer (a case that takes silence for an answer has judged it).
+    const mine = [...fresh, ...(handed ? [handed.session] : [])];
+    // A check that passed on its one session, still alive, hands it on rather than closing it (see HAND_ON).
+    if (state.handOn?.gives(def.id) && outcome?.status === 'pass' && mine.length === 1 && mine[0].alive)
+      handing = mine.pop();
     const silent = outcome?.status === 'fail' && 'silent' in outcome ? outcome.silent : undefined;
-    if (!silent || silent.every((e) => e.late)) await Promise.all(fresh.map((s) => s.close()));
-    else state.settling.push(...fresh.map((s) => s.lateGrace(silent, timeoutMs).then(() => s.close())));
+    if (!silent || silent.every((e) => e.late)) await Promise.all(mine.map((s) => s.close()));
+    else state.settling.push(...mine.map((s) => s.lateGrace(silent, timeoutMs).then(() => s.close())));
   }
   // The last attempt's: a check that runs again alone keeps that verdict.
   if (outcome.status === 'fail' && 'silent' in outcome && outcome.silent) state.silent.set(def.id, outcome.silent);
@@ -191,7 +212,10 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     ...fresh.flatMap((s) => s.transcript.entries),
     ...(scratched ? scratched.session.transcript.slice(scratched.from) : []),
     ...(elsewhere ? elsewhere.session.transcript.slice(elsewhere.from) : []),
+    ...(handed ? handed.session.transcript.slice(handed.from) : []),
   ];
+  // Handed on once its transcript is taken: what the next check sends there is that one's.
+  if (state.handOn?.gives(def.id)) state.handOn.give(def.id, handing);
   const entries = ('transcript' in outcome && outcome.transcript) || (own.length > 0 ? own : excerpt);
   // Results live to the end of the run: they keep the evidence, not a server's multi-megabyte payloads.
   const bound = (v: unknown) => (v === undefined ? undefined : bounded(v));

@@ -21,6 +21,7 @@ import { elsewhere, type EraLeftOut, runChecks } from './schedule.js';
 import { scratchLanes } from './scratch.js';
 import { gateFacts, gateFor } from '../transport/start-gate.js';
 import { FRESH_POOL, type Warm } from './warm.js';
+import { handOnPairs } from './hand-on.js';
 import { MAX_RESTARTS, SharedServer } from './shared-server.js';
 import { lockedOut, lockedProfile } from './locked.js';
 import type { LocalIssuer } from '../auth/issuer.js';
@@ -157,8 +158,10 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     // On the stateless wire the checks marked `elsewhere` share one second connection.
     const stateless = protocolVersion === STATELESS_REVISION;
     const second = stateless && applies.some((c) => c.elsewhere) ? 1 : 0;
+    // A check that takes a session handed on (HAND_ON) starts none when its giver passed.
     const takers =
-      applies.filter((c) => c.fresh && !(stateless && c.elsewhere)).length +
+      applies.filter((c) => c.fresh && !(stateless && c.elsewhere)).length -
+      handOnPairs(applies.map((c) => c.id)).length +
       second +
       Math.min(lanes, applies.filter((c) => c.scratch).length);
     for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));

@@ -6,6 +6,7 @@ import { citing } from '../checks/kit/requirement.js';
 import type { CheckResult } from '../schema/generated/report.js';
 import { type TransportKind, overStdio } from '../transport/transport.js';
 import { attempt, ready, freshOn, type RunState } from './attempt.js';
+import { HandOn, handOnPairs } from './hand-on.js';
 import { ScratchSessions } from './scratch.js';
 import { type OnProgress, progressTracker } from './progress.js';
 import { notRun } from './result.js';
@@ -65,6 +66,20 @@ export async function runChecks(
       (session) => healthAnswer(session, profile),
     );
   const view = profileView(profile);
+  // Over stdio, where a session is a server process, a check may hand its session on to the one after it (HAND_ON).
+  if (overStdio(kind))
+    state.handOn = new HandOn(
+      handOnPairs(
+        checks
+          .filter(
+            (c) =>
+              !(locked && !c.id.startsWith('auth/')) &&
+              elsewhere(c, kind, profile.revision) === undefined &&
+              unmetRequirement(c.requires, view) === undefined,
+          )
+          .map((c) => c.id),
+      ),
+    );
   const progress = progressTracker(
     checks.map((c) => c.id),
     onProgress,
@@ -76,11 +91,14 @@ export async function runChecks(
       : { ...def, requirement: citing(def.requirement, profile.revision) };
   const runOne = (listed: CheckDef) => {
     const def = cited(listed);
-    return progress.track(
-      def.id,
+    const result =
       locked && !def.id.startsWith('auth/')
         ? Promise.resolve(notRun(def, locked))
-        : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state),
+        : runCheck(applicable(def, kind, profile.revision, view, eraLeftOut), state);
+    // A giver that ended without a word (it threw) hands on nothing: its taker starts its own.
+    return progress.track(
+      def.id,
+      result.finally(() => state.handOn?.give(def.id)),
     );
   };
   // All at once: first those that may wait on slow work (their timeout then overlaps the rest of the run), then those

@@ -35,13 +35,13 @@ async function counted(args: string[], faults = ''): Promise<{ report: Report; s
 const statuses = (r: Report) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
 
 describe('server processes of a stdio run', () => {
-  it('a default run starts 11: the probe (then the shared session), 3 version probes, 2 for the uninitialized cases, 2 scratch sessions (1 when the first start measured heavy), 1 declaring client capabilities, 2 for the conversation (progress probe, cancellation)', async () => {
+  it('a default run starts 9: the probe (then the shared session), 3 version probes, 1 for the uninitialized cases and then the cancellation, 2 scratch sessions (1 when the first start measured heavy), 1 declaring client capabilities, 1 for the progress probe', async () => {
     const { report, starts } = await counted([]);
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
     // The faulty server's first start costs about 0.5 s of CPU, the line between light and heavy (see StartGate): a
     // light one is let start two a core and gets two scratch sessions, a heavy one one a core and one.
     const light = report.processes?.startsAtOnce === 2 * availableParallelism();
-    const expected = light ? 11 : 10;
+    const expected = light ? 9 : 8;
     expect(starts).toBe(expected);
     // The report counts them too, and says how many were let start at once.
     expect(report.processes).toMatchObject({
@@ -64,8 +64,13 @@ describe('server processes of a stdio run', () => {
       'lifecycle/version/unsupported',
       'lifecycle/ping/before-initialize',
       'base/notification/no-response',
+      'cancellation/request/no-response',
     ];
-    expect(own.map((id) => statuses(report)[id])).toEqual(['pass', 'pass', 'pass', 'pass']);
+    expect(own.map((id) => statuses(report)[id])).toEqual(['pass', 'pass', 'pass', 'pass', 'pass']);
+    // ping before initialize started the process; the notification case and then the cancellation went on in it.
+    const spawned = (id: string) =>
+      report.checks.find((c) => c.id === id)!.transcript!.some((e) => e.dir === 'event' && e.text.startsWith('spawn'));
+    expect(own.slice(2).map(spawned)).toEqual([true, false, false]);
   });
 
   it("a scratch session that another check's input disturbed is replaced before the next turn: no verdict moves", async () => {
