@@ -77,10 +77,15 @@ async function proves({ fault, check, expect: status, why: _why, tier: _tier, ..
 
 const title = (row: TrippingRow) => `${row.fault} → ${row.check} ${row.expect}`;
 
-// A row with a short timeout, and the cancellation a quarter into a slow call, are judged by a clock: they run first,
-// side by side only with each other (runs that mostly wait on a server's silence or slowness, with little work of their
-// own), before the rows that keep this worker busy, so that no other run's work delays an answer past a timeout.
-describe.concurrent('cancellation without progress', () => {
+// A row with a short timeout is judged by a clock: these rows run first, side by side only with each other (runs that
+// mostly wait on a server's silence or slowness, with little work of their own), before the rows that keep this worker
+// busy, so that no other run's work delays an answer past a timeout.
+describe.concurrent('each fault whose row sets a timeout trips the check that targets it', () => {
+  for (const row of ROWS.filter((r) => r.timeoutMs !== undefined)) it(title(row), () => proves(row));
+});
+
+// The cancellation is timed against the other calls of its run: it runs alone.
+describe('cancellation without progress', () => {
   it('cancels the slowest call a quarter of its time in, and passes on a server that honours it (progress-quiet)', async () => {
     const check = 'cancellation/request/no-response';
     const report = await run(['progress-quiet'], { ...QUICK, suite: await quickSuite(check) });
@@ -88,10 +93,6 @@ describe.concurrent('cancellation without progress', () => {
     expect(result?.status, result?.message).toBe('pass');
     expect(result?.message).toMatch(/^tools\/call count-slowly was cancelled \d+ ms in and got no response/);
   });
-});
-
-describe.concurrent('each fault whose row sets a timeout trips the check that targets it', () => {
-  for (const row of ROWS.filter((r) => r.timeoutMs !== undefined)) it(title(row), () => proves(row));
 });
 
 describe('every check passes on the reference server in-process', () => {
