@@ -3,6 +3,7 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCommandLine } from '../src/cli/command-line.js';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
 import { loadSuite } from '../src/suite/suite.js';
 
@@ -39,6 +40,42 @@ export async function runCli(args: string[], env: Record<string, string> = {}): 
     report = undefined;
   }
   return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr), out, report };
+}
+
+let cliTurn: Promise<unknown> = Promise.resolve();
+/**
+ * A command line of the CLI (`diff …`, `report …`) in this process, with what it writes to stdout and stderr and its
+ * exit code: what the built CLI does but for main.ts's signals and exit. One at a time, as each holds the process's
+ * stdout and stderr (and `env`) while it runs; for commands that start no server.
+ */
+export function cliHere(argv: string[], env: Record<string, string> = {}): Promise<Omit<CliRun, 'out' | 'report'>> {
+  const run = async () => {
+    const written = { stdout: '', stderr: '' };
+    const writes = { stdout: process.stdout.write, stderr: process.stderr.write };
+    const saved = Object.fromEntries(Object.keys({ NO_COLOR: '', ...env }).map((k) => [k, process.env[k]]));
+    Object.assign(process.env, { ...env, NO_COLOR: '1' });
+    for (const name of ['stdout', 'stderr'] as const)
+      process[name].write = ((chunk: string | Uint8Array) => {
+        written[name] += String(chunk);
+        return true;
+      }) as typeof process.stdout.write;
+    try {
+      const exitCode = await runCommandLine(argv, new AbortController().signal);
+      // As runCli's execa gives them: without the last newline.
+      const last = (text: string) => text.replace(/\r?\n$/, '');
+      return { exitCode, stdout: last(written.stdout), stderr: last(written.stderr) };
+    } finally {
+      Object.assign(process.stdout, { write: writes.stdout });
+      Object.assign(process.stderr, { write: writes.stderr });
+      for (const [k, v] of Object.entries(saved)) {
+        if (v === undefined) delete process.env[k];
+        else process.env[k] = v;
+      }
+    }
+  };
+  const turn = cliTurn.then(run, run);
+  cliTurn = turn.catch(() => undefined);
+  return turn;
 }
 
 export const statusOf = (report: Report | undefined, id: string) => report?.checks.find((c) => c.id === id)?.status;
