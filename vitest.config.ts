@@ -32,6 +32,8 @@ const SLOWEST = [
   'test/e2e/smoke.test.ts',
   'test/e2e/reference-server.test.ts',
   'test/e2e/matrix-run.test.ts',
+  'test/e2e/stateless.test.ts',
+  'test/e2e/api.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {
