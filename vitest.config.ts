@@ -34,6 +34,7 @@ const SLOWEST = [
   'test/e2e/matrix-run.test.ts',
   'test/e2e/stateless.test.ts',
   'test/e2e/api.test.ts',
+  'test/e2e/config.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {

@@ -1,5 +1,5 @@
 import { execa } from 'execa';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -79,6 +79,16 @@ export function cliHere(argv: string[], env: Record<string, string> = {}): Promi
 }
 
 export const statusOf = (report: Report | undefined, id: string) => report?.checks.find((c) => c.id === id)?.status;
+
+/** A fresh temp folder holding `files` (relative path → text). */
+export async function folderWith(files: Record<string, string>): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'mcpc-config-'));
+  for (const [name, text] of Object.entries(files)) {
+    await mkdir(join(dir, name, '..'), { recursive: true });
+    await writeFile(join(dir, name), text);
+  }
+  return dir;
+}
 
 /** A file holding `text`, named `name`, in a fresh temp folder. */
 export async function tempFile(text: string, name: string): Promise<string> {
