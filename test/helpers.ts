@@ -20,26 +20,45 @@ export interface CliRun {
   report?: Report;
 }
 
+/** The CLI's arguments with reports in `out`: a subcommand stays first; the report folder goes after it. */
+function withOut(args: string[], out: string): string[] {
+  const [first, ...rest] = args;
+  return ['list', 'report', 'badge', 'client'].includes(first)
+    ? [first, '--out', out, ...rest]
+    : ['--out', out, ...args];
+}
+
+/** The report.json a run wrote to `out`, if any. */
+async function reportIn(out: string): Promise<Report | undefined> {
+  try {
+    return JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
+  } catch {
+    return undefined;
+  }
+}
+
 /** Runs the built CLI as a user would, with reports in a fresh temp folder (outside GitHub Actions unless `env` says so). */
 export async function runCli(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
   const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
-  // A subcommand stays first; the report folder goes after it.
-  const [first, ...rest] = args;
-  const argv = ['list', 'report', 'badge', 'client'].includes(first)
-    ? [first, '--out', out, ...rest]
-    : ['--out', out, ...args];
-  const r = await execa(process.execPath, [CLI, ...argv], {
+  const r = await execa(process.execPath, [CLI, ...withOut(args, out)], {
     reject: false,
     env: { GITHUB_ACTIONS: '', ...env, NO_COLOR: '1' },
     timeout: 120_000,
   });
-  let report: Report | undefined;
-  try {
-    report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8')) as Report;
-  } catch {
-    report = undefined;
-  }
-  return { exitCode: r.exitCode ?? -1, stdout: String(r.stdout), stderr: String(r.stderr), out, report };
+  return {
+    exitCode: r.exitCode ?? -1,
+    stdout: String(r.stdout),
+    stderr: String(r.stderr),
+    out,
+    report: await reportIn(out),
+  };
+}
+
+/** runCli's run in this process (cliHere), for a command line that starts no server: a list, or one refused early. */
+export async function runCliHere(args: string[], env: Record<string, string> = {}): Promise<CliRun> {
+  const out = await mkdtemp(join(tmpdir(), 'mcpc-'));
+  const r = await cliHere(withOut(args, out), { GITHUB_ACTIONS: '', ...env });
+  return { ...r, out, report: await reportIn(out) };
 }
 
 let cliTurn: Promise<unknown> = Promise.resolve();
