@@ -11,8 +11,8 @@ const SLOWEST = [
   // npm test
   'test/faults.test.ts',
   'test/http-faults.test.ts',
-  'test/smoke.test.ts',
-  'test/matrix-run.test.ts',
+  'test/stateless.test.ts',
+  'test/report-html.test.ts',
   'test/golden-reports.test.ts',
   'test/in-process.test.ts',
   // npm run test:e2e
@@ -28,6 +28,13 @@ const SLOWEST = [
   'test/e2e/mcp-server.test.ts',
   'test/e2e/vitest-helper.test.ts',
   'test/e2e/init.test.ts',
+  'test/e2e/transport-stdio.test.ts',
+  'test/e2e/smoke.test.ts',
+  'test/e2e/reference-server.test.ts',
+  'test/e2e/matrix-run.test.ts',
+  'test/e2e/stateless.test.ts',
+  'test/e2e/api.test.ts',
+  'test/e2e/config.test.ts',
 ];
 
 class SlowestFirst extends BaseSequencer {
@@ -41,9 +48,10 @@ class SlowestFirst extends BaseSequencer {
 }
 
 /**
- * One tier of the project's tests. `npm test` (this file): unit tests, the fault rows that run in the test's own
- * process, and a few runs of the CLI (test/smoke.test.ts). `npm run test:e2e` (vitest.e2e.config.ts): test/e2e/, whose
- * tests start server processes: real servers from npm, the zoo, signals, the fault rows of a process, whole-suite runs.
+ * One tier of the project's tests. `npm test` (this file): unit tests and the fault rows, with servers and clients in
+ * the test's own process (a few files still run the CLI for its reports). `npm run test:e2e` (vitest.e2e.config.ts): test/e2e/, whose tests start processes: the CLI
+ * as a user runs it (test/e2e/smoke.test.ts), real servers from npm, the zoo, stdio, signals, the fault rows of a
+ * process, whole-suite runs.
  */
 export function tier(include: string[], exclude: string[] = [], isolate = true) {
   return defineConfig({

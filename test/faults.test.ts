@@ -61,6 +61,40 @@ const ROWS = trippingRows('in-process');
 // them side by side than the config's default (three, sized for tests that start processes).
 vi.setConfig({ maxConcurrency: 8 });
 
+/** A row's fault run beside the same run without the fault, which must not trip. */
+async function proves({ fault, check, expect: status, why: _why, tier: _tier, ...row }: TrippingRow): Promise<void> {
+  const [faulty, clean] = await Promise.all([
+    run([fault], { ...row, ...QUICK, suite: await quickSuite(check, row) }),
+    cleanRun(check, row),
+  ]);
+  const result = faulty.checks.find((c) => c.id === check);
+  expect(result?.status, result?.message).toBe(status);
+  // A passive rule may see no frame of its kind from a server without the fault: it skips.
+  const control = clean.checks.find((c) => c.id === check);
+  const passes = (await loadSuite({ only: [check] })).frameRules.length > 0 ? ['pass', 'skip'] : ['pass'];
+  expect(passes, `${check} without the fault: ${control?.status} ${control?.message}`).toContain(control?.status);
+}
+
+const title = (row: TrippingRow) => `${row.fault} → ${row.check} ${row.expect}`;
+
+// A row with a short timeout is judged by a clock: these rows run first, side by side only with each other (runs that
+// mostly wait on a server's silence or slowness, with little work of their own), before the rows that keep this worker
+// busy, so that no other run's work delays an answer past a timeout.
+describe.concurrent('each fault whose row sets a timeout trips the check that targets it', () => {
+  for (const row of ROWS.filter((r) => r.timeoutMs !== undefined)) it(title(row), () => proves(row));
+});
+
+// The cancellation is timed against the other calls of its run: it runs alone.
+describe('cancellation without progress', () => {
+  it('cancels the slowest call a quarter of its time in, and passes on a server that honours it (progress-quiet)', async () => {
+    const check = 'cancellation/request/no-response';
+    const report = await run(['progress-quiet'], { ...QUICK, suite: await quickSuite(check) });
+    const result = report.checks.find((c) => c.id === check);
+    expect(result?.status, result?.message).toBe('pass');
+    expect(result?.message).toMatch(/^tools\/call count-slowly was cancelled \d+ ms in and got no response/);
+  });
+});
+
 describe('every check passes on the reference server in-process', () => {
   it('never fails or warns in any revision or configuration, and each check passes in at least one', async () => {
     const { checks, frameRules } = await loadSuite();
@@ -94,32 +128,6 @@ describe('a crash fault in this process', () => {
   });
 });
 
-describe('cancellation without progress', () => {
-  it('cancels the slowest call a quarter of its time in, and passes on a server that honours it (progress-quiet)', async () => {
-    const check = 'cancellation/request/no-response';
-    const report = await run(['progress-quiet'], { ...QUICK, suite: await quickSuite(check) });
-    const result = report.checks.find((c) => c.id === check);
-    expect(result?.status, result?.message).toBe('pass');
-    expect(result?.message).toMatch(/^tools\/call count-slowly was cancelled \d+ ms in and got no response/);
-  });
-});
-
-/** A row's fault run beside the same run without the fault, which must not trip. */
-async function proves({ fault, check, expect: status, why: _why, tier: _tier, ...row }: TrippingRow): Promise<void> {
-  const [faulty, clean] = await Promise.all([
-    run([fault], { ...row, ...QUICK, suite: await quickSuite(check, row) }),
-    cleanRun(check, row),
-  ]);
-  const result = faulty.checks.find((c) => c.id === check);
-  expect(result?.status, result?.message).toBe(status);
-  // A passive rule may see no frame of its kind from a server without the fault: it skips.
-  const control = clean.checks.find((c) => c.id === check);
-  const passes = (await loadSuite({ only: [check] })).frameRules.length > 0 ? ['pass', 'skip'] : ['pass'];
-  expect(passes, `${check} without the fault: ${control?.status} ${control?.message}`).toContain(control?.status);
-}
-
-const title = (row: TrippingRow) => `${row.fault} → ${row.check} ${row.expect}`;
-
 describe.concurrent('each fault trips the check that targets it (in-process rows)', () => {
   it('covers every check with at least one fault (rows of either tier)', async () => {
     const { checks, frameRules } = await loadSuite();
@@ -133,9 +141,4 @@ describe.concurrent('each fault trips the check that targets it (in-process rows
     ).toEqual([]);
   });
   for (const row of ROWS.filter((r) => r.timeoutMs === undefined)) it(title(row), () => proves(row));
-});
-
-// A row with a short timeout is judged by a clock: it runs alone, so that no other run's work delays an answer past it.
-describe('each fault whose row sets a timeout trips the check that targets it', () => {
-  for (const row of ROWS.filter((r) => r.timeoutMs !== undefined)) it(title(row), () => proves(row));
 });

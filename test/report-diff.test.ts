@@ -1,12 +1,11 @@
 import { mkdir, mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { execa } from 'execa';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { diffReports, renderDiffMarkdown, renderDiffText } from '../src/report/diff.js';
 import { summarize } from '../src/report/summary.js';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
-import { CLI, FAULTY, runCli } from './helpers.js';
+import { cliHere, FAULTY, runCli } from './helpers.js';
 
 let real: Report;
 let dir: string;
@@ -29,10 +28,8 @@ async function save(path: string, r: Report): Promise<string> {
   return path;
 }
 
-async function diffCli(args: string[]) {
-  const r = await execa(process.execPath, [CLI, 'diff', ...args], { reject: false, env: { NO_COLOR: '1' } });
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
+/** `mcp-conformance diff` in this process: it starts no server. */
+const diffCli = (args: string[]) => cliHere(['diff', ...args]);
 
 beforeAll(async () => {
   const run = await runCli([

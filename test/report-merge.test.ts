@@ -3,12 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import _Ajv2020 from 'ajv/dist/2020.js';
 import _addFormats from 'ajv-formats';
-import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mergeReports } from '../src/report/merge.js';
 import { formatTotals, summarize } from '../src/report/summary.js';
 import type { CheckResult, Report } from '../src/schema/generated/report.js';
-import { CLI, FAULTY, runCli } from './helpers.js';
+import { cliHere, FAULTY, runCli } from './helpers.js';
 
 // CommonJS modules with `exports.default` (as in src/schema/validators.ts).
 const Ajv2020 = _Ajv2020.default;
@@ -31,10 +30,8 @@ function shard(checks: CheckResult[], startOffsetMs = 0): Report {
 
 const byId = (checks: readonly CheckResult[]) => [...checks].sort((a, b) => a.id.localeCompare(b.id));
 
-async function cli(args: string[]) {
-  const r = await execa(process.execPath, [CLI, ...args], { reject: false, env: { NO_COLOR: '1' } });
-  return { exitCode: r.exitCode, stdout: String(r.stdout), stderr: String(r.stderr) };
-}
+/** The `report` and `badge` commands in this process: they start no server. */
+const cli = (args: string[]) => cliHere(args);
 
 beforeAll(async () => {
   // A real run with a failure and a warning.

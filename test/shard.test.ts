@@ -3,7 +3,7 @@ import { loadSuite } from '../src/suite/suite.js';
 import { runConformance, verdict, type Report, type Serve } from '../src/index.js';
 import { mergeReports } from '../src/report/merge.js';
 import { parseShard, shardSuite } from '../src/suite/shard.js';
-import { REFERENCE, runCli } from './helpers.js';
+import { REFERENCE, runCliHere } from './helpers.js';
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 
 describe('shards', () => {
@@ -53,7 +53,7 @@ describe('sharded runs of the reference server', () => {
   });
 
   it('rejects a shard that does not exist with exit 2', async () => {
-    const r = await runCli(['--shard', '3/2', REFERENCE]);
+    const r = await runCliHere(['--shard', '3/2', REFERENCE]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim()).toBe('mcp-conformance: --shard: must be i/n with 1 ≤ i ≤ n, not "3/2"');
   });

@@ -1,6 +1,6 @@
 // The stateless wire (2026-07-28) behind the Session interface: discovery through server/discover, the protocol
-// fields in every request's _meta, and the reference server in each of its modes (in this process, but for HTTP).
-import { join } from 'node:path';
+// fields in every request's _meta, and the reference server in each of its modes, in this process (over HTTP, a
+// process: test/e2e/stateless.test.ts).
 import { afterEach, describe, expect, it } from 'vitest';
 import { wrongRevision } from '../src/checks/kit/check.js';
 import { inputProbe } from '../src/checks/stateless/mrtr.js';
@@ -19,7 +19,6 @@ import { connect } from '../src/transport/connect.js';
 import type { Serve } from '../src/index.js';
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
-import { REFERENCE } from './helpers.js';
 
 const open: { session: Session; close: () => Promise<void> }[] = [];
 afterEach(async () => {
@@ -184,23 +183,6 @@ describe('--revision auto', () => {
     );
     const [first, second] = runs.map((r) => r.report);
     expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
-    expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
-  });
-
-  it('runs the eras of an HTTP server it starts side by side, each on a port of its own', async () => {
-    const runs = await conformEach(
-      await resolveOptions({
-        target: [process.execPath, join(REFERENCE, 'http.mjs'), '--port', '{port}', '--revision', 'all'],
-        httpUrl: 'http://127.0.0.1:{port}/mcp',
-        port: 'auto',
-        revision: 'auto',
-        seed: 1,
-        runs: 5,
-      }),
-    );
-    const [first, second] = runs.map((r) => r.report);
-    expect(runs.map(verdictOf)).toEqual(['pass', 'pass']);
-    expect(first.target.description).not.toBe(second.target.description);
     expect(Date.parse(second.startedAt)).toBeLessThan(Date.parse(first.startedAt) + first.durationMs);
   });
 

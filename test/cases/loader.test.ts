@@ -6,7 +6,7 @@ import { loadCases, parseCase } from '../../src/checks/cases/load.js';
 import { ConfigError } from '../../src/config/yaml-file.js';
 import { globToRegExp } from '../../src/suite/glob.js';
 import { loadSuite } from '../../src/suite/suite.js';
-import { FAULTY, REFERENCE, ROOT, runCli } from '../helpers.js';
+import { FAULTY, REFERENCE, ROOT, runCli, runCliHere } from '../helpers.js';
 
 const HEADER = `# yaml-language-server: $schema=../../schema/case.schema.json
 id: mine/echo/hello
@@ -93,7 +93,7 @@ describe('case files', () => {
 describe('the CLI with case files', () => {
   it('stops at a malformed case with one line and exit 2, before starting any server', async () => {
     const dir = await caseDir({ 'typo.yaml': `${HEADER}steps:\n  - request: ping\n    expct: {}\n` });
-    const r = await runCli(['--cases', dir, '--env', 'MCP_FAULTS=banner', FAULTY]);
+    const r = await runCliHere(['--cases', dir, '--env', 'MCP_FAULTS=banner', FAULTY]);
     expect(r.exitCode).toBe(2);
     expect(r.stderr.trim().split('\n')).toHaveLength(1);
     expect(r.stderr).toContain('typo.yaml:11:5: steps[0].expct: unknown key');
@@ -160,7 +160,7 @@ describe('the CLI with case files', () => {
   });
 
   it('lists the whole suite', async () => {
-    const r = await runCli(['list']);
+    const r = await runCliHere(['list']);
     expect(r.exitCode).toBe(0);
     expect(r.stdout).toMatch(/prompts\/get\/unknown-prompt\s+SHOULD\s+case\s+prompts\.get\.unknown/);
     // What each check applies to, as declared: the run skips it elsewhere with the reason.

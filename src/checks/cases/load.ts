@@ -51,7 +51,7 @@ export async function loadCases(dirs: string[]): Promise<LoadedCase[]> {
     const texts = await Promise.all(files.map((file) => readFile(file, 'utf8')));
     const parsed = (resolve(dir) === BUILTIN_CASES && parsedAtBuild(files, texts)) || undefined;
     for (const [i, file] of files.entries()) {
-      const loaded = parsed?.[i] ?? parseCase(file, texts[i]);
+      const loaded = parsed?.[i] ?? parseOnce(file, texts[i]);
       const other = seen.get(loaded.id);
       if (other) throw new ConfigError(`${display(file)}:1:1: id ${loaded.id} is already used by ${display(other)}`);
       seen.set(loaded.id, file);
@@ -59,6 +59,19 @@ export async function loadCases(dirs: string[]): Promise<LoadedCase[]> {
     }
   }
   return cases;
+}
+
+/**
+ * Each file's case as last parsed, while its text is the same: a process that loads the suite again (the MCP server's
+ * runs, a matrix, the tests, which run from src/ without the build's parsed cases) parses each YAML file once.
+ */
+const lastParsed = new Map<string, { text: string; loaded: LoadedCase }>();
+function parseOnce(file: string, text: string): LoadedCase {
+  const last = lastParsed.get(file);
+  if (last?.text === text) return { ...last.loaded };
+  const loaded = parseCase(file, text);
+  lastParsed.set(file, { text, loaded });
+  return { ...loaded };
 }
 
 /** The built-in cases as parsed at build time (scripts/precompile-validators.mjs): each file's path, SHA-256 and case. */

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, it } from 'vitest';
-import type { Matrix } from '../src/schema/generated/matrix.js';
-import type { Report } from '../src/schema/generated/report.js';
-import { CLI, FAULTY, REFERENCE } from './helpers.js';
+import type { Matrix } from '../../src/schema/generated/matrix.js';
+import type { Report } from '../../src/schema/generated/report.js';
+import { CLI, FAULTY, REFERENCE } from '../helpers.js';
 
 /** A process whose command line holds `marker`, still running. */
 function running(marker: string): number[] {

@@ -3,14 +3,14 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Session, SessionClosed } from '../src/session/session.js';
-import { HEAD_ENTRIES, TAIL_ENTRIES, Transcript } from '../src/transcript.js';
-import { LaunchError } from '../src/target/launch-error.js';
-import type { LaunchPlan } from '../src/target/launch-plan.js';
-import { isAlive } from '../src/transport/process-tree.js';
-import { ASSEMBLING } from '../src/transport/line-budget.js';
-import { startStdio, killAllServers, type StdioOptions, type StdioTransport } from '../src/transport/stdio.js';
-import type { InboundLine } from '../src/transport/transport.js';
+import { Session, SessionClosed } from '../../src/session/session.js';
+import { HEAD_ENTRIES, TAIL_ENTRIES, Transcript } from '../../src/transcript.js';
+import { LaunchError } from '../../src/target/launch-error.js';
+import type { LaunchPlan } from '../../src/target/launch-plan.js';
+import { isAlive } from '../../src/transport/process-tree.js';
+import { ASSEMBLING } from '../../src/transport/line-budget.js';
+import { startStdio, killAllServers, type StdioOptions, type StdioTransport } from '../../src/transport/stdio.js';
+import type { InboundLine } from '../../src/transport/transport.js';
 
 let dir: string;
 const started: StdioTransport[] = [];

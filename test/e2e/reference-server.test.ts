@@ -6,8 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 
-const REFERENCE = fileURLToPath(new URL('../examples/reference-server/server.mjs', import.meta.url));
-const FAULTY = fileURLToPath(new URL('./fixtures/servers/faulty-server.mjs', import.meta.url));
+const REFERENCE = fileURLToPath(new URL('../../examples/reference-server/server.mjs', import.meta.url));
+const FAULTY = fileURLToPath(new URL('../fixtures/servers/faulty-server.mjs', import.meta.url));
 const REVISIONS = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 
 // biome-ignore lint/suspicious/noExplicitAny: the tests read deep into the server's answers, whose shapes they assert

@@ -3,8 +3,8 @@ import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, OutputError, TargetError, runConformance, verdict } from '../src/index.js';
-import { FAULTY, REFERENCE, ROOT } from './helpers.js';
+import { ConfigError, OutputError, TargetError, runConformance, verdict } from '../../src/index.js';
+import { FAULTY, REFERENCE, ROOT } from '../helpers.js';
 
 describe.concurrent('runConformance', () => {
   it('tests a server path and returns the report model, writing no files unless asked', async () => {

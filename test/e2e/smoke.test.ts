@@ -3,13 +3,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { HTTP_CHECKS } from '../src/checks/http/checks.js';
-import { FRAME_RULES } from '../src/checks/index.js';
-import { HTTP_SESSION_CHECKS } from '../src/checks/http/sessions.js';
-import { HTTP_STREAM_CHECKS } from '../src/checks/http/streams.js';
-import { runConformance } from '../src/index.js';
-import { loadSuite } from '../src/suite/suite.js';
-import { differences, FAULTY, notPassing, REFERENCE, ROOT, runCli, statusOf } from './helpers.js';
+import { HTTP_CHECKS } from '../../src/checks/http/checks.js';
+import { FRAME_RULES } from '../../src/checks/index.js';
+import { HTTP_SESSION_CHECKS } from '../../src/checks/http/sessions.js';
+import { HTTP_STREAM_CHECKS } from '../../src/checks/http/streams.js';
+import { runConformance } from '../../src/index.js';
+import { loadSuite } from '../../src/suite/suite.js';
+import { differences, FAULTY, notPassing, REFERENCE, ROOT, runCli, statusOf } from '../helpers.js';
 
 const HTTP_REFERENCE = join(ROOT, 'examples/reference-server/http.mjs');
 /** The CLI starts the server on a free port and tests it over HTTP. */
