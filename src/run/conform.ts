@@ -15,6 +15,7 @@ import type { LaunchPlan } from '../target/launch-plan.js';
 import { connect } from '../transport/connect.js';
 import { countProcesses, type ProcessCount } from '../transport/server-process.js';
 import { gateFor } from '../transport/start-gate.js';
+import { untilAsleep } from '../transport/process-tree.js';
 import { resolveTarget } from '../target/resolve.js';
 import type { Handover } from './run.js';
 import { shardSuite } from '../suite/shard.js';
@@ -504,10 +505,21 @@ async function spokenRevisions(
       if (plan.url === undefined) warm = Array.from({ length: warmCount }, () => open().then(keepInbound));
       for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
       legacy = initialized !== undefined && isObject(initialized.message.result);
+      // The grace for server/discover after initialize was answered: a server this run started (stdio) has it until it
+      // is found asleep, waiting for input, with nothing sent (at least the grace, at most --timeout), for the warm
+      // starts just begun may keep a busy server from the CPU longer than the grace; any other, the grace.
+      const pid = session.transport.pid;
       stateless = await until(
-        legacy
-          ? within('the auto probe: server/discover unanswered after initialize', DISCOVER_GRACE_MS, discovered, false)
-          : discovered,
+        !legacy
+          ? discovered
+          : pid !== undefined && process.platform === 'linux'
+            ? Promise.race([discovered, untilAsleep(pid, DISCOVER_GRACE_MS, timeoutMs).then(() => false)])
+            : within(
+                'the auto probe: server/discover unanswered after initialize',
+                DISCOVER_GRACE_MS,
+                discovered,
+                false,
+              ),
       );
       // A server of the initialize wire may answer every method it does not know with a result, server/discover too:
       // without supportedVersions that is no sign of 2026-07-28, whose run would blame it for rules it never took on.

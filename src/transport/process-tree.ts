@@ -170,3 +170,27 @@ export function isAlive(pid: number): boolean {
   }
   return true;
 }
+
+/**
+ * Settles once `atLeastMs` have passed and the process tree of `pid` has then been found asleep (waiting for input)
+ * twice in a row, polled every 100 ms; or once it is gone; or after `atMostMs` whatever it does. A wait for what a
+ * process might still send that a loaded machine does not cut short: a process that waits for the CPU is not asleep.
+ * Off Linux (where nothing says whether a process sleeps), after `atLeastMs`.
+ */
+export function untilAsleep(pid: number, atLeastMs: number, atMostMs: number): Promise<void> {
+  const read = treeReader(pid);
+  const from = performance.now();
+  return new Promise((resolve) => {
+    let asleep = 0;
+    const poll = setInterval(() => {
+      const now = read();
+      asleep = now?.sleeping ? asleep + 1 : 0;
+      const waited = performance.now() - from;
+      if (now === undefined ? waited >= atLeastMs : (waited >= atLeastMs && asleep >= 2) || waited >= atMostMs) {
+        clearInterval(poll);
+        resolve();
+      }
+    }, 100);
+    poll.unref();
+  });
+}

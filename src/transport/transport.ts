@@ -70,6 +70,8 @@ export interface Transport {
   readonly started?: Promise<void>;
   /** stdio: part of a line has come and its end not yet (a large answer on its way, maybe held back by the line budget). */
   receiving?(): boolean;
+  /** stdio: the server's process, where this run started it. */
+  readonly pid?: number;
   /** Set once the server process ended, or (HTTP) the session was closed or its server process ended. */
   readonly exited: ExitInfo | undefined;
   /** Last lines of stderr, for error messages ('' for a server this run did not start). */

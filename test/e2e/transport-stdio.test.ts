@@ -2,12 +2,14 @@ import { createHash } from 'node:crypto';
 import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Session, SessionClosed } from '../../src/session/session.js';
 import { HEAD_ENTRIES, TAIL_ENTRIES, Transcript } from '../../src/transcript.js';
 import { LaunchError } from '../../src/target/launch-error.js';
 import type { LaunchPlan } from '../../src/target/launch-plan.js';
-import { isAlive } from '../../src/transport/process-tree.js';
+import { isAlive, untilAsleep } from '../../src/transport/process-tree.js';
 import { ASSEMBLING } from '../../src/transport/line-budget.js';
 import { startStdio, killAllServers, type StdioOptions, type StdioTransport } from '../../src/transport/stdio.js';
 import type { InboundLine } from '../../src/transport/transport.js';
@@ -504,5 +506,35 @@ process.stdin.on('end', () => process.exit(0));
     const session = new Session(t, transcript, 500);
     await session.request('whole', {}, { timeoutMs: 30_000 });
     await expect(session.request('ping', {}, { timeoutMs: 500 })).rejects.toThrow('no response to ping within 1000 ms');
+  });
+});
+
+describe.runIf(process.platform === 'linux')('waiting for a process to fall asleep (untilAsleep)', () => {
+  it('ends for a process that waits for input, and not for one that keeps the CPU busy', async () => {
+    const waiting = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] });
+    const busy = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      // Both bounds far off: only the process's state can end the first wait, and nothing ends the second.
+      await untilAsleep(waiting.pid!, 100, 600_000);
+      const stillBusy = await Promise.race([
+        untilAsleep(busy.pid!, 100, 600_000).then(() => 'ended'),
+        sleep(1500).then(() => 'waiting'),
+      ]);
+      expect(stillBusy).toBe('waiting');
+    } finally {
+      waiting.kill('SIGKILL');
+      busy.kill('SIGKILL');
+    }
+  });
+
+  it('ends at its upper bound whatever the process does, and at once for a process that is gone', async () => {
+    const busy = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+    try {
+      await untilAsleep(busy.pid!, 100, 300);
+    } finally {
+      busy.kill('SIGKILL');
+    }
+    await new Promise((resolve) => busy.once('exit', resolve));
+    await untilAsleep(busy.pid!, 100, 600_000);
   });
 });
