@@ -57,8 +57,8 @@ try {
   };
   for (let i = 0; i < RUNS; i++) {
     // Rotate who goes first, so none always meets a machine another has just warmed or loaded.
-    const order = ['ours', 'sequential', 'official'];
-    for (let k = 0; k < i % 3; k++) order.push(order.shift());
+    const rows = ['ours', 'sequential', 'official'];
+    const order = [...rows.slice(i % 3), ...rows.slice(0, i % 3)];
     for (const who of order) results[who].push(await run[who]());
     process.stderr.write(
       `run ${i + 1}/${RUNS}: ours ${results.ours.at(-1).ms} ms, one after another ${results.sequential.at(-1).ms} ms, official ${results.official.at(-1).ms} ms\n`,
