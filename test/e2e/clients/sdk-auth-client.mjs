@@ -2,7 +2,9 @@
 // A conformance-style client built on a TypeScript SDK's OAuth client (v1: @modelcontextprotocol/sdk; v2:
 // @modelcontextprotocol/client), as the SDKs' own conformance clients are: `node sdk-auth-client.mjs [--v2] <url>`.
 // It reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT, connects, lists the tools and calls the first one,
-// finishing each authorization the SDK starts by fetching the authorization URL and taking the code from the redirect.
+// finishing each authorization the SDK starts by fetching the authorization URL and taking the code from the redirect,
+// and ends its session (DELETE) before it exits. What the SDK offers is used where the scenario asks for it: a client
+// assertion (private_key_jwt) with the key the context gives, and DPoP proofs (v2 only: v1 has no DPoP).
 const v2 = process.argv.includes('--v2');
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -63,6 +65,12 @@ class Provider {
   codeVerifier() {
     return this.verifier;
   }
+  /** v2: a DPoP key for the whole run where the scenario asks for sender-constrained tokens. */
+  async dpop() {
+    if (!scenario.startsWith('auth/dpop') || !sdk.DpopSession) return undefined;
+    this.session ??= await sdk.DpopSession.create();
+    return this.session;
+  }
   async redirectToAuthorization(authorizationUrl) {
     const r = await fetch(authorizationUrl, { redirect: 'manual' });
     const location = r.headers.get('location');
@@ -75,9 +83,15 @@ class Provider {
 }
 
 const provider =
-  scenario.startsWith('auth/client-credentials') && sdk.ClientCredentialsProvider
-    ? new sdk.ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret })
-    : new Provider();
+  scenario.startsWith('auth/client-credentials') && context.private_key_pem && sdk.PrivateKeyJwtProvider
+    ? new sdk.PrivateKeyJwtProvider({
+        clientId: context.client_id,
+        privateKey: context.private_key_pem,
+        algorithm: context.signing_algorithm,
+      })
+    : scenario.startsWith('auth/client-credentials') && sdk.ClientCredentialsProvider
+      ? new sdk.ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret })
+      : new Provider();
 const client = new Client({ name: 'sdk-conformance-client', version: '1.0.0' });
 
 /** Runs `step`, finishing an authorization the SDK started (at most twice more), as a desktop client would. */
@@ -103,4 +117,6 @@ const connect = async () => {
 await authorized(connect, transport);
 const { tools } = await authorized(() => client.listTools(), transport);
 if (tools[0]) await authorized(() => client.callTool({ name: tools[0].name, arguments: { text: 'hello' } }), transport);
+// The session ends with a DELETE (Streamable HTTP: a client that no longer needs it SHOULD), as a host's client does.
+await transport.current.terminateSession().catch(() => undefined);
 await client.close();
