@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { isObject } from '../json.js';
 import type { Answer, HttpExchange as ServerExchange, TestServer } from '../transport/test-server/http.js';
 import { isLoopback } from './challenge.js';
+import { DPOP_ALGS, type Proof, readProof } from './dpop.js';
 import { type Assertion, JWT_BEARER, JWT_CLIENT_ID, jwtKeys, readAssertion } from './jwt-assertion.js';
 import { ExchangeLog, type HttpExchange, type Role } from './exchanges.js';
 import { type AuthScenario, CLIENT_CREDENTIALS, PRE_REGISTERED } from './scenarios.js';
@@ -47,6 +48,8 @@ export interface Issued {
   uses: number;
   /** The authorization server (origin) that issued it. */
   at: string;
+  /** The thumbprint of the DPoP key it is bound to (RFC 9449 §6), if it is. */
+  jkt?: string;
 }
 
 /** The BROWSER command an authorization run sets: fetches the URL and follows redirects to the client's callback. */
@@ -82,6 +85,9 @@ export class OAuthRig {
   onLoop?: () => void;
   /** The offline-access scenario's first access token has expired. */
   private expiredOne = false;
+  /** The DPoP nonces of the authorization server and the MCP server (RFC 9449 §8, §9), and whether each challenged. */
+  readonly nonces = { authorization: random('nonce'), resource: random('nonce') };
+  private readonly challenged = { authorization: false, resource: false };
 
   private constructor(readonly scenario: AuthScenario) {
     this.log.secret(PRE_REGISTERED.client_secret);
@@ -237,15 +243,16 @@ export class OAuthRig {
       status = code;
       reply = json;
       for (const [k, v] of Object.entries(headers))
-        if (/^(www-authenticate|location)$/i.test(k)) answer[k.toLowerCase()] = v;
+        if (/^(www-authenticate|location|dpop-nonce)$/i.test(k)) answer[k.toLowerCase()] = v;
       res.writeHead(code, { ...(json !== undefined && { 'Content-Type': 'application/json' }), ...headers });
       res.end(json === undefined ? undefined : JSON.stringify(json));
     };
     this.noteSecrets(req, url, body);
+    const proof = readProof(req.headers.dpop, { method: req.method ?? 'GET', url: url.toString() });
     const routed =
       (role === 'resource' && (await this.resource(req, url, body, send))) ||
       ((role === 'authorization' || this.scenario.asOnResource) &&
-        (await this.authorization(req, url, body, send, origin)));
+        (await this.authorization(req, url, body, send, origin, proof)));
     if (!routed) send(404, { error: 'not_found' });
     this.log.add({
       role,
@@ -256,6 +263,7 @@ export class OAuthRig {
       ...(body !== undefined && { body }),
       answer,
       ...(reply !== undefined && { reply }),
+      ...(proof && { dpop: proof }),
     });
   }
 
@@ -286,6 +294,7 @@ export class OAuthRig {
       authorization_servers: [this.issuer],
       ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
       bearer_methods_supported: ['header'],
+      ...(sc.dpop && { dpop_signing_alg_values_supported: DPOP_ALGS, dpop_bound_access_tokens_required: true }),
     });
     return true;
   }
@@ -295,7 +304,10 @@ export class OAuthRig {
     const url = new URL(req.url ?? '/', this.resourceOrigin);
     const body = parseBody(req.headers['content-type'], text);
     this.noteSecrets(req, url, body);
-    const refused = this.refusal(req, body);
+    const token = presented(req);
+    const proof = readProof(req.headers.dpop, { method: req.method ?? 'GET', url: url.toString(), token });
+    const refused = this.refusal(body, token, proof);
+    const nonce: Record<string, string> = refused?.nonce ? { 'dpop-nonce': refused.nonce } : {};
     const entry = this.log.add({
       role: 'resource',
       method: req.method ?? 'GET',
@@ -303,8 +315,9 @@ export class OAuthRig {
       status: refused?.status ?? 0,
       headers: req.headers,
       ...(body !== undefined && { body }),
-      answer: refused ? { 'www-authenticate': refused.challenge } : {},
+      answer: refused ? { 'www-authenticate': refused.challenge, ...nonce } : {},
       ...(refused && { reply: refused.json }),
+      ...(proof && { dpop: proof }),
     });
     if (this.looping) this.onLoop?.();
     if (!refused) {
@@ -313,19 +326,18 @@ export class OAuthRig {
     }
     return {
       status: refused.status,
-      headers: { 'content-type': 'application/json', 'www-authenticate': refused.challenge },
+      headers: { 'content-type': 'application/json', 'www-authenticate': refused.challenge, ...nonce },
       body: JSON.stringify(refused.json),
     };
   }
 
   /** Why the gate refuses a request, if it does. */
-  private refusal(req: http.IncomingMessage, body: unknown) {
+  private refusal(
+    body: unknown,
+    token: string | undefined,
+    proof: Proof | undefined,
+  ): { status: number; json: unknown; challenge: string; nonce?: string } | undefined {
     const sc = this.scenario;
-    // A token in the query string is taken (and judged by client-side/auth/token-in-header): one fault, one finding.
-    const token =
-      /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ??
-      new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ??
-      undefined;
     const issued = token === undefined ? undefined : this.tokens.get(token);
     if (issued?.kind !== 'access')
       return {
@@ -365,6 +377,19 @@ export class OAuthRig {
           error_description: 'the authorization server has changed',
         }),
       };
+    // The MCP server asks for its nonce once (RFC 9449 §9); what the client sends after is judged
+    // (client-side/auth/dpop-nonce), not refused again: one fault, one finding.
+    if (sc.dpop === 'nonce' && issued.jkt && proof && !this.challenged.resource) {
+      this.challenged.resource = true;
+      if (proof.claims.nonce !== this.nonces.resource)
+        return {
+          status: 401,
+          json: { error: 'use_dpop_nonce' },
+          challenge:
+            'DPoP error="use_dpop_nonce", error_description="the MCP server requires a nonce in the DPoP proof"',
+          nonce: this.nonces.resource,
+        };
+    }
     issued.uses++;
     const messages = Array.isArray(body) ? body : [body];
     const call = messages.some((m) => isObject(m) && m.method === 'tools/call');
@@ -407,6 +432,7 @@ export class OAuthRig {
       ...(sc.asScopes && { scopes_supported: sc.asScopes }),
       ...(sc.cimd && { client_id_metadata_document_supported: true }),
       ...(sc.jwt && { token_endpoint_auth_signing_alg_values_supported: ['ES256'] }),
+      ...(sc.dpop && { dpop_signing_alg_values_supported: DPOP_ALGS }),
       ...((sc.iss === 'sent' || sc.iss === 'missing' || sc.iss === 'wrong' || sc.iss === 'normalized') && {
         authorization_response_iss_parameter_supported: true,
       }),
@@ -420,6 +446,7 @@ export class OAuthRig {
     body: unknown,
     send: Send,
     origin: string,
+    proof?: Proof,
   ): Promise<boolean> {
     const sc = this.scenario;
     if (req.method === 'GET' && url.toString() === this.metadataUrlAt(origin)) {
@@ -436,7 +463,7 @@ export class OAuthRig {
     if (!url.pathname.startsWith(sc.issuerPath)) return false;
     if (p === '/register' && sc.dcr && req.method === 'POST') return this.register(body, send, origin);
     if (p === '/authorize' && req.method === 'GET') return this.authorize(url, send, origin);
-    if (p === '/token' && req.method === 'POST') return this.token(req, body, send, origin);
+    if (p === '/token' && req.method === 'POST') return this.token(req, body, send, origin, proof);
     return false;
   }
 
@@ -560,7 +587,7 @@ export class OAuthRig {
     return { method: 'none', client_id: id, secret: undefined };
   }
 
-  private token(req: http.IncomingMessage, body: unknown, send: Send, at: string): boolean {
+  private token(req: http.IncomingMessage, body: unknown, send: Send, at: string, proof?: Proof): boolean {
     const form = isObject(body) ? body : {};
     const auth = this.clientAuth(req, form);
     const client = auth.client_id === undefined ? undefined : this.clients.get(auth.client_id);
@@ -578,10 +605,38 @@ export class OAuthRig {
     )
       return (bad('invalid_client', 'the client assertion is not signed by the registered key', 401), true);
     // Another method than the registered one is judged (client-side/auth/token-endpoint-auth), not refused: one finding.
+    // The authorization server asks for its DPoP nonce once, before the code is spent (RFC 9449 §8); what the client
+    // sends after is judged (client-side/auth/dpop-nonce), not refused again.
+    if (this.scenario.dpop === 'nonce' && proof && !this.challenged.authorization) {
+      this.challenged.authorization = true;
+      if (proof.claims.nonce !== this.nonces.authorization)
+        return (
+          send(
+            400,
+            {
+              error: 'use_dpop_nonce',
+              error_description: 'the authorization server requires a nonce in the DPoP proof',
+            },
+            { 'DPoP-Nonce': this.nonces.authorization },
+          ),
+          true
+        );
+    }
+    // A proof whose signature verifies binds the token to its key; a bad proof otherwise is judged
+    // (client-side/auth/dpop-token-request), and without one the token is a bearer token.
+    const jkt = this.scenario.dpop ? proof?.jkt : undefined;
     const issue = (scope: string, resource: string | undefined) => {
       const access = random('at');
       this.log.secret(access);
-      this.tokens.set(access, { kind: 'access', client_id: client.client_id, scope, resource, uses: 0, at });
+      this.tokens.set(access, {
+        kind: 'access',
+        client_id: client.client_id,
+        scope,
+        resource,
+        uses: 0,
+        at,
+        ...(jkt && { jkt }),
+      });
       const refreshable = this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access');
       const refresh = refreshable ? random('rt') : undefined;
       if (refresh) {
@@ -590,7 +645,7 @@ export class OAuthRig {
       }
       send(200, {
         access_token: access,
-        token_type: 'Bearer',
+        token_type: jkt ? 'DPoP' : 'Bearer',
         expires_in: 3600,
         ...(scope && { scope }),
         ...(refresh && { refresh_token: refresh }),
@@ -636,6 +691,15 @@ export class OAuthRig {
 }
 
 type Send = (code: number, json?: unknown, headers?: Record<string, string>) => void;
+
+/** The access token a request presents: Bearer or DPoP scheme, or (wrongly: token-in-header judges it) the query. */
+function presented(req: http.IncomingMessage): string | undefined {
+  return (
+    /^(?:Bearer|DPoP)\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ??
+    new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ??
+    undefined
+  );
+}
 
 /** The iss the authorization response carries, if any. */
 function issFor(sc: AuthScenario, issuer: string): string | undefined {

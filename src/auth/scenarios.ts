@@ -57,6 +57,11 @@ export interface AuthScenario {
   jwt?: boolean;
   /** Grant the client runs: authorization_code (default) or client_credentials (extension). */
   grant?: 'client_credentials';
+  /**
+   * Sender-constrained tokens (RFC 9449, the DPoP extension, SEP-1932): proofs at the token endpoint and the MCP
+   * endpoint; with `nonce` both servers challenge the first proof with use_dpop_nonce (§8, §9).
+   */
+  dpop?: 'plain' | 'nonce';
   /** After the first authorized request the resource metadata names a second authorization server (SEP-2352). */
   migrate?: boolean;
   /** What a conformant client does: gets a token and uses it, or stops before it sends one. */
@@ -296,6 +301,20 @@ export const SCENARIOS: readonly AuthScenario[] = [
     jwt: true,
     dcr: false,
     authMethods: ['private_key_jwt'],
+  }),
+  s({
+    name: 'auth/dpop',
+    tier: 'extension',
+    description:
+      'DPoP-bound tokens required (RFC 9449): a proof at the token endpoint, then the DPoP scheme and a fresh proof on every MCP request',
+    dpop: 'plain',
+  }),
+  s({
+    name: 'auth/dpop-nonce',
+    tier: 'extension',
+    description:
+      'As auth/dpop, and both the token endpoint and the MCP endpoint answer the first proof with use_dpop_nonce and a DPoP-Nonce to use',
+    dpop: 'nonce',
   }),
 ];
 

@@ -22,7 +22,9 @@ const authorizeRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'GET' &
 const tokenRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && path(e).endsWith('/token'));
 const mcpRequests = (r: AuthRun) => r.rig.find((e) => e.role === 'resource' && path(e) === '/mcp');
 const codeRedemptions = (r: AuthRun) => tokenRequests(r).filter((e) => form(e).grant_type === 'authorization_code');
-const bearerOf = (e: HttpExchange) => /^Bearer\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
+const bearerOf = (e: HttpExchange) => /^(?:Bearer|DPoP)\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
+/** A token request the authorization server answered with a DPoP nonce challenge (RFC 9449 §8): not a refusal. */
+const nonceChallenged = (e: HttpExchange) => isObject(e.reply) && e.reply.error === 'use_dpop_nonce';
 /** The token a request carried, in the header or (wrongly: client-side/auth/token-in-header) the query string. */
 const tokenOf = (e: HttpExchange) => bearerOf(e) ?? query(e).get('access_token') ?? undefined;
 const scopesOf = (v: string | null | undefined) => (v ?? '').split(' ').filter(Boolean);
@@ -110,6 +112,17 @@ function exchangesAsTranscript(run: AuthRun): TranscriptEntry[] {
 }
 
 const usesCode = (sc: AuthScenario) => sc.grant !== 'client_credentials';
+
+/** An earlier DPoP proof of the scenario with the same jti as `e`'s (each proof is used once: RFC 9449 §4.3). */
+const replayed = (r: AuthRun, e: HttpExchange) =>
+  r.rig.find((x) => x.seq < e.seq && x.dpop !== undefined && x.dpop.claims.jti === e.dpop?.claims.jti)[0];
+/** The MCP requests that presented a DPoP-bound token, with the key it is bound to. */
+const boundRequests = (r: AuthRun) =>
+  mcpRequests(r).flatMap((e) => {
+    const jkt = r.rig.tokens.get(tokenOf(e) ?? '')?.jkt;
+    return jkt ? [{ e, jkt }] : [];
+  });
+const NO_BOUND_TOKEN = 'no DPoP-bound token was presented (see client-side/auth/dpop-token-request)';
 
 export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
   check(
@@ -265,7 +278,9 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
           expected: 'code_challenge_method=S256',
           actual: cite(r, bad),
         });
-      const noVerifier = codeRedemptions(r).find((e) => typeof form(e).code_verifier !== 'string' || e.status >= 400);
+      const noVerifier = codeRedemptions(r).find(
+        (e) => typeof form(e).code_verifier !== 'string' || (e.status >= 400 && !nonceChallenged(e)),
+      );
       if (noVerifier) return fail(`token request without the matching code_verifier: ${cite(r, noVerifier)}`);
       return pass(`${reqs.length} authorization request(s) with S256`);
     },
@@ -621,6 +636,103 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       return form(req).grant_type === 'client_credentials'
         ? pass(cite(r, req))
         : fail(`grant_type ${String(form(req).grant_type)}: ${cite(r, req)}`);
+    },
+  ),
+  check(
+    'dpop-token-request',
+    'MUST',
+    RFC(9449, 'section-5'),
+    "Token requests carry a valid DPoP proof (typ, alg, public jwk, signature, htm, htu, iat, a jti never used before), so the token is bound to the client's key",
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const reqs = tokenRequests(r);
+      if (reqs.length === 0) return skip('the client made no token request');
+      for (const e of reqs) {
+        if (!e.dpop)
+          return fail(
+            `${e.headers.dpop === undefined ? 'no DPoP proof' : 'a DPoP header that is not a JWT'}: ${cite(r, e)}`,
+            { expected: 'a DPoP header carrying a proof JWT (RFC 9449 §4.2)', actual: cite(r, e) },
+          );
+        const reused = replayed(r, e);
+        const problems = [...e.dpop.problems, ...(reused ? [`jti already used in #${reused.seq}`] : [])];
+        if (problems.length)
+          return fail(`${problems.join('; ')}: ${cite(r, e)}`, {
+            actual: { header: e.dpop.header, claims: e.dpop.claims },
+          });
+      }
+      return pass(`${reqs.length} token request(s) with a valid DPoP proof`);
+    },
+  ),
+  check(
+    'dpop-scheme',
+    'MUST',
+    RFC(9449, 'section-7.1'),
+    'A DPoP-bound access token is presented with the DPoP authorization scheme, not Bearer',
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const bound = boundRequests(r).filter(({ e }) => bearerOf(e) !== undefined);
+      if (bound.length === 0) return skip(NO_BOUND_TOKEN);
+      const bad = bound.find(({ e }) => !/^DPoP\s/i.test(String(e.headers.authorization)));
+      return bad
+        ? fail(`a DPoP-bound token presented as a bearer token: ${cite(r, bad.e)}`, {
+            expected: 'Authorization: DPoP <token>',
+            actual: cite(r, bad.e),
+          })
+        : pass(`${bound.length} request(s) with the DPoP scheme`);
+    },
+  ),
+  check(
+    'dpop-proof',
+    'MUST',
+    RFC(9449, 'section-7'),
+    'Every MCP request presenting a DPoP-bound token carries a fresh proof for that request, signed by the key the token is bound to, its ath the hash of the token',
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const bound = boundRequests(r);
+      if (bound.length === 0) return skip(NO_BOUND_TOKEN);
+      for (const { e, jkt } of bound) {
+        if (!e.dpop) return fail(`no DPoP proof with a DPoP-bound token: ${cite(r, e)}`);
+        const reused = replayed(r, e);
+        const problems = [
+          ...e.dpop.problems,
+          ...(e.dpop.jkt && e.dpop.jkt !== jkt ? ['signed by another key than the one the token is bound to'] : []),
+          ...(reused ? [`jti already used in #${reused.seq}`] : []),
+        ];
+        if (problems.length)
+          return fail(`${problems.join('; ')}: ${cite(r, e)}`, {
+            actual: { header: e.dpop.header, claims: e.dpop.claims },
+          });
+      }
+      return pass(`${bound.length} MCP request(s), each with its own valid proof`);
+    },
+  ),
+  check(
+    'dpop-nonce',
+    'MUST',
+    RFC(9449, 'section-8.2'),
+    'After a use_dpop_nonce challenge the client sends the nonce it was given in its next proofs to that server',
+    (sc) => sc.dpop === 'nonce',
+    (r) => {
+      const challenges = r.rig.find(
+        (e) =>
+          e.answer['dpop-nonce'] !== undefined &&
+          (nonceChallenged(e) || /use_dpop_nonce/.test(e.answer['www-authenticate'] ?? '')),
+      );
+      if (challenges.length === 0)
+        return skip(
+          'no DPoP proof reached either server, so neither asked for a nonce (see client-side/auth/dpop-token-request)',
+        );
+      for (const c of challenges) {
+        const after = r.rig.find((e) => e.seq > c.seq && path(e) === path(c) && e.dpop !== undefined);
+        if (after.length === 0) return fail(`no proof sent again after the nonce challenge: ${cite(r, c)}`);
+        const bad = after.find((e) => e.dpop?.claims.nonce !== c.answer['dpop-nonce']);
+        if (bad)
+          return fail(`a proof without the nonce #${c.seq} gave: ${cite(r, bad)}`, {
+            expected: c.answer['dpop-nonce'],
+            actual: bad.dpop?.claims.nonce ?? null,
+          });
+      }
+      return pass(`the nonce of each challenge used after it (${challenges.map((c) => `#${c.seq}`).join(', ')})`);
     },
   ),
 ];
