@@ -65,6 +65,8 @@ describe('client authorization scenarios', () => {
     expect(text).not.toMatch(ISSUED);
     expect(text).not.toContain(PRE_REGISTERED.client_secret);
     expect(text).not.toContain('PRIVATE KEY');
+    // The JWTs the context hands out (a workload's, an ID token) and those issued (ID-JAGs) read *** too.
+    expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/);
   });
 
   it('has a fault row for every authorization check but the extension-only one', () => {

@@ -12,6 +12,7 @@ import { spawn } from 'node:child_process';
 /** Re-authorizations for one request refused for insufficient scope, at most. */
 const STEP_UPS = 2;
 const b64url = (buf) => Buffer.from(buf).toString('base64url');
+const JWT_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** The params of the Bearer challenge of a WWW-Authenticate value. */
 export function bearerParams(header) {
@@ -181,6 +182,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
   }
 
   async function register(meta) {
+    // A workload presents its JWT as the grant: no client secret (RFC 7523 §2.1, §3.1: client authentication optional).
+    if (context.valid_jwt) return { client_id: context.client_id, method: 'none' };
     if (context.private_key_pem)
       return { client_id: context.client_id, key: context.private_key_pem, method: 'private_key_jwt' };
     if (context.client_id)
@@ -278,9 +281,43 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       });
   }
 
+  /**
+   * Enterprise-managed authorization: the ID token exchanged at the identity provider for an ID-JAG (RFC 8693) for
+   * this authorization server and MCP server, then presented as a jwt-bearer grant.
+   */
+  async function enterprise() {
+    const r = await fetch(context.idp_token_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+        subject_token: context.idp_id_token,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+        audience: faults['ema-wrong-audience'] ? serverUrl : state.as.issuer,
+        resource: state.as.prm?.resource ?? serverUrl,
+        client_id: context.idp_client_id,
+      }),
+    });
+    const json = await r.json().catch(() => ({}));
+    if (!r.ok || !json.access_token) throw new Error(`token exchange failed: ${json.error ?? r.status}`);
+    return tokenRequest({ grant_type: JWT_GRANT, assertion: json.access_token });
+  }
+
   async function authorize(challenge) {
     if (!state.as) await discover(challenge);
     const meta = state.as.meta;
+    if (context.idp_id_token) return enterprise();
+    if (context.valid_jwt)
+      return tokenRequest(
+        faults['wif-as-client-assertion']
+          ? {
+              grant_type: 'client_credentials',
+              client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+              client_assertion: context.valid_jwt,
+            }
+          : { grant_type: JWT_GRANT, assertion: context.valid_jwt },
+      );
     if (
       env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') &&
       (context.client_secret || context.private_key_pem)

@@ -4,8 +4,8 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, redact } from '../transport/secrets.js';
 import type { Proof } from './dpop.js';
 
-/** Which of the run's servers answered. */
-export type Role = 'resource' | 'authorization';
+/** Which of the run's servers answered (the identity provider: enterprise-managed authorization only). */
+export type Role = 'resource' | 'authorization' | 'identity';
 
 export interface HttpExchange {
   seq: number;

@@ -4,7 +4,8 @@
 import { SCENARIOS, type AuthScenario } from '../../auth/scenarios.js';
 import type { HttpExchange } from '../../auth/exchanges.js';
 import { isLoopback } from '../../auth/challenge.js';
-import { JWT_BEARER, assertionProblems, readAssertion } from '../../auth/jwt-assertion.js';
+import { JWT_BEARER, JWT_GRANT, assertionProblems, readAssertion } from '../../auth/jwt-assertion.js';
+import { ID_JAG_TYPE, ID_TOKEN_TYPE, TOKEN_EXCHANGE } from '../../auth/oauth-rig.js';
 import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { isObject } from '../../json.js';
 import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
@@ -52,11 +53,13 @@ const NO_AUTHORIZATION = 'the client made no authorization request';
  */
 function ignoredContext(r: AuthRun): string | undefined {
   const sc = r.scenario;
-  if (!sc.preRegistered && sc.grant !== 'client_credentials') return undefined;
+  if (!sc.preRegistered && sc.grant === undefined) return undefined;
   const ids = [...r.rig.clients.values()].filter((c) => c.via === 'pre-registered').map((c) => c.client_id);
-  const used = [...authorizeRequests(r), ...tokenRequests(r)].some((e) => {
-    return ids.includes(String(clientIdOf(e)));
-  });
+  // A jwt-bearer client may name no client at all: the JWT the context gave is what it uses.
+  const jwts = Object.values(r.rig.context);
+  const used = [...authorizeRequests(r), ...tokenRequests(r)].some(
+    (e) => ids.includes(String(clientIdOf(e))) || Object.values(form(e)).some((v) => jwts.includes(String(v))),
+  );
   return used
     ? undefined
     : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract); nothing to judge';
@@ -111,7 +114,7 @@ function exchangesAsTranscript(run: AuthRun): TranscriptEntry[] {
   });
 }
 
-const usesCode = (sc: AuthScenario) => sc.grant !== 'client_credentials';
+const usesCode = (sc: AuthScenario) => sc.grant === undefined;
 
 /** An earlier DPoP proof of the scenario with the same jti as `e`'s (each proof is used once: RFC 9449 §4.3). */
 const replayed = (r: AuthRun, e: HttpExchange) =>
@@ -314,7 +317,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'MUST',
     `${AUTHZ}#resource-parameter-implementation`,
     "Authorization and token requests carry resource naming the MCP server's canonical URI",
-    (sc) => sc.revision >= '2025-06-18' && !sc.resourceMismatch,
+    // A jwt-bearer grant's resource is the grant's own (the ID-JAG's: client-side/auth/id-jag-exchange).
+    (sc) => sc.revision >= '2025-06-18' && !sc.resourceMismatch && sc.grant !== 'jwt-bearer',
     (r) => {
       const reqs = [
         ...authorizeRequests(r).map((e) => ({ e, v: query(e).get('resource') })),
@@ -491,8 +495,9 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'MUST',
     'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-2.4',
     'Token requests authenticate by the method the client is registered for (basic, post, none)',
-    // A private_key_jwt client's authentication is client-side/auth/client-assertion's: one fault, one finding.
-    (sc) => sc.jwt !== true,
+    // A private_key_jwt client's authentication is client-side/auth/client-assertion's, a workload's (whose grant is
+    // its credential) client-side/auth/jwt-bearer-grant's: one fault, one finding.
+    (sc) => sc.jwt !== true && !(sc.grant === 'jwt-bearer' && !sc.enterprise),
     (r) => {
       const reqs = tokenRequests(r);
       if (reqs.length === 0) return skip('the client made no token request');
@@ -733,6 +738,64 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
           });
       }
       return pass(`the nonce of each challenge used after it (${challenges.map((c) => `#${c.seq}`).join(', ')})`);
+    },
+  ),
+  check(
+    'jwt-bearer-grant',
+    'MUST',
+    RFC(7523, 'section-2.1'),
+    'A client holding a JWT grant (a workload JWT, an ID-JAG) asks the token endpoint with grant_type jwt-bearer and the JWT as its single assertion, without an authorization request',
+    (sc) => sc.grant === 'jwt-bearer',
+    (r) => {
+      const reqs = tokenRequests(r).filter((e) => e.role !== 'identity');
+      const first = reqs[0];
+      if (!first) return skip(ignoredContext(r) ?? 'the client made no token request to the authorization server');
+      const auth = authorizeRequests(r)[0];
+      if (auth) return fail(`an authorization request: ${cite(r, auth)}`);
+      const grants = r.scenario.enterprise ? [...r.rig.jags] : [r.rig.context.valid_jwt];
+      for (const e of reqs) {
+        const f = form(e);
+        const problems = [
+          f.grant_type !== JWT_GRANT && `grant_type ${JSON.stringify(f.grant_type ?? null)} is not ${JWT_GRANT}`,
+          !grants.includes(String(f.assertion)) &&
+            `the assertion parameter is not the ${r.scenario.enterprise ? 'ID-JAG the identity provider issued' : 'JWT the context gave'}`,
+        ].filter((p): p is string => typeof p === 'string');
+        if (problems.length) return fail(`${problems.join('; ')}: ${cite(r, e)}`);
+      }
+      return pass(`${reqs.length} jwt-bearer token request(s): ${cite(r, first)}`);
+    },
+  ),
+  check(
+    'id-jag-exchange',
+    'MUST',
+    RFC(8693, 'section-2.1'),
+    'The ID token is exchanged at the identity provider for an ID-JAG (RFC 8693 token exchange) whose audience is the authorization server, and whose resource, if given, is the MCP server',
+    (sc) => sc.enterprise === true,
+    (r) => {
+      const reqs = tokenRequests(r).filter((e) => e.role === 'identity');
+      const first = reqs[0];
+      if (!first) return skip(ignoredContext(r) ?? 'the client made no token exchange at the identity provider');
+      for (const e of reqs) {
+        const f = form(e);
+        const want: [string, unknown][] = [
+          ['grant_type', TOKEN_EXCHANGE],
+          ['requested_token_type', ID_JAG_TYPE],
+          ['subject_token_type', ID_TOKEN_TYPE],
+          ['audience', r.rig.issuer],
+          // resource is OPTIONAL in the ID-JAG draft: judged when sent.
+          ...(f.resource === undefined ? [] : ([['resource', r.rig.serverUrl]] as [string, unknown][])),
+        ];
+        const problems = [
+          ...want
+            .filter(([k, v]) => String(f[k] ?? '').replace(/\/$/, '') !== String(v).replace(/\/$/, ''))
+            .map(([k, v]) => `${k} ${JSON.stringify(f[k] ?? null)} is not ${v}`),
+          ...(f.subject_token !== r.rig.context.idp_id_token
+            ? ['subject_token is not the ID token the context gave']
+            : []),
+        ];
+        if (problems.length) return fail(`${problems.join('; ')}: ${cite(r, e)}`);
+      }
+      return pass(`ID-JAG requested: ${cite(r, first)}`);
     },
   ),
 ];
