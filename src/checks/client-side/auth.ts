@@ -126,6 +126,14 @@ const boundRequests = (r: AuthRun) =>
     return jkt ? [{ e, jkt }] : [];
   });
 const NO_BOUND_TOKEN = 'no DPoP-bound token was presented (see client-side/auth/dpop-token-request)';
+/** The failure a request's proof earns, if any: its own problems, `more`, and a jti used before. */
+function proofFailure(r: AuthRun, e: HttpExchange, more: string[] = []): Outcome | undefined {
+  if (!e.dpop) return undefined;
+  const reused = replayed(r, e);
+  const problems = [...e.dpop.problems, ...more, ...(reused ? [`jti already used in #${reused.seq}`] : [])];
+  if (problems.length === 0) return undefined;
+  return fail(`${problems.join('; ')}: ${cite(r, e)}`, { actual: { header: e.dpop.header, claims: e.dpop.claims } });
+}
 
 export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
   check(
@@ -658,12 +666,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
             `${e.headers.dpop === undefined ? 'no DPoP proof' : 'a DPoP header that is not a JWT'}: ${cite(r, e)}`,
             { expected: 'a DPoP header carrying a proof JWT (RFC 9449 §4.2)', actual: cite(r, e) },
           );
-        const reused = replayed(r, e);
-        const problems = [...e.dpop.problems, ...(reused ? [`jti already used in #${reused.seq}`] : [])];
-        if (problems.length)
-          return fail(`${problems.join('; ')}: ${cite(r, e)}`, {
-            actual: { header: e.dpop.header, claims: e.dpop.claims },
-          });
+        const failure = proofFailure(r, e);
+        if (failure) return failure;
       }
       return pass(`${reqs.length} token request(s) with a valid DPoP proof`);
     },
@@ -697,16 +701,13 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       if (bound.length === 0) return skip(NO_BOUND_TOKEN);
       for (const { e, jkt } of bound) {
         if (!e.dpop) return fail(`no DPoP proof with a DPoP-bound token: ${cite(r, e)}`);
-        const reused = replayed(r, e);
-        const problems = [
-          ...e.dpop.problems,
-          ...(e.dpop.jkt && e.dpop.jkt !== jkt ? ['signed by another key than the one the token is bound to'] : []),
-          ...(reused ? [`jti already used in #${reused.seq}`] : []),
-        ];
-        if (problems.length)
-          return fail(`${problems.join('; ')}: ${cite(r, e)}`, {
-            actual: { header: e.dpop.header, claims: e.dpop.claims },
-          });
+        const otherKey = e.dpop.jkt && e.dpop.jkt !== jkt;
+        const failure = proofFailure(
+          r,
+          e,
+          otherKey ? ['signed by another key than the one the token is bound to'] : [],
+        );
+        if (failure) return failure;
       }
       return pass(`${bound.length} MCP request(s), each with its own valid proof`);
     },
