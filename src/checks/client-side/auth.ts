@@ -62,7 +62,7 @@ function ignoredContext(r: AuthRun): string | undefined {
   );
   return used
     ? undefined
-    : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract); nothing to judge';
+    : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract, or has no way to use them); nothing to judge';
 }
 
 /** For the scenarios where a conformant client stops: the first exchange that shows it went on. */
