@@ -239,7 +239,8 @@ export class OAuthRig {
     return this.metadataUrlAt(this.asOrigin);
   }
 
-  private metadataUrlAt(origin: string): string | undefined {
+  /** Where the metadata of the authorization server at `origin` is served. */
+  metadataUrlAt(origin: string): string | undefined {
     const p = this.scenario.issuerPath;
     switch (this.scenario.asMetadata) {
       case 'oauth':

@@ -196,7 +196,10 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     (sc) => sc.asMetadata !== 'none' && !sc.resourceMismatch,
     (r) => {
       const sc = r.scenario;
-      const o = r.rig.asOrigin;
+      // The first round of discovery is judged: with a migration, at the first authorization server (a client that
+      // never goes to the second one is as-migration's to judge).
+      const o = r.rig.migration?.from ?? r.rig.asOrigin;
+      const servedUrl = r.rig.metadataUrlAt(o);
       const p = sc.issuerPath;
       const order = p
         ? [
@@ -222,13 +225,13 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       // The revision lists locations and their order; a probe of another URL on the way is not against it.
       const listed = tried.filter((e) => order.includes(e.url));
       const idx = listed.map((e) => order.indexOf(e.url));
-      const served = order.indexOf(r.rig.asMetadataUrl ?? '');
+      const served = order.indexOf(servedUrl ?? '');
       const expected = order.slice(0, served + 1);
       if (JSON.stringify(listed.map((e) => e.url)) === JSON.stringify(expected))
-        return pass(`metadata found at ${r.rig.asMetadataUrl}, the locations before it tried in order`);
+        return pass(`metadata found at ${servedUrl}, the locations before it tried in order`);
       return fail(
         found < 0
-          ? `never fetched ${r.rig.asMetadataUrl}`
+          ? `never fetched ${servedUrl}`
           : `metadata locations tried out of order: ${cite(r, listed[idx.findIndex((v, i) => v !== i)] ?? (tried[0] as HttpExchange))}`,
         { expected, actual: tried.slice(0, 5).map((e) => cite(r, e)) },
       );
