@@ -81,6 +81,24 @@ describe('client authorization scenarios', () => {
   });
 });
 
+describe('a client that makes one request past initialization', () => {
+  it('is judged on its discovery at the first authorization server of a migration, which never bites it', async () => {
+    const pick = authPlan({}, ['auth/authorization-server-migration'])[0];
+    if (!pick) throw new Error('no migration scenario');
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.scenario.revision,
+      { ...options, client: reference({ 'list-only': true }) },
+      pick,
+    );
+    const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
+    const status = (id: string) => results.find((r) => r.id === `client-side/auth/${id}`)?.status;
+    expect(status('as-discovery')).toBe('pass');
+    expect(status('as-migration')).toBe('skip');
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id)).toEqual([]);
+  });
+});
+
 describe('faulty OAuth clients', () => {
   it.each(ROWS.map((r) => [r.fault, r] as const))('%s trips its check and no other', async (_, row) => {
     const pick = authPlan({}, [row.scenario])[0];

@@ -451,6 +451,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     });
     await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const listed = await request('tools/list', {});
+    // `list-only` (not a fault): a client that lists and leaves, as CLIs that only list do.
+    if (faults['list-only']) return;
     const tool = listed?.result?.tools?.[0];
     if (tool) await request('tools/call', { name: tool.name, arguments: { text: 'hello' } });
     await request('ping');
