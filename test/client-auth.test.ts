@@ -1,6 +1,7 @@
 // Client authorization: the reference OAuth client passes every scenario (the authorization checks and the MCP
 // checks of the session it authorized), each faulty client (one fault each, test/fixtures/clients/auth-faults.yaml)
 // trips the check that owns its fault and no other, and no secret the run saw appears in what it reports.
+import { generateKeyPairSync, sign } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
@@ -11,6 +12,7 @@ import { CLIENT_CHECKS } from '../src/checks/client-side/index.js';
 import { type ClientContract, authPlan, judge, runClientConformance, runScenario } from '../src/run/client/run.js';
 import { mcpScenarioOf } from '../src/auth/scenarios.js';
 import type { Report } from '../src/schema/generated/report.js';
+import { accessTokenHash, readProof, thumbprint } from '../src/auth/dpop.js';
 
 interface Row {
   fault: string;
@@ -65,6 +67,8 @@ describe('client authorization scenarios', () => {
     expect(text).not.toMatch(ISSUED);
     expect(text).not.toContain(PRE_REGISTERED.client_secret);
     expect(text).not.toContain('PRIVATE KEY');
+    // The JWTs the context hands out (a workload's, an ID token) and those issued (ID-JAGs) read *** too.
+    expect(text).not.toMatch(/eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/);
   });
 
   it('has a fault row for every authorization check but the extension-only one', () => {
@@ -74,6 +78,24 @@ describe('client authorization scenarios', () => {
         (id) => !owned.has(id) && id !== 'client-side/auth/client-credentials',
       ),
     ).toEqual([]);
+  });
+});
+
+describe('a client that makes one request past initialization', () => {
+  it('is judged on its discovery at the first authorization server of a migration, which never bites it', async () => {
+    const pick = authPlan({}, ['auth/authorization-server-migration'])[0];
+    if (!pick) throw new Error('no migration scenario');
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.scenario.revision,
+      { ...options, client: reference({ 'list-only': true }) },
+      pick,
+    );
+    const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
+    const status = (id: string) => results.find((r) => r.id === `client-side/auth/${id}`)?.status;
+    expect(status('as-discovery')).toBe('pass');
+    expect(status('as-migration')).toBe('skip');
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id)).toEqual([]);
   });
 });
 
@@ -101,5 +123,51 @@ describe('faulty OAuth clients', () => {
     const secrets = record.auth?.rig.log.secretList ?? [];
     const text = JSON.stringify(got);
     for (const s of secrets) expect(text).not.toContain(s);
+  });
+});
+
+describe('DPoP proofs (RFC 9449 §4.3)', () => {
+  const url = 'http://127.0.0.1:1/mcp';
+  /** A proof signed by a fresh key of `type` with `alg`, claims for POST `url` unless `over` says otherwise. */
+  function proof(type: 'ec' | 'ed25519' | 'rsa', alg: string, over: Record<string, unknown> = {}) {
+    const pair =
+      type === 'ec'
+        ? generateKeyPairSync('ec', { namedCurve: 'P-256' })
+        : type === 'rsa'
+          ? generateKeyPairSync('rsa', { modulusLength: 2048 })
+          : generateKeyPairSync('ed25519');
+    const jwk = pair.publicKey.export({ format: 'jwk' }) as Record<string, unknown>;
+    const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+    const claims = { jti: 'j1', htm: 'POST', htu: url, iat: Math.floor(Date.now() / 1000), ...over };
+    const input = `${part({ typ: 'dpop+jwt', alg, jwk })}.${part(claims)}`;
+    const digest = alg === 'EdDSA' ? null : 'sha256';
+    const key = type === 'ec' ? { key: pair.privateKey, dsaEncoding: 'ieee-p1363' as const } : pair.privateKey;
+    return { text: `${input}.${sign(digest, Buffer.from(input), key).toString('base64url')}`, jwk };
+  }
+
+  it('verifies ES256, RS256 and EdDSA proofs and binds them to their key', () => {
+    for (const [type, alg] of [
+      ['ec', 'ES256'],
+      ['rsa', 'RS256'],
+      ['ed25519', 'EdDSA'],
+    ] as const) {
+      const p = proof(type, alg);
+      const read = readProof(p.text, { method: 'POST', url });
+      expect(read?.problems, alg).toEqual([]);
+      expect(read?.jkt, alg).toBe(thumbprint(p.jwk));
+    }
+  });
+
+  it('names what is wrong: method, URL, stale iat, ath, a signature by another key', () => {
+    const p = proof('ec', 'ES256', { htm: 'GET', htu: 'http://127.0.0.1:2/mcp', iat: 1 });
+    const read = readProof(p.text, { method: 'POST', url, token: 'at-x' });
+    expect(read?.problems.join('; ')).toMatch(/htm .*; htu .*; iat .*; no ath/);
+    const good = proof('ec', 'ES256', { ath: accessTokenHash('at-x') });
+    expect(readProof(good.text, { method: 'POST', url, token: 'at-x' })?.problems).toEqual([]);
+    const [h, c] = good.text.split('.');
+    const forged = `${h}.${c}.${proof('ec', 'ES256').text.split('.')[2]}`;
+    expect(readProof(forged, { method: 'POST', url })?.problems).toContain(
+      'the signature does not verify with the jwk of the header',
+    );
   });
 });

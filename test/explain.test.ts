@@ -36,6 +36,10 @@ describe('explain', () => {
     expect(stateless.revisions.map((r) => r.revision)).toEqual(['2026-07-28']);
     const initialize = await explainCheck('lifecycle/initialize/result');
     expect(initialize.revisions.map((r) => r.revision)).toEqual([...REVISIONS]);
+    // The reference OAuth client's faults are named with their own file.
+    const dpop = renderExplanation(await explainCheck('client-side/auth/dpop-nonce'));
+    expect(dpop).toContain('- faults that trip it (test/fixtures/clients/auth-faults.yaml):');
+    expect(dpop).toContain('  - ignore-dpop-nonce (clients-auth) → fail');
     // A revision-prefixed id, as in a report of several runs, is the same check.
     expect((await explainCheck('2026-07-28/stateless/discover/result')).id).toBe('stateless/discover/result');
   });

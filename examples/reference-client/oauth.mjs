@@ -5,13 +5,14 @@
 // way. `connect(url, env, faults)` does the same in the caller's process; `faults` breaks it one way at a time (the
 // suite's own tests use them as faulty clients), but for `browser: true`, which opens the authorization URL with
 // $BROWSER rather than fetching it.
-import { createHash, createPrivateKey, randomBytes, randomUUID, sign } from 'node:crypto';
+import { createHash, createPrivateKey, generateKeyPairSync, randomBytes, randomUUID, sign } from 'node:crypto';
 import http from 'node:http';
 import { spawn } from 'node:child_process';
 
 /** Re-authorizations for one request refused for insufficient scope, at most. */
 const STEP_UPS = 2;
 const b64url = (buf) => Buffer.from(buf).toString('base64url');
+const JWT_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 /** The params of the Bearer challenge of a WWW-Authenticate value. */
 export function bearerParams(header) {
@@ -57,6 +58,45 @@ async function loopbackServer(documentFor) {
   };
 }
 
+/** An ES256 JWT over `header` and `claims`, signed with `key` (a KeyObject or PEM). */
+function es256(header, claims, key) {
+  const input = `${b64url(JSON.stringify(header))}.${b64url(JSON.stringify(claims))}`;
+  const sig = sign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${b64url(sig)}`;
+}
+
+/**
+ * A DPoP key (RFC 9449) and the nonces servers gave (per origin, §8/§9): `proof(method, url, token)` is a fresh proof
+ * for one request. Faults: `dpop-reuse-proof` sends one jti on every MCP request; `ignore-dpop-nonce` never keeps a
+ * nonce.
+ */
+function dpopKey(faults) {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwk = publicKey.export({ format: 'jwk' });
+  const nonces = new Map();
+  const fixedJti = randomUUID();
+  return {
+    proof(method, url, token) {
+      const u = new URL(url);
+      const claims = {
+        jti: token && faults['dpop-reuse-proof'] ? fixedJti : randomUUID(),
+        htm: method,
+        htu: `${u.origin}${u.pathname}`,
+        iat: Math.floor(Date.now() / 1000),
+        ...(token && { ath: createHash('sha256').update(token).digest('base64url') }),
+        ...(nonces.has(u.origin) && { nonce: nonces.get(u.origin) }),
+      };
+      return es256({ typ: 'dpop+jwt', alg: 'ES256', jwk }, claims, privateKey);
+    },
+    /** Keeps the DPoP-Nonce a response gives (any response may carry a new one: §8.2); true if it gave one. */
+    observe(response, url) {
+      const nonce = response.headers.get('dpop-nonce');
+      if (nonce && !faults['ignore-dpop-nonce']) nonces.set(new URL(url).origin, nonce);
+      return Boolean(nonce);
+    },
+  };
+}
+
 /** Where the authorization server's metadata may be, in the order of the 2025-11-25 revision (03-26: the root only). */
 function asMetadataUrls(issuer, revision, faults) {
   const u = new URL(issuer);
@@ -82,6 +122,9 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
   const context = env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(env.MCP_CONFORMANCE_CONTEXT) : {};
   const mcpUrl = new URL(serverUrl);
   const state = { token: undefined, refresh: undefined, as: undefined, client: undefined, scope: undefined };
+  /** The DPoP key, once a server says it takes DPoP proofs; and whether the access token is bound to it. */
+  let dpop;
+  let bound = false;
   let callbacks;
   const loop = () =>
     (callbacks ??= loopbackServer((origin) => ({
@@ -133,10 +176,14 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (!meta.code_challenge_methods_supported?.includes('S256') && !faults['ignore-pkce-support'])
       throw new Error('the authorization server does not support PKCE S256');
     state.as = { issuer, meta, prm, prmUrl };
+    if (meta.dpop_signing_alg_values_supported?.includes('ES256') || prm?.dpop_bound_access_tokens_required)
+      dpop ??= dpopKey(faults);
     state.client = client ?? (await register(meta));
   }
 
   async function register(meta) {
+    // A workload presents its JWT as the grant: no client secret (RFC 7523 §2.1, §3.1: client authentication optional).
+    if (context.valid_jwt) return { client_id: context.client_id, method: 'none' };
     if (context.private_key_pem)
       return { client_id: context.client_id, key: context.private_key_pem, method: 'private_key_jwt' };
     if (context.client_id)
@@ -201,10 +248,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
         exp: Math.floor(Date.now() / 1000) + 300,
         jti: randomUUID(),
       };
-      const input = `${b64url(JSON.stringify({ alg: 'ES256', typ: 'JWT' }))}.${b64url(JSON.stringify(claims))}`;
-      const sig = sign('sha256', Buffer.from(input), { key: createPrivateKey(client.key), dsaEncoding: 'ieee-p1363' });
       body.set('client_assertion_type', 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer');
-      body.set('client_assertion', `${input}.${b64url(sig)}`);
+      body.set('client_assertion', es256({ alg: 'ES256', typ: 'JWT' }, claims, createPrivateKey(client.key)));
     } else if (method === 'client_secret_basic')
       headers.Authorization = `Basic ${Buffer.from(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(client.client_secret)}`).toString('base64')}`;
     else {
@@ -212,10 +257,22 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       if (method === 'client_secret_post') body.set('client_secret', client.client_secret);
     }
     if (revision !== '2025-03-26' && !faults['no-resource']) body.set('resource', state.as.prm?.resource ?? serverUrl);
-    const r = await fetch(state.as.meta.token_endpoint, { method: 'POST', headers, body });
-    const json = await r.json().catch(() => ({}));
+    const endpoint = state.as.meta.token_endpoint;
+    const post = () => {
+      if (dpop && !faults['dpop-no-token-proof']) headers.DPoP = dpop.proof('POST', endpoint);
+      return fetch(endpoint, { method: 'POST', headers, body });
+    };
+    let r = await post();
+    let json = await r.json().catch(() => ({}));
+    // RFC 9449 §8: a use_dpop_nonce answer is retried once with a new proof (carrying the nonce it gave).
+    if (dpop?.observe(r, endpoint) && r.status === 400 && json.error === 'use_dpop_nonce') {
+      r = await post();
+      json = await r.json().catch(() => ({}));
+      dpop.observe(r, endpoint);
+    }
     if (!r.ok) throw new Error(`token request failed: ${json.error ?? r.status}`);
     state.token = json.access_token;
+    bound = String(json.token_type).toLowerCase() === 'dpop';
     state.refresh = json.refresh_token ?? state.refresh;
     // A client that puts its token on every request it makes, the metadata's too.
     if (faults['token-everywhere'] && state.as.prm)
@@ -224,9 +281,43 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       });
   }
 
+  /**
+   * Enterprise-managed authorization: the ID token exchanged at the identity provider for an ID-JAG (RFC 8693) for
+   * this authorization server and MCP server, then presented as a jwt-bearer grant.
+   */
+  async function enterprise() {
+    const r = await fetch(context.idp_token_endpoint, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({
+        grant_type: 'urn:ietf:params:oauth:grant-type:token-exchange',
+        requested_token_type: 'urn:ietf:params:oauth:token-type:id-jag',
+        subject_token: context.idp_id_token,
+        subject_token_type: 'urn:ietf:params:oauth:token-type:id_token',
+        audience: faults['ema-wrong-audience'] ? serverUrl : state.as.issuer,
+        resource: state.as.prm?.resource ?? serverUrl,
+        client_id: context.idp_client_id,
+      }),
+    });
+    const json = await r.json().catch(() => ({}));
+    if (!r.ok || !json.access_token) throw new Error(`token exchange failed: ${json.error ?? r.status}`);
+    return tokenRequest({ grant_type: JWT_GRANT, assertion: json.access_token });
+  }
+
   async function authorize(challenge) {
     if (!state.as) await discover(challenge);
     const meta = state.as.meta;
+    if (context.idp_id_token) return enterprise();
+    if (context.valid_jwt)
+      return tokenRequest(
+        faults['wif-as-client-assertion']
+          ? {
+              grant_type: 'client_credentials',
+              client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
+              client_assertion: context.valid_jwt,
+            }
+          : { grant_type: JWT_GRANT, assertion: context.valid_jwt },
+      );
     if (
       env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') &&
       (context.client_secret || context.private_key_pem)
@@ -279,18 +370,37 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
 
   let sessionId;
   let nextId = 1;
+  /** The Authorization (and DPoP) headers that present the access token on a request to `url`. */
+  const present = (method, url) => {
+    if (!bound) return { Authorization: `Bearer ${state.token}` };
+    const scheme = faults['dpop-bearer'] ? 'Bearer' : 'DPoP';
+    return { Authorization: `${scheme} ${state.token}`, DPoP: dpop.proof(method, url, state.token) };
+  };
   /** One MCP message over POST; authorizes on 401, steps up on 403. */
   async function send(message) {
+    let nonceRetried = false;
     for (let attempt = 0; ; attempt++) {
       const url = new URL(mcpUrl);
-      const headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+      let headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
       if (state.token && faults['token-in-query']) url.searchParams.set('access_token', state.token);
-      else if (state.token) headers.Authorization = `Bearer ${state.token}`;
+      else if (state.token) headers = { ...headers, ...present('POST', url) };
       if (sessionId) headers['Mcp-Session-Id'] = sessionId;
       if (revision !== '2025-03-26') headers['MCP-Protocol-Version'] = revision;
       const r = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message) });
       sessionId = r.headers.get('mcp-session-id') ?? sessionId;
       const challenge = bearerParams(r.headers.get('www-authenticate'));
+      const given = dpop?.observe(r, url);
+      // RFC 9449 §9: the MCP server wants its nonce in the proof; one retry with it, not a new authorization.
+      if (
+        r.status === 401 &&
+        given &&
+        /use_dpop_nonce/.test(r.headers.get('www-authenticate') ?? '') &&
+        !nonceRetried
+      ) {
+        nonceRetried = true;
+        attempt--;
+        continue;
+      }
       if (r.status === 401) {
         if (faults['no-authorize'] || attempt > STEP_UPS) throw new Error('unauthorized');
         // A token refused: the resource metadata may name another authorization server now, whose registration and
@@ -341,6 +451,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     });
     await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     const listed = await request('tools/list', {});
+    // `list-only` (not a fault): a client that lists and leaves, as CLIs that only list do.
+    if (faults['list-only']) return;
     const tool = listed?.result?.tools?.[0];
     if (tool) await request('tools/call', { name: tool.name, arguments: { text: 'hello' } });
     await request('ping');
@@ -353,7 +465,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
         method: 'DELETE',
         headers: {
           'Mcp-Session-Id': sessionId,
-          ...(state.token && !faults['token-in-query'] && { Authorization: `Bearer ${state.token}` }),
+          ...(state.token && !faults['token-in-query'] && present('DELETE', url)),
           ...(revision !== '2025-03-26' && { 'MCP-Protocol-Version': revision }),
         },
       }).catch(() => undefined);

@@ -2,9 +2,10 @@
 // a finding names one: method, URL, status and the headers and parameters that matter, with every secret as ***.
 import type { IncomingHttpHeaders } from 'node:http';
 import { REDACTED, redact } from '../transport/secrets.js';
+import type { Proof } from './dpop.js';
 
-/** Which of the run's servers answered. */
-export type Role = 'resource' | 'authorization';
+/** Which of the run's servers answered (the identity provider: enterprise-managed authorization only). */
+export type Role = 'resource' | 'authorization' | 'identity';
 
 export interface HttpExchange {
   seq: number;
@@ -18,8 +19,10 @@ export interface HttpExchange {
   headers: IncomingHttpHeaders;
   /** The form or JSON body, parsed (token and registration requests; MCP messages). */
   body?: unknown;
-  /** Response headers that matter to a finding (WWW-Authenticate, Location). */
+  /** Response headers that matter to a finding (WWW-Authenticate, Location, DPoP-Nonce). */
   answer: Record<string, string>;
+  /** The DPoP proof the request carried, read and checked when it came (RFC 9449 §4.3). */
+  dpop?: Proof;
   /** The response body, when it is JSON. */
   reply?: unknown;
 }

@@ -1,10 +1,13 @@
-// Client authentication with a signed JWT (private_key_jwt, RFC 7523 §2.2 and §3), as the client-credentials
-// extension's JWT scenario asks: the suite's key pair for the scenario's client, and what an assertion carries.
-import { type KeyObject, createPublicKey, generateKeyPairSync, verify } from 'node:crypto';
+// Signed JWTs of the client-authorization scenarios: client authentication (private_key_jwt, RFC 7523 §2.2 and §3)
+// with the suite's key pair for the scenario's client, and the grants an identity provider's JWT stands for (RFC 7523
+// §2.1: a workload's JWT, an identity assertion authorization grant), signed by the suite's identity provider key.
+import { type KeyObject, createPublicKey, generateKeyPairSync, randomUUID, sign, verify } from 'node:crypto';
 import { isObject } from '../json.js';
 
 export const JWT_BEARER = 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer';
 export const JWT_CLIENT_ID = 'mcp-conformance-jwt-service';
+/** RFC 7523 §2.1: a JWT used as an authorization grant. */
+export const JWT_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
 let pair: { privatePem: string; publicKey: KeyObject } | undefined;
 /** One P-256 key pair per process: the private key goes to the client in MCP_CONFORMANCE_CONTEXT (and is a secret). */
@@ -19,6 +22,22 @@ export function jwtKeys(): { privatePem: string; publicKey: KeyObject } {
   return pair;
 }
 
+let idp: { privateKey: KeyObject; publicKey: KeyObject } | undefined;
+/** The identity provider's P-256 key pair (one per process): it signs workload JWTs, ID tokens and ID-JAGs. */
+export function idpKeys(): { privateKey: KeyObject; publicKey: KeyObject } {
+  idp ??= generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  return idp;
+}
+
+/** An ES256 JWT signed by the identity provider, valid for ten minutes, with a jti of its own. */
+export function idpJwt(claims: Record<string, unknown>, typ = 'JWT'): string {
+  const now = Math.floor(Date.now() / 1000);
+  const part = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const input = `${part({ alg: 'ES256', typ })}.${part({ iat: now, exp: now + 600, jti: randomUUID(), ...claims })}`;
+  const sig = sign('sha256', Buffer.from(input), { key: idpKeys().privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${sig.toString('base64url')}`;
+}
+
 /** An assertion read: its header and claims, whether the ES256 signature verifies with the suite's key. */
 export interface Assertion {
   header: Record<string, unknown>;
@@ -26,7 +45,7 @@ export interface Assertion {
   signed: boolean;
 }
 
-export function readAssertion(jwt: string): Assertion | undefined {
+export function readAssertion(jwt: string, key: KeyObject = jwtKeys().publicKey): Assertion | undefined {
   const [h, p, sig] = jwt.split('.');
   if (h === undefined || p === undefined || sig === undefined) return undefined;
   try {
@@ -35,12 +54,7 @@ export function readAssertion(jwt: string): Assertion | undefined {
     if (!isObject(header) || !isObject(claims)) return undefined;
     const signed =
       header.alg === 'ES256' &&
-      verify(
-        'sha256',
-        Buffer.from(`${h}.${p}`),
-        { key: jwtKeys().publicKey, dsaEncoding: 'ieee-p1363' },
-        Buffer.from(sig, 'base64url'),
-      );
+      verify('sha256', Buffer.from(`${h}.${p}`), { key, dsaEncoding: 'ieee-p1363' }, Buffer.from(sig, 'base64url'));
     return { header, claims, signed };
   } catch {
     return undefined;

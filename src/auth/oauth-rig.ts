@@ -10,9 +10,24 @@ import { fileURLToPath } from 'node:url';
 import { isObject } from '../json.js';
 import type { Answer, HttpExchange as ServerExchange, TestServer } from '../transport/test-server/http.js';
 import { isLoopback } from './challenge.js';
-import { type Assertion, JWT_BEARER, JWT_CLIENT_ID, jwtKeys, readAssertion } from './jwt-assertion.js';
+import { DPOP_ALGS, type Proof, readProof } from './dpop.js';
+import {
+  type Assertion,
+  JWT_BEARER,
+  JWT_CLIENT_ID,
+  JWT_GRANT,
+  idpJwt,
+  idpKeys,
+  jwtKeys,
+  readAssertion,
+} from './jwt-assertion.js';
 import { ExchangeLog, type HttpExchange, type Role } from './exchanges.js';
-import { type AuthScenario, CLIENT_CREDENTIALS, PRE_REGISTERED } from './scenarios.js';
+import { type AuthScenario, CLIENT_CREDENTIALS, ENTERPRISE, PRE_REGISTERED, WIF_CLIENT_ID } from './scenarios.js';
+
+/** RFC 8693 token exchange, and the token types enterprise-managed authorization exchanges (ID token → ID-JAG). */
+export const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+export const ID_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:id_token';
+export const ID_JAG_TYPE = 'urn:ietf:params:oauth:token-type:id-jag';
 
 /** A client the authorization server knows: registered, pre-registered or by its metadata document. */
 export interface KnownClient {
@@ -47,6 +62,8 @@ export interface Issued {
   uses: number;
   /** The authorization server (origin) that issued it. */
   at: string;
+  /** The thumbprint of the DPoP key it is bound to (RFC 9449 §6), if it is. */
+  jkt?: string;
 }
 
 /** The BROWSER command an authorization run sets: fetches the URL and follows redirects to the client's callback. */
@@ -82,6 +99,14 @@ export class OAuthRig {
   onLoop?: () => void;
   /** The offline-access scenario's first access token has expired. */
   private expiredOne = false;
+  /** The DPoP nonces of the authorization server and the MCP server (RFC 9449 §8, §9), and whether each challenged. */
+  readonly nonces = { authorization: random('nonce'), resource: random('nonce') };
+  private readonly challenged = { authorization: false, resource: false };
+  /** The identity provider's origin (enterprise-managed authorization), and the ID-JAGs it issued. */
+  private idpOrigin = '';
+  readonly jags = new Set<string>();
+  /** What the scenario adds to MCP_CONFORMANCE_CONTEXT once its servers listen (the JWTs name their origins). */
+  readonly context: Record<string, string> = {};
 
   private constructor(readonly scenario: AuthScenario) {
     this.log.secret(PRE_REGISTERED.client_secret);
@@ -108,6 +133,22 @@ export class OAuthRig {
         redirect_uris: [],
         via: 'pre-registered',
       });
+    else if (scenario.enterprise) {
+      this.log.secret(ENTERPRISE.client_secret);
+      this.clients.set(ENTERPRISE.client_id, {
+        client_id: ENTERPRISE.client_id,
+        client_secret: ENTERPRISE.client_secret,
+        token_endpoint_auth_method: 'client_secret_basic',
+        redirect_uris: [],
+        via: 'pre-registered',
+      });
+    } else if (scenario.grant === 'jwt-bearer')
+      this.clients.set(WIF_CLIENT_ID, {
+        client_id: WIF_CLIENT_ID,
+        token_endpoint_auth_method: 'none',
+        redirect_uris: [],
+        via: 'pre-registered',
+      });
   }
 
   /** Starts the scenario's authorization server on 127.0.0.1 (a free port) unless it is on the test server's origin. */
@@ -115,7 +156,34 @@ export class OAuthRig {
     const rig = new OAuthRig(scenario);
     if (!scenario.asOnResource) rig.asOwn = await rig.listen();
     if (scenario.migrate) rig.asNew = await rig.listen();
+    // The JWTs the context hands the client: an ID token of the identity provider (to exchange there for an ID-JAG),
+    // or a workload's JWT for the authorization server (the jwt-bearer grant itself).
+    if (scenario.enterprise) {
+      rig.idpOrigin = await rig.listen('identity');
+      const idToken = idpJwt({
+        iss: rig.idpOrigin,
+        sub: 'user@mcp-conformance.invalid',
+        aud: ENTERPRISE.idp_client_id,
+        email: 'user@mcp-conformance.invalid',
+      });
+      Object.assign(rig.context, {
+        idp_id_token: idToken,
+        idp_issuer: rig.idpOrigin,
+        idp_token_endpoint: `${rig.idpOrigin}/token`,
+      });
+    } else if (scenario.grant === 'jwt-bearer')
+      rig.context.valid_jwt = idpJwt({
+        iss: 'https://workload-identity.mcp-conformance.invalid',
+        sub: WIF_CLIENT_ID,
+        aud: rig.issuer,
+      });
+    for (const v of [rig.context.idp_id_token, rig.context.valid_jwt]) rig.log.secret(v);
     return rig;
+  }
+
+  /** The identity provider's origin (enterprise-managed authorization only). */
+  get identityOrigin(): string {
+    return this.idpOrigin;
   }
 
   /** Mounts the protected resource on a test server before it listens: the metadata routes and the gate. */
@@ -171,7 +239,8 @@ export class OAuthRig {
     return this.metadataUrlAt(this.asOrigin);
   }
 
-  private metadataUrlAt(origin: string): string | undefined {
+  /** Where the metadata of the authorization server at `origin` is served. */
+  metadataUrlAt(origin: string): string | undefined {
     const p = this.scenario.issuerPath;
     switch (this.scenario.asMetadata) {
       case 'oauth':
@@ -199,13 +268,13 @@ export class OAuthRig {
     );
   }
 
-  private async listen(): Promise<string> {
+  private async listen(role: Role = 'authorization'): Promise<string> {
     let origin = '';
     const server = http.createServer((req, res) => {
       const chunks: Buffer[] = [];
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
-        void this.handle('authorization', req, Buffer.concat(chunks).toString('utf8'), res, origin).catch(() => {
+        void this.handle(role, req, Buffer.concat(chunks).toString('utf8'), res, origin).catch(() => {
           if (!res.headersSent) res.writeHead(500).end();
         });
       });
@@ -237,15 +306,18 @@ export class OAuthRig {
       status = code;
       reply = json;
       for (const [k, v] of Object.entries(headers))
-        if (/^(www-authenticate|location)$/i.test(k)) answer[k.toLowerCase()] = v;
+        if (/^(www-authenticate|location|dpop-nonce)$/i.test(k)) answer[k.toLowerCase()] = v;
       res.writeHead(code, { ...(json !== undefined && { 'Content-Type': 'application/json' }), ...headers });
       res.end(json === undefined ? undefined : JSON.stringify(json));
     };
     this.noteSecrets(req, url, body);
+    const proof = readProof(req.headers.dpop, { method: req.method ?? 'GET', url: url.toString() });
     const routed =
       (role === 'resource' && (await this.resource(req, url, body, send))) ||
-      ((role === 'authorization' || this.scenario.asOnResource) &&
-        (await this.authorization(req, url, body, send, origin)));
+      (role === 'identity' && this.identity(req, url, body, send)) ||
+      (role !== 'identity' &&
+        (role === 'authorization' || this.scenario.asOnResource) &&
+        (await this.authorization(req, url, body, send, origin, proof)));
     if (!routed) send(404, { error: 'not_found' });
     this.log.add({
       role,
@@ -256,6 +328,7 @@ export class OAuthRig {
       ...(body !== undefined && { body }),
       answer,
       ...(reply !== undefined && { reply }),
+      ...(proof && { dpop: proof }),
     });
   }
 
@@ -286,6 +359,7 @@ export class OAuthRig {
       authorization_servers: [this.issuer],
       ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
       bearer_methods_supported: ['header'],
+      ...(sc.dpop && { dpop_signing_alg_values_supported: DPOP_ALGS, dpop_bound_access_tokens_required: true }),
     });
     return true;
   }
@@ -295,7 +369,10 @@ export class OAuthRig {
     const url = new URL(req.url ?? '/', this.resourceOrigin);
     const body = parseBody(req.headers['content-type'], text);
     this.noteSecrets(req, url, body);
-    const refused = this.refusal(req, body);
+    const token = presented(req);
+    const proof = readProof(req.headers.dpop, { method: req.method ?? 'GET', url: url.toString(), token });
+    const refused = this.refusal(body, token, proof);
+    const nonce: Record<string, string> = refused?.nonce ? { 'dpop-nonce': refused.nonce } : {};
     const entry = this.log.add({
       role: 'resource',
       method: req.method ?? 'GET',
@@ -303,8 +380,9 @@ export class OAuthRig {
       status: refused?.status ?? 0,
       headers: req.headers,
       ...(body !== undefined && { body }),
-      answer: refused ? { 'www-authenticate': refused.challenge } : {},
+      answer: refused ? { 'www-authenticate': refused.challenge, ...nonce } : {},
       ...(refused && { reply: refused.json }),
+      ...(proof && { dpop: proof }),
     });
     if (this.looping) this.onLoop?.();
     if (!refused) {
@@ -313,19 +391,18 @@ export class OAuthRig {
     }
     return {
       status: refused.status,
-      headers: { 'content-type': 'application/json', 'www-authenticate': refused.challenge },
+      headers: { 'content-type': 'application/json', 'www-authenticate': refused.challenge, ...nonce },
       body: JSON.stringify(refused.json),
     };
   }
 
   /** Why the gate refuses a request, if it does. */
-  private refusal(req: http.IncomingMessage, body: unknown) {
+  private refusal(
+    body: unknown,
+    token: string | undefined,
+    proof: Proof | undefined,
+  ): { status: number; json: unknown; challenge: string; nonce?: string } | undefined {
     const sc = this.scenario;
-    // A token in the query string is taken (and judged by client-side/auth/token-in-header): one fault, one finding.
-    const token =
-      /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ??
-      new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ??
-      undefined;
     const issued = token === undefined ? undefined : this.tokens.get(token);
     if (issued?.kind !== 'access')
       return {
@@ -365,6 +442,19 @@ export class OAuthRig {
           error_description: 'the authorization server has changed',
         }),
       };
+    // The MCP server asks for its nonce once (RFC 9449 §9); what the client sends after is judged
+    // (client-side/auth/dpop-nonce), not refused again: one fault, one finding.
+    if (sc.dpop === 'nonce' && issued.jkt && proof && !this.challenged.resource) {
+      this.challenged.resource = true;
+      if (proof.claims.nonce !== this.nonces.resource)
+        return {
+          status: 401,
+          json: { error: 'use_dpop_nonce' },
+          challenge:
+            'DPoP error="use_dpop_nonce", error_description="the MCP server requires a nonce in the DPoP proof"',
+          nonce: this.nonces.resource,
+        };
+    }
     issued.uses++;
     const messages = Array.isArray(body) ? body : [body];
     const call = messages.some((m) => isObject(m) && m.method === 'tools/call');
@@ -399,7 +489,7 @@ export class OAuthRig {
       ...(sc.dcr && { registration_endpoint: at('/register') }),
       response_types_supported: ['code'],
       grant_types_supported: [
-        sc.grant ?? 'authorization_code',
+        sc.grant === 'jwt-bearer' ? JWT_GRANT : (sc.grant ?? 'authorization_code'),
         ...(sc.offlineAccess === 'unsupported' ? [] : ['refresh_token']),
       ],
       ...(!sc.noPkce && { code_challenge_methods_supported: ['S256'] }),
@@ -407,6 +497,7 @@ export class OAuthRig {
       ...(sc.asScopes && { scopes_supported: sc.asScopes }),
       ...(sc.cimd && { client_id_metadata_document_supported: true }),
       ...(sc.jwt && { token_endpoint_auth_signing_alg_values_supported: ['ES256'] }),
+      ...(sc.dpop && { dpop_signing_alg_values_supported: DPOP_ALGS }),
       ...((sc.iss === 'sent' || sc.iss === 'missing' || sc.iss === 'wrong' || sc.iss === 'normalized') && {
         authorization_response_iss_parameter_supported: true,
       }),
@@ -420,6 +511,7 @@ export class OAuthRig {
     body: unknown,
     send: Send,
     origin: string,
+    proof?: Proof,
   ): Promise<boolean> {
     const sc = this.scenario;
     if (req.method === 'GET' && url.toString() === this.metadataUrlAt(origin)) {
@@ -436,7 +528,7 @@ export class OAuthRig {
     if (!url.pathname.startsWith(sc.issuerPath)) return false;
     if (p === '/register' && sc.dcr && req.method === 'POST') return this.register(body, send, origin);
     if (p === '/authorize' && req.method === 'GET') return this.authorize(url, send, origin);
-    if (p === '/token' && req.method === 'POST') return this.token(req, body, send, origin);
+    if (p === '/token' && req.method === 'POST') return this.token(req, body, send, origin, proof);
     return false;
   }
 
@@ -560,8 +652,9 @@ export class OAuthRig {
     return { method: 'none', client_id: id, secret: undefined };
   }
 
-  private token(req: http.IncomingMessage, body: unknown, send: Send, at: string): boolean {
+  private token(req: http.IncomingMessage, body: unknown, send: Send, at: string, proof?: Proof): boolean {
     const form = isObject(body) ? body : {};
+    if (this.scenario.grant === 'jwt-bearer') return this.assertionGrant(req, form, send, at);
     const auth = this.clientAuth(req, form);
     const client = auth.client_id === undefined ? undefined : this.clients.get(auth.client_id);
     const bad = (error: string, description: string, code = 400) =>
@@ -578,24 +671,28 @@ export class OAuthRig {
     )
       return (bad('invalid_client', 'the client assertion is not signed by the registered key', 401), true);
     // Another method than the registered one is judged (client-side/auth/token-endpoint-auth), not refused: one finding.
-    const issue = (scope: string, resource: string | undefined) => {
-      const access = random('at');
-      this.log.secret(access);
-      this.tokens.set(access, { kind: 'access', client_id: client.client_id, scope, resource, uses: 0, at });
-      const refreshable = this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access');
-      const refresh = refreshable ? random('rt') : undefined;
-      if (refresh) {
-        this.log.secret(refresh);
-        this.tokens.set(refresh, { kind: 'refresh', client_id: client.client_id, scope, resource, uses: 0, at });
-      }
-      send(200, {
-        access_token: access,
-        token_type: 'Bearer',
-        expires_in: 3600,
-        ...(scope && { scope }),
-        ...(refresh && { refresh_token: refresh }),
-      });
-    };
+    // The authorization server asks for its DPoP nonce once, before the code is spent (RFC 9449 §8); what the client
+    // sends after is judged (client-side/auth/dpop-nonce), not refused again.
+    if (this.scenario.dpop === 'nonce' && proof && !this.challenged.authorization) {
+      this.challenged.authorization = true;
+      if (proof.claims.nonce !== this.nonces.authorization)
+        return (
+          send(
+            400,
+            {
+              error: 'use_dpop_nonce',
+              error_description: 'the authorization server requires a nonce in the DPoP proof',
+            },
+            { 'DPoP-Nonce': this.nonces.authorization },
+          ),
+          true
+        );
+    }
+    // A proof whose signature verifies binds the token to its key; a bad proof otherwise is judged
+    // (client-side/auth/dpop-token-request), and without one the token is a bearer token.
+    const jkt = this.scenario.dpop ? proof?.jkt : undefined;
+    const issue = (scope: string, resource: string | undefined) =>
+      this.issue(send, { client_id: client.client_id, scope, resource, at, ...(jkt && { jkt }) });
     const resource = typeof form.resource === 'string' ? form.resource : undefined;
     switch (form.grant_type) {
       case 'authorization_code': {
@@ -629,6 +726,99 @@ export class OAuthRig {
     }
   }
 
+  /** An access token (and, where offline access is granted, a refresh token) for a client, answered as the token response. */
+  private issue(
+    send: Send,
+    grant: { client_id: string; scope: string; resource?: string; at: string; jkt?: string },
+  ): void {
+    const { client_id, scope, resource, at, jkt } = grant;
+    const access = random('at');
+    this.log.secret(access);
+    this.tokens.set(access, { kind: 'access', client_id, scope, resource, uses: 0, at, ...(jkt && { jkt }) });
+    const refreshable = this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access');
+    const refresh = refreshable ? random('rt') : undefined;
+    if (refresh) {
+      this.log.secret(refresh);
+      this.tokens.set(refresh, { kind: 'refresh', client_id, scope, resource, uses: 0, at });
+    }
+    send(200, {
+      access_token: access,
+      token_type: jkt ? 'DPoP' : 'Bearer',
+      expires_in: 3600,
+      ...(scope && { scope }),
+      ...(refresh && { refresh_token: refresh }),
+    });
+  }
+
+  /**
+   * The jwt-bearer grant (RFC 7523 §2.1): an assertion the identity provider signed (the workload's JWT, or an ID-JAG)
+   * gets a token. Where it came (assertion or client_assertion) and under which grant_type is judged
+   * (client-side/auth/jwt-bearer-grant), not refused; the enterprise client authenticates with its secret.
+   */
+  private assertionGrant(req: http.IncomingMessage, form: Record<string, unknown>, send: Send, at: string): boolean {
+    const bad = (error: string, description: string, code = 400) => (
+      send(code, { error, error_description: description }), true
+    );
+    const given = [form.assertion, form.client_assertion].find((v): v is string => typeof v === 'string');
+    const assertion = given === undefined ? undefined : readAssertion(given, idpKeys().publicKey);
+    if (!assertion?.signed) return bad('invalid_grant', 'no assertion signed by the identity provider');
+    let clientId = WIF_CLIENT_ID;
+    if (this.scenario.enterprise) {
+      const auth = this.clientAuth(req, form);
+      const client = auth.client_id === undefined ? undefined : this.clients.get(auth.client_id);
+      if (!client || auth.secret !== client.client_secret)
+        return bad('invalid_client', 'unknown client or wrong secret', 401);
+      clientId = client.client_id;
+    }
+    const scope = typeof form.scope === 'string' ? form.scope : '';
+    const resource = typeof form.resource === 'string' ? form.resource : undefined;
+    this.issue(send, { client_id: clientId, scope, resource, at });
+    return true;
+  }
+
+  /**
+   * The identity provider of enterprise-managed authorization: its OpenID metadata, and a token endpoint that exchanges
+   * the ID token it issued for an ID-JAG (RFC 8693). The exchange's parameters are judged
+   * (client-side/auth/id-jag-exchange), not refused; another subject token is.
+   */
+  private identity(req: http.IncomingMessage, url: URL, body: unknown, send: Send): boolean {
+    const idp = this.idpOrigin;
+    if (req.method === 'GET' && url.pathname === '/.well-known/openid-configuration') {
+      send(200, {
+        issuer: idp,
+        authorization_endpoint: `${idp}/authorize`,
+        token_endpoint: `${idp}/token`,
+        jwks_uri: `${idp}/jwks.json`,
+        grant_types_supported: [TOKEN_EXCHANGE],
+        response_types_supported: ['code'],
+        subject_types_supported: ['public'],
+        id_token_signing_alg_values_supported: ['ES256'],
+      });
+      return true;
+    }
+    if (req.method !== 'POST' || url.pathname !== '/token') return false;
+    const form = isObject(body) ? body : {};
+    if (form.grant_type !== TOKEN_EXCHANGE)
+      return (send(400, { error: 'unsupported_grant_type', error_description: String(form.grant_type) }), true);
+    if (form.subject_token !== this.context.idp_id_token)
+      return (send(400, { error: 'invalid_grant', error_description: 'not an ID token this provider issued' }), true);
+    const jag = idpJwt(
+      {
+        iss: idp,
+        sub: 'user@mcp-conformance.invalid',
+        aud: typeof form.audience === 'string' ? form.audience : this.issuer,
+        client_id: ENTERPRISE.client_id,
+        ...(typeof form.resource === 'string' && { resource: form.resource }),
+        ...(typeof form.scope === 'string' && { scope: form.scope }),
+      },
+      'oauth-id-jag+jwt',
+    );
+    this.log.secret(jag);
+    this.jags.add(jag);
+    send(200, { access_token: jag, issued_token_type: ID_JAG_TYPE, token_type: 'N_A', expires_in: 300 });
+    return true;
+  }
+
   /** The exchanges of one role and path suffix, in order. */
   find(pred: (e: HttpExchange, url: URL) => boolean): HttpExchange[] {
     return this.log.exchanges.filter((e) => pred(e, new URL(e.url)));
@@ -636,6 +826,15 @@ export class OAuthRig {
 }
 
 type Send = (code: number, json?: unknown, headers?: Record<string, string>) => void;
+
+/** The access token a request presents: Bearer or DPoP scheme, or (wrongly: token-in-header judges it) the query. */
+function presented(req: http.IncomingMessage): string | undefined {
+  return (
+    /^(?:Bearer|DPoP)\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1] ??
+    new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ??
+    undefined
+  );
+}
 
 /** The iss the authorization response carries, if any. */
 function issFor(sc: AuthScenario, issuer: string): string | undefined {

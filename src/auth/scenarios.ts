@@ -55,8 +55,19 @@ export interface AuthScenario {
   offlineAccess?: 'supported' | 'unsupported';
   /** The client authenticates with a JWT signed by the key MCP_CONFORMANCE_CONTEXT gives (private_key_jwt). */
   jwt?: boolean;
-  /** Grant the client runs: authorization_code (default) or client_credentials (extension). */
-  grant?: 'client_credentials';
+  /**
+   * Grant the client runs: authorization_code (default), client_credentials, or jwt-bearer (RFC 7523 §2.1) with the
+   * workload JWT the context gives (workload identity federation) or, with `enterprise`, with an identity assertion
+   * authorization grant (ID-JAG) it gets from the identity provider by token exchange (RFC 8693).
+   */
+  grant?: 'client_credentials' | 'jwt-bearer';
+  /** Enterprise-managed authorization: an identity provider beside the authorization server (SEP-990). */
+  enterprise?: boolean;
+  /**
+   * Sender-constrained tokens (RFC 9449, the DPoP extension, SEP-1932): proofs at the token endpoint and the MCP
+   * endpoint; with `nonce` both servers challenge the first proof with use_dpop_nonce (§8, §9).
+   */
+  dpop?: 'plain' | 'nonce';
   /** After the first authorized request the resource metadata names a second authorization server (SEP-2352). */
   migrate?: boolean;
   /** What a conformant client does: gets a token and uses it, or stops before it sends one. */
@@ -70,6 +81,13 @@ export const PRE_REGISTERED = {
   client_secret: 'preregistered-secret-5b1c',
 };
 export const CLIENT_CREDENTIALS = { client_id: 'mcp-conformance-service', client_secret: 'service-secret-9e2d' };
+/** The workload of auth/wif-jwt-bearer, and the enterprise client and its identity provider client of EMA. */
+export const WIF_CLIENT_ID = 'mcp-conformance-workload';
+export const ENTERPRISE = {
+  client_id: 'mcp-conformance-enterprise-client',
+  client_secret: 'enterprise-secret-71c4',
+  idp_client_id: 'mcp-conformance-idp-client',
+};
 
 const PRM = '/.well-known/oauth-protected-resource/mcp';
 const base = {
@@ -297,6 +315,39 @@ export const SCENARIOS: readonly AuthScenario[] = [
     dcr: false,
     authMethods: ['private_key_jwt'],
   }),
+  s({
+    name: 'auth/dpop',
+    tier: 'extension',
+    description:
+      'DPoP-bound tokens required (RFC 9449): a proof at the token endpoint, then the DPoP scheme and a fresh proof on every MCP request',
+    dpop: 'plain',
+  }),
+  s({
+    name: 'auth/dpop-nonce',
+    tier: 'extension',
+    description:
+      'As auth/dpop, and both the token endpoint and the MCP endpoint answer the first proof with use_dpop_nonce and a DPoP-Nonce to use',
+    dpop: 'nonce',
+  }),
+  s({
+    name: 'auth/wif-jwt-bearer',
+    tier: 'extension',
+    description:
+      "Workload identity federation: the jwt-bearer grant (RFC 7523 §2.1) with the workload's JWT MCP_CONFORMANCE_CONTEXT gives, no browser",
+    grant: 'jwt-bearer',
+    dcr: false,
+    authMethods: ['none'],
+  }),
+  s({
+    name: 'auth/enterprise-managed-authorization',
+    tier: 'extension',
+    description:
+      "Enterprise-managed authorization: the ID token the context gives is exchanged at the identity provider for an ID-JAG (RFC 8693), which the client presents to the authorization server's token endpoint as a jwt-bearer grant",
+    grant: 'jwt-bearer',
+    enterprise: true,
+    dcr: false,
+    authMethods: ['client_secret_basic'],
+  }),
 ];
 
 export function scenarioNamed(name: string): AuthScenario | undefined {
@@ -312,6 +363,8 @@ export function contextOf(sc: AuthScenario): Record<string, unknown> | undefined
       private_key_pem: jwtKeys().privatePem,
       signing_algorithm: 'ES256',
     };
+  if (sc.enterprise) return { name: sc.name, ...ENTERPRISE };
+  if (sc.grant === 'jwt-bearer') return { name: sc.name, client_id: WIF_CLIENT_ID };
   if (sc.grant === 'client_credentials') return { name: sc.name, ...CLIENT_CREDENTIALS };
   if (sc.preRegistered) return { name: sc.name, ...PRE_REGISTERED };
   return undefined;

@@ -210,9 +210,14 @@ export function renderExplanation(e: Explanation, heading = '#'): string {
   if (e.row?.expected) lines.push(`- expects: ${e.row.expected}`);
   lines.push(`- verdict: ${VERDICT[r.level]}; skip where it does not apply`);
   if (e.faults.length > 0) {
-    lines.push(
-      `- faults that trip it (test/fixtures/${e.kind === 'client check' ? 'clients' : 'servers'}/faults.yaml):`,
-    );
+    // The reference OAuth client's faults (table clients-auth) have a file of their own.
+    const file =
+      e.kind !== 'client check'
+        ? 'servers/faults.yaml'
+        : e.faults.every((f) => f.table === 'clients-auth')
+          ? 'clients/auth-faults.yaml'
+          : 'clients/faults.yaml';
+    lines.push(`- faults that trip it (test/fixtures/${file}):`);
     for (const f of e.faults) lines.push(`  - ${f.fault} (${f.table}) → ${f.expect}: ${f.why}`);
   } else lines.push('- faults that trip it: none in the fault table (proven by its own tests)');
   lines.push(`- fix: ${e.fix}`);

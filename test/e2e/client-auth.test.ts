@@ -51,4 +51,23 @@ describe('client --scenario auth/…', () => {
     expect(r.stdout).toMatch(/FAIL\s+client-side\/auth\/pkce-required/);
     expect(r.stdout).not.toMatch(ISSUED);
   }, 60_000);
+
+  it("passes the TypeScript SDK v2's DPoP with nonces and its enterprise-managed authorization, no JWT in the output", async () => {
+    const out = await mkdtemp(join(tmpdir(), 'mcpc-auth-'));
+    const scenarios = ['auth/dpop-nonce', 'auth/enterprise-managed-authorization', 'auth/metadata-default'];
+    const r = await execa(
+      'node',
+      [CLI, 'client', ...scenarios.flatMap((s) => ['--scenario', s]), '--out', out, '--', 'node', SDK_CLIENT, '--v2'],
+      { reject: false },
+    );
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const report = JSON.parse(await readFile(join(out, 'report.json'), 'utf8'));
+    const status = (id: string) => report.checks.find((c: { id: string }) => c.id === `client-side/auth/${id}`).status;
+    for (const id of ['dpop-token-request', 'dpop-scheme', 'dpop-proof', 'dpop-nonce', 'id-jag-exchange'])
+      expect(status(id), id).toBe('pass');
+    const jwt = /eyJ[A-Za-z0-9_-]{10,}\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+/;
+    for (const f of ['report.json', 'junit.xml', 'index.html'])
+      expect(await readFile(join(out, f), 'utf8')).not.toMatch(jwt);
+    expect(r.stdout).not.toMatch(jwt);
+  }, 60_000);
 });

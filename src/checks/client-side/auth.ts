@@ -4,7 +4,8 @@
 import { SCENARIOS, type AuthScenario } from '../../auth/scenarios.js';
 import type { HttpExchange } from '../../auth/exchanges.js';
 import { isLoopback } from '../../auth/challenge.js';
-import { JWT_BEARER, assertionProblems, readAssertion } from '../../auth/jwt-assertion.js';
+import { JWT_BEARER, JWT_GRANT, assertionProblems, readAssertion } from '../../auth/jwt-assertion.js';
+import { ID_JAG_TYPE, ID_TOKEN_TYPE, TOKEN_EXCHANGE } from '../../auth/oauth-rig.js';
 import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { isObject } from '../../json.js';
 import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
@@ -22,7 +23,9 @@ const authorizeRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'GET' &
 const tokenRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && path(e).endsWith('/token'));
 const mcpRequests = (r: AuthRun) => r.rig.find((e) => e.role === 'resource' && path(e) === '/mcp');
 const codeRedemptions = (r: AuthRun) => tokenRequests(r).filter((e) => form(e).grant_type === 'authorization_code');
-const bearerOf = (e: HttpExchange) => /^Bearer\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
+const bearerOf = (e: HttpExchange) => /^(?:Bearer|DPoP)\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
+/** A token request the authorization server answered with a DPoP nonce challenge (RFC 9449 §8): not a refusal. */
+const nonceChallenged = (e: HttpExchange) => isObject(e.reply) && e.reply.error === 'use_dpop_nonce';
 /** The token a request carried, in the header or (wrongly: client-side/auth/token-in-header) the query string. */
 const tokenOf = (e: HttpExchange) => bearerOf(e) ?? query(e).get('access_token') ?? undefined;
 const scopesOf = (v: string | null | undefined) => (v ?? '').split(' ').filter(Boolean);
@@ -50,14 +53,16 @@ const NO_AUTHORIZATION = 'the client made no authorization request';
  */
 function ignoredContext(r: AuthRun): string | undefined {
   const sc = r.scenario;
-  if (!sc.preRegistered && sc.grant !== 'client_credentials') return undefined;
+  if (!sc.preRegistered && sc.grant === undefined) return undefined;
   const ids = [...r.rig.clients.values()].filter((c) => c.via === 'pre-registered').map((c) => c.client_id);
-  const used = [...authorizeRequests(r), ...tokenRequests(r)].some((e) => {
-    return ids.includes(String(clientIdOf(e)));
-  });
+  // A jwt-bearer client may name no client at all: the JWT the context gave is what it uses.
+  const jwts = Object.values(r.rig.context);
+  const used = [...authorizeRequests(r), ...tokenRequests(r)].some(
+    (e) => ids.includes(String(clientIdOf(e))) || Object.values(form(e)).some((v) => jwts.includes(String(v))),
+  );
   return used
     ? undefined
-    : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract); nothing to judge';
+    : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract, or has no way to use them); nothing to judge';
 }
 
 /** For the scenarios where a conformant client stops: the first exchange that shows it went on. */
@@ -109,7 +114,26 @@ function exchangesAsTranscript(run: AuthRun): TranscriptEntry[] {
   });
 }
 
-const usesCode = (sc: AuthScenario) => sc.grant !== 'client_credentials';
+const usesCode = (sc: AuthScenario) => sc.grant === undefined;
+
+/** An earlier DPoP proof of the scenario with the same jti as `e`'s (each proof is used once: RFC 9449 §4.3). */
+const replayed = (r: AuthRun, e: HttpExchange) =>
+  r.rig.find((x) => x.seq < e.seq && x.dpop !== undefined && x.dpop.claims.jti === e.dpop?.claims.jti)[0];
+/** The MCP requests that presented a DPoP-bound token, with the key it is bound to. */
+const boundRequests = (r: AuthRun) =>
+  mcpRequests(r).flatMap((e) => {
+    const jkt = r.rig.tokens.get(tokenOf(e) ?? '')?.jkt;
+    return jkt ? [{ e, jkt }] : [];
+  });
+const NO_BOUND_TOKEN = 'no DPoP-bound token was presented (see client-side/auth/dpop-token-request)';
+/** The failure a request's proof earns, if any: its own problems, `more`, and a jti used before. */
+function proofFailure(r: AuthRun, e: HttpExchange, more: string[] = []): Outcome | undefined {
+  if (!e.dpop) return undefined;
+  const reused = replayed(r, e);
+  const problems = [...e.dpop.problems, ...more, ...(reused ? [`jti already used in #${reused.seq}`] : [])];
+  if (problems.length === 0) return undefined;
+  return fail(`${problems.join('; ')}: ${cite(r, e)}`, { actual: { header: e.dpop.header, claims: e.dpop.claims } });
+}
 
 export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
   check(
@@ -172,7 +196,10 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     (sc) => sc.asMetadata !== 'none' && !sc.resourceMismatch,
     (r) => {
       const sc = r.scenario;
-      const o = r.rig.asOrigin;
+      // The first round of discovery is judged: with a migration, at the first authorization server (a client that
+      // never goes to the second one is as-migration's to judge).
+      const o = r.rig.migration?.from ?? r.rig.asOrigin;
+      const servedUrl = r.rig.metadataUrlAt(o);
       const p = sc.issuerPath;
       const order = p
         ? [
@@ -198,13 +225,13 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       // The revision lists locations and their order; a probe of another URL on the way is not against it.
       const listed = tried.filter((e) => order.includes(e.url));
       const idx = listed.map((e) => order.indexOf(e.url));
-      const served = order.indexOf(r.rig.asMetadataUrl ?? '');
+      const served = order.indexOf(servedUrl ?? '');
       const expected = order.slice(0, served + 1);
       if (JSON.stringify(listed.map((e) => e.url)) === JSON.stringify(expected))
-        return pass(`metadata found at ${r.rig.asMetadataUrl}, the locations before it tried in order`);
+        return pass(`metadata found at ${servedUrl}, the locations before it tried in order`);
       return fail(
         found < 0
-          ? `never fetched ${r.rig.asMetadataUrl}`
+          ? `never fetched ${servedUrl}`
           : `metadata locations tried out of order: ${cite(r, listed[idx.findIndex((v, i) => v !== i)] ?? (tried[0] as HttpExchange))}`,
         { expected, actual: tried.slice(0, 5).map((e) => cite(r, e)) },
       );
@@ -265,7 +292,9 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
           expected: 'code_challenge_method=S256',
           actual: cite(r, bad),
         });
-      const noVerifier = codeRedemptions(r).find((e) => typeof form(e).code_verifier !== 'string' || e.status >= 400);
+      const noVerifier = codeRedemptions(r).find(
+        (e) => typeof form(e).code_verifier !== 'string' || (e.status >= 400 && !nonceChallenged(e)),
+      );
       if (noVerifier) return fail(`token request without the matching code_verifier: ${cite(r, noVerifier)}`);
       return pass(`${reqs.length} authorization request(s) with S256`);
     },
@@ -299,7 +328,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'MUST',
     `${AUTHZ}#resource-parameter-implementation`,
     "Authorization and token requests carry resource naming the MCP server's canonical URI",
-    (sc) => sc.revision >= '2025-06-18' && !sc.resourceMismatch,
+    // A jwt-bearer grant's resource is the grant's own (the ID-JAG's: client-side/auth/id-jag-exchange).
+    (sc) => sc.revision >= '2025-06-18' && !sc.resourceMismatch && sc.grant !== 'jwt-bearer',
     (r) => {
       const reqs = [
         ...authorizeRequests(r).map((e) => ({ e, v: query(e).get('resource') })),
@@ -476,8 +506,9 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'MUST',
     'https://datatracker.ietf.org/doc/html/draft-ietf-oauth-v2-1-13#section-2.4',
     'Token requests authenticate by the method the client is registered for (basic, post, none)',
-    // A private_key_jwt client's authentication is client-side/auth/client-assertion's: one fault, one finding.
-    (sc) => sc.jwt !== true,
+    // A private_key_jwt client's authentication is client-side/auth/client-assertion's, a workload's (whose grant is
+    // its credential) client-side/auth/jwt-bearer-grant's: one fault, one finding.
+    (sc) => sc.jwt !== true && !(sc.grant === 'jwt-bearer' && !sc.enterprise),
     (r) => {
       const reqs = tokenRequests(r);
       if (reqs.length === 0) return skip('the client made no token request');
@@ -621,6 +652,154 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       return form(req).grant_type === 'client_credentials'
         ? pass(cite(r, req))
         : fail(`grant_type ${String(form(req).grant_type)}: ${cite(r, req)}`);
+    },
+  ),
+  check(
+    'dpop-token-request',
+    'MUST',
+    RFC(9449, 'section-5'),
+    "Token requests carry a valid DPoP proof (typ, alg, public jwk, signature, htm, htu, iat, a jti never used before), so the token is bound to the client's key",
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const reqs = tokenRequests(r);
+      if (reqs.length === 0) return skip('the client made no token request');
+      for (const e of reqs) {
+        if (!e.dpop)
+          return fail(
+            `${e.headers.dpop === undefined ? 'no DPoP proof' : 'a DPoP header that is not a JWT'}: ${cite(r, e)}`,
+            { expected: 'a DPoP header carrying a proof JWT (RFC 9449 §4.2)', actual: cite(r, e) },
+          );
+        const failure = proofFailure(r, e);
+        if (failure) return failure;
+      }
+      return pass(`${reqs.length} token request(s) with a valid DPoP proof`);
+    },
+  ),
+  check(
+    'dpop-scheme',
+    'MUST',
+    RFC(9449, 'section-7.1'),
+    'A DPoP-bound access token is presented with the DPoP authorization scheme, not Bearer',
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const bound = boundRequests(r).filter(({ e }) => bearerOf(e) !== undefined);
+      if (bound.length === 0) return skip(NO_BOUND_TOKEN);
+      const bad = bound.find(({ e }) => !/^DPoP\s/i.test(String(e.headers.authorization)));
+      return bad
+        ? fail(`a DPoP-bound token presented as a bearer token: ${cite(r, bad.e)}`, {
+            expected: 'Authorization: DPoP <token>',
+            actual: cite(r, bad.e),
+          })
+        : pass(`${bound.length} request(s) with the DPoP scheme`);
+    },
+  ),
+  check(
+    'dpop-proof',
+    'MUST',
+    RFC(9449, 'section-7'),
+    'Every MCP request presenting a DPoP-bound token carries a fresh proof for that request, signed by the key the token is bound to, its ath the hash of the token',
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const bound = boundRequests(r);
+      if (bound.length === 0) return skip(NO_BOUND_TOKEN);
+      for (const { e, jkt } of bound) {
+        if (!e.dpop) return fail(`no DPoP proof with a DPoP-bound token: ${cite(r, e)}`);
+        const otherKey = e.dpop.jkt && e.dpop.jkt !== jkt;
+        const failure = proofFailure(
+          r,
+          e,
+          otherKey ? ['signed by another key than the one the token is bound to'] : [],
+        );
+        if (failure) return failure;
+      }
+      return pass(`${bound.length} MCP request(s), each with its own valid proof`);
+    },
+  ),
+  check(
+    'dpop-nonce',
+    'MUST',
+    RFC(9449, 'section-8.2'),
+    'After a use_dpop_nonce challenge the client sends the nonce it was given in its next proofs to that server',
+    (sc) => sc.dpop === 'nonce',
+    (r) => {
+      const challenges = r.rig.find(
+        (e) =>
+          e.answer['dpop-nonce'] !== undefined &&
+          (nonceChallenged(e) || /use_dpop_nonce/.test(e.answer['www-authenticate'] ?? '')),
+      );
+      if (challenges.length === 0)
+        return skip(
+          'no DPoP proof reached either server, so neither asked for a nonce (see client-side/auth/dpop-token-request)',
+        );
+      for (const c of challenges) {
+        const after = r.rig.find((e) => e.seq > c.seq && path(e) === path(c) && e.dpop !== undefined);
+        if (after.length === 0) return fail(`no proof sent again after the nonce challenge: ${cite(r, c)}`);
+        const bad = after.find((e) => e.dpop?.claims.nonce !== c.answer['dpop-nonce']);
+        if (bad)
+          return fail(`a proof without the nonce #${c.seq} gave: ${cite(r, bad)}`, {
+            expected: c.answer['dpop-nonce'],
+            actual: bad.dpop?.claims.nonce ?? null,
+          });
+      }
+      return pass(`the nonce of each challenge used after it (${challenges.map((c) => `#${c.seq}`).join(', ')})`);
+    },
+  ),
+  check(
+    'jwt-bearer-grant',
+    'MUST',
+    RFC(7523, 'section-2.1'),
+    'A client holding a JWT grant (a workload JWT, an ID-JAG) asks the token endpoint with grant_type jwt-bearer and the JWT as its single assertion, without an authorization request',
+    (sc) => sc.grant === 'jwt-bearer',
+    (r) => {
+      const reqs = tokenRequests(r).filter((e) => e.role !== 'identity');
+      const first = reqs[0];
+      if (!first) return skip(ignoredContext(r) ?? 'the client made no token request to the authorization server');
+      const auth = authorizeRequests(r)[0];
+      if (auth) return fail(`an authorization request: ${cite(r, auth)}`);
+      const grants = r.scenario.enterprise ? [...r.rig.jags] : [r.rig.context.valid_jwt];
+      for (const e of reqs) {
+        const f = form(e);
+        const problems = [
+          f.grant_type !== JWT_GRANT && `grant_type ${JSON.stringify(f.grant_type ?? null)} is not ${JWT_GRANT}`,
+          !grants.includes(String(f.assertion)) &&
+            `the assertion parameter is not the ${r.scenario.enterprise ? 'ID-JAG the identity provider issued' : 'JWT the context gave'}`,
+        ].filter((p): p is string => typeof p === 'string');
+        if (problems.length) return fail(`${problems.join('; ')}: ${cite(r, e)}`);
+      }
+      return pass(`${reqs.length} jwt-bearer token request(s): ${cite(r, first)}`);
+    },
+  ),
+  check(
+    'id-jag-exchange',
+    'MUST',
+    RFC(8693, 'section-2.1'),
+    'The ID token is exchanged at the identity provider for an ID-JAG (RFC 8693 token exchange) whose audience is the authorization server, and whose resource, if given, is the MCP server',
+    (sc) => sc.enterprise === true,
+    (r) => {
+      const reqs = tokenRequests(r).filter((e) => e.role === 'identity');
+      const first = reqs[0];
+      if (!first) return skip(ignoredContext(r) ?? 'the client made no token exchange at the identity provider');
+      for (const e of reqs) {
+        const f = form(e);
+        const want: [string, unknown][] = [
+          ['grant_type', TOKEN_EXCHANGE],
+          ['requested_token_type', ID_JAG_TYPE],
+          ['subject_token_type', ID_TOKEN_TYPE],
+          ['audience', r.rig.issuer],
+          // resource is OPTIONAL in the ID-JAG draft: judged when sent.
+          ...(f.resource === undefined ? [] : ([['resource', r.rig.serverUrl]] as [string, unknown][])),
+        ];
+        const problems = [
+          ...want
+            .filter(([k, v]) => String(f[k] ?? '').replace(/\/$/, '') !== String(v).replace(/\/$/, ''))
+            .map(([k, v]) => `${k} ${JSON.stringify(f[k] ?? null)} is not ${v}`),
+          ...(f.subject_token !== r.rig.context.idp_id_token
+            ? ['subject_token is not the ID token the context gave']
+            : []),
+        ];
+        if (problems.length) return fail(`${problems.join('; ')}: ${cite(r, e)}`);
+      }
+      return pass(`ID-JAG requested: ${cite(r, first)}`);
     },
   ),
 ];

@@ -114,6 +114,9 @@ export async function runScenario(
   if (options.signal?.aborted) stop.abort();
   options.signal?.addEventListener('abort', interrupt, { once: true });
   const rig = auth && (await OAuthRig.start(auth.scenario)).mount(server);
+  // The JWTs some authorization scenarios hand the client name their servers' origins: known once they listen.
+  if (rig && Object.keys(rig.context).length)
+    scenario = { ...scenario, context: { ...scenario.context, ...rig.context } };
   if (rig)
     rig.onLoop = () => {
       if (stop.signal.aborted) return;

@@ -2,7 +2,10 @@
 // A conformance-style client built on a TypeScript SDK's OAuth client (v1: @modelcontextprotocol/sdk; v2:
 // @modelcontextprotocol/client), as the SDKs' own conformance clients are: `node sdk-auth-client.mjs [--v2] <url>`.
 // It reads MCP_CONFORMANCE_SCENARIO and MCP_CONFORMANCE_CONTEXT, connects, lists the tools and calls the first one,
-// finishing each authorization the SDK starts by fetching the authorization URL and taking the code from the redirect.
+// finishing each authorization the SDK starts by fetching the authorization URL and taking the code from the redirect,
+// and ends its session (DELETE) before it exits. What the SDK offers is used where the scenario asks for it: a client
+// assertion (private_key_jwt) with the key the context gives; v2 only (v1 has neither): DPoP proofs, and the
+// jwt-bearer grant of workload identity federation and enterprise-managed authorization.
 const v2 = process.argv.includes('--v2');
 const url = process.argv[process.argv.length - 1];
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
@@ -23,7 +26,13 @@ const REDIRECT = 'http://localhost:3000/callback';
 /** An in-memory OAuthClientProvider whose "browser" fetches the authorization URL and keeps the code it redirects to. */
 class Provider {
   constructor() {
-    this.info = context.client_id ? { client_id: context.client_id, client_secret: context.client_secret } : undefined;
+    // A jwt-bearer context (a workload JWT, an ID token) is no authorization-code client: v1, which has no such grant,
+    // goes its usual way (registration) with it.
+    const jwtGrant = context.valid_jwt || context.idp_id_token;
+    this.info =
+      context.client_id && !jwtGrant
+        ? { client_id: context.client_id, client_secret: context.client_secret }
+        : undefined;
     this.saved = undefined;
     this.verifier = '';
     this.code = undefined;
@@ -63,6 +72,12 @@ class Provider {
   codeVerifier() {
     return this.verifier;
   }
+  /** v2: a DPoP key for the whole run where the scenario asks for sender-constrained tokens. */
+  async dpop() {
+    if (!scenario.startsWith('auth/dpop') || !sdk.DpopSession) return undefined;
+    this.session ??= await sdk.DpopSession.create();
+    return this.session;
+  }
   async redirectToAuthorization(authorizationUrl) {
     const r = await fetch(authorizationUrl, { redirect: 'manual' });
     const location = r.headers.get('location');
@@ -74,10 +89,40 @@ class Provider {
   }
 }
 
+/**
+ * v2's jwt-bearer grant (CrossAppAccessProvider): enterprise-managed authorization exchanges the context's ID token at
+ * its identity provider for an ID-JAG (requestJwtAuthorizationGrant); workload identity federation presents the
+ * workload JWT the context gives.
+ */
+const jwtGrant = (assertion) =>
+  new sdk.CrossAppAccessProvider({ assertion, clientId: context.client_id, clientSecret: context.client_secret });
+const enterprise = async (ctx) =>
+  (
+    await sdk.requestJwtAuthorizationGrant({
+      tokenEndpoint: context.idp_token_endpoint,
+      audience: ctx.authorizationServerUrl,
+      resource: ctx.resourceUrl,
+      idToken: context.idp_id_token,
+      clientId: context.idp_client_id,
+      scope: ctx.scope,
+      fetchFn: ctx.fetchFn,
+    })
+  ).jwtAuthGrant;
+
 const provider =
-  scenario.startsWith('auth/client-credentials') && sdk.ClientCredentialsProvider
-    ? new sdk.ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret })
-    : new Provider();
+  context.idp_id_token && sdk.CrossAppAccessProvider
+    ? jwtGrant(enterprise)
+    : context.valid_jwt && sdk.CrossAppAccessProvider
+      ? jwtGrant(async () => context.valid_jwt)
+      : scenario.startsWith('auth/client-credentials') && context.private_key_pem && sdk.PrivateKeyJwtProvider
+        ? new sdk.PrivateKeyJwtProvider({
+            clientId: context.client_id,
+            privateKey: context.private_key_pem,
+            algorithm: context.signing_algorithm,
+          })
+        : scenario.startsWith('auth/client-credentials') && sdk.ClientCredentialsProvider
+          ? new sdk.ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret })
+          : new Provider();
 const client = new Client({ name: 'sdk-conformance-client', version: '1.0.0' });
 
 /** Runs `step`, finishing an authorization the SDK started (at most twice more), as a desktop client would. */
@@ -101,6 +146,13 @@ const connect = async () => {
   await client.connect(transport.current);
 };
 await authorized(connect, transport);
-const { tools } = await authorized(() => client.listTools(), transport);
-if (tools[0]) await authorized(() => client.callTool({ name: tools[0].name, arguments: { text: 'hello' } }), transport);
-await client.close();
+try {
+  const { tools } = await authorized(() => client.listTools(), transport);
+  if (tools[0])
+    await authorized(() => client.callTool({ name: tools[0].name, arguments: { text: 'hello' } }), transport);
+} finally {
+  // The session ends with a DELETE (Streamable HTTP: a client that no longer needs it SHOULD), as a host's client
+  // does, also when a call is refused for good.
+  await transport.current.terminateSession().catch(() => undefined);
+  await client.close();
+}
