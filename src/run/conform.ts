@@ -565,6 +565,10 @@ async function spokenRevisions(
       if (legacy && plan.url === undefined) handover = { ...kept, connection, initialized: reply! };
       else await fresh.close();
     }
+    // Neither was answered (a server slow to start on a loaded machine, or one that answers nothing): the initialize
+    // wire's run says what went wrong there, and the report says why 2026-07-28 was not run.
+    if (!stateless && !legacy && refused === undefined && discoverError === undefined)
+      refused = 'the auto probe had no answer to server/discover, nor to initialize, within --timeout';
     return {
       revisions: [...(stateless ? [STATELESS_REVISION] : []), ...(legacy || !stateless ? [REVISIONS[0]] : [])],
       refused,

@@ -190,6 +190,15 @@ describe('--revision auto on a legacy server that answers server/discover', () =
     );
   });
 
+  it('says why 2026-07-28 was not run when the auto probe had no answer at all', async () => {
+    const silent = ['--', process.execPath, '-e', 'setInterval(() => {}, 1000)'];
+    const r = await runCli(['--timeout', '1', '--only', 'lifecycle/initialize/**', ...silent]);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toContain(
+      'eras        2026-07-28 not run: the auto probe had no answer to server/discover, nor to initialize, within --timeout; the server is tested on the initialize wire only',
+    );
+  });
+
   it('gives --revision 2026-07-28 on that server one failure naming the cause, and skips every other check with it', async () => {
     const r = await runCli([
       '--seed',
