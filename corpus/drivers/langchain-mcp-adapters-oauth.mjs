@@ -1,5 +1,5 @@
 // For the authorization scenarios (docs/clients-auth.md), not a corpus entry: copied by hand beside the installed
-// library (`{corpus}/pkgs/langchain-mcp-adapters/drivers/`) and run as `mcp-conformance client --scenario auth/… --
+// library (`{corpus}/pkgs/langchain-mcp-adapters/drivers/`, with oauth-app.mjs) and run as `mcp-conformance client --scenario auth/… --
 // node langchain-mcp-adapters-oauth.mjs`.
 // @langchain/mcp-adapters' OAuth option, a MultiServerMCPClient server with an `authProvider` (which the library
 // hands to the transport of the TypeScript SDK v1 it is built on), driven as an app would: a user's app passes an
@@ -10,81 +10,11 @@
 import { MultiServerMCPClient } from '@langchain/mcp-adapters';
 import { auth } from '@modelcontextprotocol/sdk/client/auth.js';
 import { ClientCredentialsProvider, PrivateKeyJwtProvider } from '@modelcontextprotocol/sdk/client/auth-extensions.js';
+import { AppProvider } from './oauth-app.mjs';
 
 const url = process.argv.at(-1);
 const scenario = process.env.MCP_CONFORMANCE_SCENARIO ?? '';
 const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? '{}');
-const REDIRECT = 'http://localhost:3000/callback';
-// A jwt-bearer context (a workload JWT, an ID token) names no authorization-code client.
-const jwtGrant = context.valid_jwt || context.idp_id_token;
-
-/** A user's app: an in-memory OAuthClientProvider (a pre-registered client where the context names one). */
-class Provider {
-  constructor() {
-    this.info =
-      context.client_id && !jwtGrant
-        ? { client_id: context.client_id, client_secret: context.client_secret }
-        : undefined;
-    this.clientMetadataUrl = 'https://app.example/oauth/client-metadata.json';
-  }
-  get redirectUrl() {
-    return REDIRECT;
-  }
-  get clientMetadata() {
-    return {
-      client_name: 'langchain-auth-driver',
-      redirect_uris: [REDIRECT],
-      grant_types: ['authorization_code', 'refresh_token'],
-      response_types: ['code'],
-    };
-  }
-  clientInformation() {
-    return this.info;
-  }
-  saveClientInformation(i) {
-    this.info = i;
-  }
-  tokens() {
-    return this.saved;
-  }
-  saveTokens(t) {
-    this.saved = t;
-  }
-  saveCodeVerifier(v) {
-    this.verifier = v;
-  }
-  codeVerifier() {
-    return this.verifier;
-  }
-  /**
-   * What discovery found (the resource metadata URL the 401 named, the authorization server), kept for the callback
-   * leg as the code verifier is: the app's auth() call reads it, then drops it (see authorized()).
-   */
-  saveDiscoveryState(s) {
-    this.discovery = s;
-  }
-  discoveryState() {
-    return this.discovery;
-  }
-  invalidateCredentials(scope) {
-    if (scope === 'all' || scope === 'client') this.info = undefined;
-    if (scope === 'all' || scope === 'tokens') this.saved = undefined;
-    if (scope === 'all' || scope === 'discovery') this.discovery = undefined;
-  }
-  state() {
-    this.sent = crypto.randomUUID();
-    return this.sent;
-  }
-  /** The user's browser: the authorization endpoint redirects to the callback, whose code and state are kept. */
-  async redirectToAuthorization(u) {
-    const r = await fetch(u, { redirect: 'manual' });
-    const loc = r.headers.get('location');
-    if (!loc) throw new Error(`authorization endpoint answered ${r.status}`);
-    const back = new URL(loc);
-    if (back.searchParams.get('state') !== this.sent) throw new Error('state mismatch');
-    this.code = back.searchParams.get('code') ?? undefined;
-  }
-}
 
 const credentials = scenario.startsWith('auth/client-credentials');
 const provider =
@@ -96,7 +26,7 @@ const provider =
       })
     : credentials
       ? new ClientCredentialsProvider({ clientId: context.client_id, clientSecret: context.client_secret })
-      : new Provider();
+      : new AppProvider(context, 'langchain-auth-driver');
 
 /** Runs `step`; when it fails with a code waiting at the callback, redeems it and runs the step again (2 more times). */
 async function authorized(step) {
