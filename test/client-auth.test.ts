@@ -19,6 +19,8 @@ interface Row {
   check: string;
   expect: 'fail' | 'warn';
   scenario: string;
+  /** The revision to run it at (default: the scenario's first). */
+  revision?: string;
   why: string;
 }
 const ROWS = (
@@ -87,7 +89,7 @@ describe('a client that makes one request past initialization', () => {
     if (!pick) throw new Error('no migration scenario');
     const record = await runScenario(
       mcpScenarioOf(pick.scenario),
-      pick.scenario.revision,
+      pick.revision,
       { ...options, client: reference({ 'list-only': true }) },
       pick,
     );
@@ -99,13 +101,46 @@ describe('a client that makes one request past initialization', () => {
   });
 });
 
+describe('a client whose flow breaks before MCP', () => {
+  it('is judged on the requests it made; the checks of MCP frames skip, naming what it did', async () => {
+    const report = await runClientConformance({
+      ...options,
+      client: reference({ 'no-pkce': true, 'stop-before-token': true }),
+      scenarios: ['auth/metadata-default'],
+      revision: '2025-11-25',
+    });
+    const byId = (id: string) => report.checks.find((c) => c.id === id);
+    expect(report.checks.filter((c) => c.status === 'error').map((c) => c.id)).toEqual([]);
+    expect(byId('client-side/auth/pkce')?.status).toBe('fail');
+    expect(byId('client-side/auth/pkce')?.message).toMatch(/#\d+ GET http.*\/authorize/);
+    const frames = byId('client-side/frames/json');
+    expect(frames?.status).toBe('skip');
+    expect(frames?.message).toMatch(
+      /no MCP message reached the test server \(\d+ HTTP requests: POST \/mcp → 401; .*exited with code 1/,
+    );
+  });
+
+  it('is a harness error only when it made no request at all', async () => {
+    const report = await runClientConformance({
+      ...options,
+      client: async () => {
+        throw new Error('crashed at start');
+      },
+      scenarios: ['auth/metadata-default'],
+      revision: '2025-11-25',
+    });
+    expect(new Set(report.checks.map((c) => c.status))).toEqual(new Set(['error']));
+    expect(report.checks[0]?.message).toMatch(/made no request to the test server or the authorization servers/);
+  });
+});
+
 describe('faulty OAuth clients', () => {
   it.each(ROWS.map((r) => [r.fault, r] as const))('%s trips its check and no other', async (_, row) => {
-    const pick = authPlan({}, [row.scenario])[0];
+    const pick = authPlan({ revision: row.revision }, [row.scenario])[0];
     if (!pick) throw new Error(`no scenario ${row.scenario}`);
     const record = await runScenario(
       mcpScenarioOf(pick.scenario),
-      pick.scenario.revision,
+      pick.revision,
       {
         ...options,
         client: reference({ [row.fault]: true }),

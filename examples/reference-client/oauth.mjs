@@ -119,6 +119,7 @@ function asMetadataUrls(issuer, revision, faults) {
  */
 export async function connect(serverUrl, env = process.env, faults = {}) {
   const revision = env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25';
+  const stateless = revision === '2026-07-28';
   const context = env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(env.MCP_CONFORMANCE_CONTEXT) : {};
   const mcpUrl = new URL(serverUrl);
   const state = { token: undefined, refresh: undefined, as: undefined, client: undefined, scope: undefined };
@@ -204,6 +205,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       body: JSON.stringify({
         client_name: 'mcp-conformance reference client',
         redirect_uris: [redirect],
+        // A loopback redirect: a native application (OpenID Connect Registration §2; SEP-837).
+        ...(!faults['no-application-type'] && { application_type: faults['web-application-type'] ? 'web' : 'native' }),
         grant_types: ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: method,
@@ -360,6 +363,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     }
     const code = got.get('code');
     if (!code) throw new Error(`authorization failed: ${got.get('error')}`);
+    // `stop-before-token` (not a fault): a flow that breaks here, as a client's own bug or a refusal would end it.
+    if (faults['stop-before-token']) throw new Error('stopped before the token request');
     await tokenRequest({
       grant_type: 'authorization_code',
       code,
@@ -386,6 +391,11 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       else if (state.token) headers = { ...headers, ...present('POST', url) };
       if (sessionId) headers['Mcp-Session-Id'] = sessionId;
       if (revision !== '2025-03-26') headers['MCP-Protocol-Version'] = revision;
+      // 2026-07-28 (SEP-2243): the method and the name a request is about, as headers.
+      if (stateless && message.method) {
+        headers['Mcp-Method'] = message.method;
+        if (message.params?.name !== undefined) headers['Mcp-Name'] = String(message.params.name);
+      }
       const r = await fetch(url, { method: 'POST', headers, body: JSON.stringify(message) });
       sessionId = r.headers.get('mcp-session-id') ?? sessionId;
       const challenge = bearerParams(r.headers.get('www-authenticate'));
@@ -441,21 +451,34 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       return JSON.parse(text);
     }
   }
-  const request = (method, params) => send({ jsonrpc: '2.0', id: nextId++, method, ...(params && { params }) });
+  const clientInfo = { name: 'mcp-conformance-reference-client', version: '1.0.0' };
+  // 2026-07-28 has no handshake: every request carries the version, capabilities and client info in _meta.
+  const meta = stateless
+    ? {
+        _meta: {
+          'io.modelcontextprotocol/protocolVersion': revision,
+          'io.modelcontextprotocol/clientCapabilities': {},
+          'io.modelcontextprotocol/clientInfo': clientInfo,
+        },
+      }
+    : {};
+  const request = (method, params) =>
+    send({ jsonrpc: '2.0', id: nextId++, method, ...((params || stateless) && { params: { ...params, ...meta } }) });
 
   try {
-    await request('initialize', {
-      protocolVersion: revision,
-      capabilities: {},
-      clientInfo: { name: 'mcp-conformance-reference-client', version: '1.0.0' },
-    });
-    await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    // A client that only lists (`list-only`) makes that one request.
+    if (stateless) {
+      if (!faults['list-only']) await request('server/discover', {});
+    } else {
+      await request('initialize', { protocolVersion: revision, capabilities: {}, clientInfo });
+      await send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    }
     const listed = await request('tools/list', {});
     // `list-only` (not a fault): a client that lists and leaves, as CLIs that only list do.
     if (faults['list-only']) return;
     const tool = listed?.result?.tools?.[0];
     if (tool) await request('tools/call', { name: tool.name, arguments: { text: 'hello' } });
-    await request('ping');
+    if (!stateless) await request('ping');
   } finally {
     // The session ends with a DELETE (the Streamable HTTP transport's SHOULD), also when the client gives up.
     if (sessionId) {

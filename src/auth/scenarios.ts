@@ -12,8 +12,9 @@ export type IssMode = 'sent' | 'not-advertised' | 'missing' | 'wrong' | 'unexpec
 export interface AuthScenario {
   name: string;
   /**
-   * Core scenarios make the verdict; drafts (behaviour the next revision or a SEP asks for: RFC 9207 iss, offline
-   * access) and extensions are reported beside it.
+   * Core scenarios make the verdict; extensions (optional by definition: SEP-1730) are reported beside it, as drafts
+   * would be (behaviour no released revision asks for yet; none now: the iss, migration and offline-access scenarios
+   * are rules of 2026-07-28 and run at it alone).
    */
   tier: 'core' | 'draft' | 'extension';
   description: string;
@@ -72,8 +73,11 @@ export interface AuthScenario {
   migrate?: boolean;
   /** What a conformant client does: gets a token and uses it, or stops before it sends one. */
   outcome: 'connect' | 'refuse';
-  /** The revision the scenario is written for (MCP_CONFORMANCE_PROTOCOL_VERSION). */
-  revision: string;
+  /**
+   * The revisions it runs at (MCP_CONFORMANCE_PROTOCOL_VERSION), each a run of its own: those the official frozen sets
+   * (requirements/<revision>.yaml) list it under, else those whose rules it judges.
+   */
+  revisions: readonly string[];
 }
 
 export const PRE_REGISTERED = {
@@ -90,6 +94,10 @@ export const ENTERPRISE = {
 };
 
 const PRM = '/.well-known/oauth-protected-resource/mcp';
+/** The revisions of the official frozen sets: a scenario both list runs at each, with the lifecycle of each. */
+const BOTH = ['2025-11-25', '2026-07-28'] as const;
+/** Rules that first appear in 2026-07-28 (RFC 9207 iss: SEP-2468; migration: SEP-2352; offline access: SEP-2207). */
+const STATELESS_ONLY = ['2026-07-28'] as const;
 const base = {
   tier: 'core',
   prm: PRM,
@@ -100,7 +108,7 @@ const base = {
   dcr: true,
   cimd: false,
   outcome: 'connect',
-  revision: '2025-11-25',
+  revisions: BOTH,
 } as const satisfies Partial<AuthScenario>;
 
 type Row = Omit<AuthScenario, keyof typeof base> & Partial<AuthScenario>;
@@ -177,19 +185,16 @@ export const SCENARIOS: readonly AuthScenario[] = [
     name: 'auth/token-endpoint-auth-basic',
     description: 'The server supports client_secret_basic only',
     authMethods: ['client_secret_basic'],
-    revision: '2025-06-18',
   }),
   s({
     name: 'auth/token-endpoint-auth-post',
     description: 'The server supports client_secret_post only',
     authMethods: ['client_secret_post'],
-    revision: '2025-06-18',
   }),
   s({
     name: 'auth/token-endpoint-auth-none',
     description: 'The server supports public clients only (none)',
     authMethods: ['none'],
-    revision: '2025-06-18',
   }),
   s({
     name: 'auth/2025-03-26-oauth-metadata-backcompat',
@@ -197,7 +202,7 @@ export const SCENARIOS: readonly AuthScenario[] = [
     prm: undefined,
     prmInChallenge: false,
     asOnResource: true,
-    revision: '2025-03-26',
+    revisions: ['2025-03-26'],
   }),
   s({
     name: 'auth/2025-03-26-oauth-endpoint-fallback',
@@ -206,7 +211,7 @@ export const SCENARIOS: readonly AuthScenario[] = [
     prmInChallenge: false,
     asOnResource: true,
     asMetadata: 'none',
-    revision: '2025-03-26',
+    revisions: ['2025-03-26'],
   }),
   s({
     name: 'auth/resource-mismatch',
@@ -222,47 +227,47 @@ export const SCENARIOS: readonly AuthScenario[] = [
   }),
   s({
     name: 'auth/iss-supported',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'iss advertised and sent: the client accepts it',
     iss: 'sent',
   }),
   s({
     name: 'auth/iss-not-advertised',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'iss neither advertised nor sent',
     iss: 'not-advertised',
   }),
   s({
     name: 'auth/iss-supported-missing',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'iss advertised but left out of the redirect: the client rejects it',
     iss: 'missing',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/iss-wrong-issuer',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'iss names another issuer: the client rejects it',
     iss: 'wrong',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/iss-unexpected',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'iss not advertised, but sent with another issuer: the client rejects it',
     iss: 'unexpected',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/iss-normalized',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'iss equal to the issuer only after URL normalization: simple string comparison rejects it',
     iss: 'normalized',
     outcome: 'refuse',
   }),
   s({
     name: 'auth/authorization-server-migration',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description:
       "After the first authorized request the resource metadata names another authorization server and the first one's tokens are refused: the client registers with the new one",
     challengeScope: 'mcp:basic',
@@ -270,7 +275,7 @@ export const SCENARIOS: readonly AuthScenario[] = [
   }),
   s({
     name: 'auth/offline-access-scope',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'offline_access and refresh_token offered; the first access token expires after one use',
     scopesSupported: ['mcp:basic', 'offline_access'],
     asScopes: ['mcp:basic', 'offline_access'],
@@ -278,7 +283,7 @@ export const SCENARIOS: readonly AuthScenario[] = [
   }),
   s({
     name: 'auth/offline-access-not-supported',
-    tier: 'draft',
+    revisions: STATELESS_ONLY,
     description: 'offline_access is not offered: the client does not ask for it',
     scopesSupported: ['mcp:basic'],
     asScopes: ['mcp:basic'],
@@ -375,7 +380,7 @@ export function mcpScenarioOf(sc: AuthScenario): Scenario {
   return {
     name: sc.name,
     description: sc.description,
-    revisions: [sc.revision],
+    revisions: sc.revisions,
     context: contextOf(sc) ?? {},
     tools: [
       {

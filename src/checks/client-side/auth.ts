@@ -44,6 +44,15 @@ function clientIdOf(e: HttpExchange): string | undefined {
   return typeof assertion === 'string' ? (readAssertion(assertion)?.claims.iss as string | undefined) : undefined;
 }
 
+const registrations = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && path(e).endsWith('/register'));
+const onLoopback = (u: unknown) => {
+  try {
+    return isLoopback(new URL(String(u)));
+  } catch {
+    return false;
+  }
+};
+
 /** Why there is nothing to judge when the client never asked for authorization. */
 const NO_AUTHORIZATION = 'the client made no authorization request';
 
@@ -88,6 +97,7 @@ function check(
     title: text,
     requirement: requirement(`client-side.auth.${id}`, level, link, text),
     scenarios: SCENARIOS.filter(applies).map((sc) => sc.name),
+    readsExchanges: true,
     judge: (record) =>
       record.auth ? judged(record.auth, judge) : skip(`${record.scenario.name}: not an authorization scenario`),
   };
@@ -329,7 +339,7 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     `${AUTHZ}#resource-parameter-implementation`,
     "Authorization and token requests carry resource naming the MCP server's canonical URI",
     // A jwt-bearer grant's resource is the grant's own (the ID-JAG's: client-side/auth/id-jag-exchange).
-    (sc) => sc.revision >= '2025-06-18' && !sc.resourceMismatch && sc.grant !== 'jwt-bearer',
+    (sc) => !sc.revisions.includes('2025-03-26') && !sc.resourceMismatch && sc.grant !== 'jwt-bearer',
     (r) => {
       const reqs = [
         ...authorizeRequests(r).map((e) => ({ e, v: query(e).get('resource') })),
@@ -368,6 +378,37 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         : pass('redirect URIs on loopback or https');
     },
   ),
+  {
+    ...check(
+      'application-type',
+      'MUST',
+      `${AUTHZ}#dynamic-client-registration`,
+      'MCP clients MUST specify an appropriate `application_type` during Dynamic Client Registration',
+      (sc) => sc.dcr,
+      (r) => {
+        const regs = registrations(r);
+        if (regs.length === 0) return skip('the client made no dynamic registration');
+        for (const e of regs) {
+          const type = form(e).application_type;
+          if (type !== 'native' && type !== 'web')
+            return fail(
+              `application_type ${type === undefined ? 'missing' : JSON.stringify(type)} in the registration: ${cite(r, e)}`,
+              { expected: '"native" or "web"', actual: type === undefined ? null : JSON.stringify(type) },
+            );
+          // "Native applications … SHOULD use native": a client whose redirects are all on loopback is one.
+          const uris = Array.isArray(form(e).redirect_uris) ? (form(e).redirect_uris as unknown[]) : [];
+          if (type === 'web' && uris.length > 0 && uris.every((u) => onLoopback(u)))
+            return warn(`application_type "web" with loopback redirect URIs only (a native client): ${cite(r, e)}`, {
+              expected: '"native"',
+              actual: '"web"',
+            });
+        }
+        return pass(`application_type ${regs.map((e) => JSON.stringify(form(e).application_type)).join(', ')}`);
+      },
+    ),
+    // SEP-837 is a rule of 2026-07-28: earlier revisions say nothing of application_type.
+    revisions: ['2026-07-28'],
+  },
   check(
     'scope-challenge',
     'MUST',

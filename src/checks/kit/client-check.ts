@@ -45,6 +45,8 @@ export interface ClientCheckDef {
   transport?: 'http' | 'stdio';
   /** The revisions it applies to (default: every one). */
   revisions?: readonly string[];
+  /** It judges HTTP exchanges (the authorization checks), so it has something to judge where no MCP frame came. */
+  readsExchanges?: boolean;
   /** The verdict on one scenario; a skip says why it did not apply there. */
   judge(record: ScenarioRecord): Outcome;
 }

@@ -90,7 +90,8 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
     });
   } catch (err) {
     const message = (err as Error).message;
-    if (message.startsWith('unknown scenario') || / does not run over /.test(message)) throw new UsageError(message);
+    if (message.startsWith('unknown scenario') || / does not run (over|at) /.test(message))
+      throw new UsageError(message);
     throw err;
   }
   if (baseline)

@@ -93,6 +93,8 @@ export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios' | 
 /** An authorization scenario to run (auth/…), and whether it was named (then a draft or extension failure counts). */
 export interface AuthPick {
   scenario: AuthScenario;
+  /** The revision of this run of it (MCP_CONFORMANCE_PROTOCOL_VERSION). */
+  revision: string;
   counted: boolean;
 }
 
@@ -302,6 +304,12 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
         reasons.push(era);
         continue;
       }
+      // A flow that broke before MCP (a refused token request, a client that gave up): what it did ask is judged by
+      // the checks that read HTTP exchanges; the checks of MCP frames have nothing to read, and say why.
+      if (!def.readsExchanges && r.transport === 'http' && r.conv.frames.length === 0) {
+        reasons.push(`${where(r)}: no MCP message reached the test server (${sawOnly(r)})`);
+        continue;
+      }
       let o: Outcome;
       try {
         o = def.judge(r);
@@ -378,7 +386,7 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
             : runScenario(scenario, revision, options),
     ),
     ...authPlan(options, authNames).map(
-      (auth) => () => runScenario(mcpScenarioOf(auth.scenario), auth.scenario.revision, options, auth),
+      (auth) => () => runScenario(mcpScenarioOf(auth.scenario), auth.revision, options, auth),
     ),
   ];
   records.push(...(await sideBySide(jobs, widthOf(options), options.signal)).flat());
@@ -388,17 +396,16 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
       !options.skip?.some((g) => globToRegExp(g).test(c.id)),
   );
   let checks = judge(selected, records);
-  // A client that never spoke MCP: every check is a harness error (an authorization scenario where a conformant client
-  // stops before it has a token is not counted).
-  const spoken = records.filter((r) => r.auth?.scenario.outcome !== 'refuse');
-  if (spoken.length > 0 && spoken.every((r) => r.conv.frames.length === 0))
+  // A client that made no request at all, in any scenario: every check is a harness error. One that made some (a flow
+  // that broke, a refusal it gave up on) is judged on what it asked.
+  if (records.length > 0 && !records.some(madeRequests))
     checks = checks.map((c) => ({
       ...c,
       status: 'error' as const,
       message:
         transport === 'stdio' && records.every((r) => !r.stdio)
           ? `the client never started {server} in any scenario (${describeExits(records)})`
-          : `the client never sent MCP to the test server in any scenario (${describeExits(spoken)})`,
+          : `the client made no request to the test server or the authorization servers in any scenario (${describeExits(records)})`,
     }));
   if (options.strict) checks = checks.map((c) => (c.status === 'warn' ? { ...c, status: 'fail' as const } : c));
   const client = records.find((r) => r.conv.clientInfo)?.conv;
@@ -473,15 +480,51 @@ function isAuthScenario(name: string): boolean {
   return AUTH_SCENARIOS.some((s) => s.name === name);
 }
 
-/** The authorization scenarios asked for: those named (counted in full), or every one of the tiers `auth` says. */
-export function authPlan(options: Pick<ClientRunOptions, 'auth'>, names: readonly string[] = []): AuthPick[] {
-  if (names.length)
-    return AUTH_SCENARIOS.filter((s) => names.includes(s.name)).map((scenario) => ({ scenario, counted: true }));
-  if (!options.auth) return [];
-  return AUTH_SCENARIOS.filter((s) => options.auth === 'all' || s.tier !== 'extension').map((scenario) => ({
-    scenario,
-    counted: false,
-  }));
+/**
+ * The authorization scenarios asked for, each at every revision it runs at (or at the one `revision` names, where it
+ * has it): those named (counted in full), or every one of the tiers `auth` says.
+ */
+export function authPlan(
+  options: Pick<ClientRunOptions, 'auth' | 'revision'>,
+  names: readonly string[] = [],
+): AuthPick[] {
+  const picked = names.length
+    ? AUTH_SCENARIOS.filter((s) => names.includes(s.name))
+    : options.auth
+      ? AUTH_SCENARIOS.filter((s) => options.auth === 'all' || s.tier !== 'extension')
+      : [];
+  const one =
+    options.revision && options.revision !== 'auto' && options.revision !== 'all' ? options.revision : undefined;
+  const at = (sc: AuthScenario) =>
+    !one
+      ? sc.revisions
+      : // 2025-06-18 has the authorization of 2025-11-25 (resource metadata, RFC 8707), so those scenarios run there.
+        sc.revisions.includes(one) || (one === '2025-06-18' && sc.revisions.includes('2025-11-25'))
+        ? [one]
+        : [];
+  const absent = picked.filter((sc) => names.includes(sc.name) && at(sc).length === 0);
+  if (absent.length > 0)
+    throw new Error(
+      `scenario ${absent.map((sc) => sc.name).join(', ')} does not run at ${one}: it runs at ${absent[0]?.revisions.join(', ')}`,
+    );
+  return picked.flatMap((scenario) =>
+    at(scenario).map((revision) => ({ scenario, revision, counted: names.length > 0 })),
+  );
+}
+
+/** Whether the client asked anything in a scenario: an MCP frame, or any HTTP request to the suite's servers. */
+function madeRequests(r: ScenarioRecord): boolean {
+  return r.conv.frames.length > 0 || (r.http?.exchanges.length ?? 0) > 0 || (r.auth?.rig.log.exchanges.length ?? 0) > 0;
+}
+
+/** What a scenario without MCP saw: its HTTP requests (the first few) and how the client ended. */
+function sawOnly(r: ScenarioRecord): string {
+  const seen = (r.auth?.rig.log.exchanges ?? r.http?.exchanges ?? []).map(
+    (e) => `${e.method} ${new URL(e.url, 'http://x').pathname} → ${e.status ?? 'no answer'}`,
+  );
+  const shown = seen.slice(0, 4).join('; ');
+  if (seen.length === 0) return `no HTTP request either; ${describeExits([r])}`;
+  return `${seen.length} HTTP request${seen.length === 1 ? '' : 's'}: ${shown}${seen.length > 4 ? '; …' : ''}; ${describeExits([r])}`;
 }
 
 function describeExits(records: readonly ScenarioRecord[]): string {
