@@ -207,7 +207,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
         redirect_uris: [redirect],
         // A loopback redirect: a native application (OpenID Connect Registration §2; SEP-837).
         ...(!faults['no-application-type'] && { application_type: faults['web-application-type'] ? 'web' : 'native' }),
-        grant_types: ['authorization_code', 'refresh_token'],
+        grant_types: faults['no-refresh-grant'] ? ['authorization_code'] : ['authorization_code', 'refresh_token'],
         response_types: ['code'],
         token_endpoint_auth_method: method,
       }),
@@ -232,7 +232,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     if (!scopes) return undefined;
     const offered = state.as.meta.scopes_supported?.includes('offline_access');
     scopes = scopes.filter((s) => s !== 'offline_access' || offered);
-    if (offered && !faults['no-refresh'] && !scopes.includes('offline_access')) scopes.push('offline_access');
+    if (offered && !scopes.includes('offline_access')) scopes.push('offline_access');
     return scopes.join(' ');
   }
 

@@ -277,7 +277,9 @@ export const SCENARIOS: readonly AuthScenario[] = [
     name: 'auth/offline-access-scope',
     revisions: STATELESS_ONLY,
     description: 'offline_access and refresh_token offered; the first access token expires after one use',
-    scopesSupported: ['mcp:basic', 'offline_access'],
+    // The resource metadata leaves offline_access out (SEP-2207: a resource server SHOULD NOT list it); the
+    // authorization server's metadata offers it.
+    scopesSupported: ['mcp:basic'],
     asScopes: ['mcp:basic', 'offline_access'],
     offlineAccess: 'supported',
   }),

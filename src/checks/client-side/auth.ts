@@ -615,7 +615,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         return asked
           ? warn(`offline_access asked for where the server does not offer it: ${cite(r, first)}`)
           : pass('offline_access not asked for');
-      if (!asked) return warn(`offline_access offered but not asked for: ${cite(r, first)}`);
+      // "MAY add offline_access … when the Authorization Server's metadata lists it": leaving it out is the client's choice.
+      if (!asked) return pass('offline_access offered and not asked for (a client MAY ask for it)');
       const expired = r.rig.find((e) => e.role === 'resource' && e.status === 401 && bearerOf(e) !== undefined)[0];
       if (!expired) return skip('the client made one MCP request only: its token never expired');
       const refresh = tokenRequests(r).find((e) => e.seq > expired.seq);
@@ -623,6 +624,32 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       return form(refresh).grant_type === 'refresh_token'
         ? pass(`refreshed: ${cite(r, refresh)}`)
         : warn(`a new authorization instead of a refresh: ${cite(r, refresh)}`);
+    },
+  ),
+  check(
+    'refresh-grant-type',
+    'SHOULD',
+    'https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#refresh-tokens',
+    'A client that wants refresh tokens lists refresh_token in the grant_types of its client metadata (registration or document)',
+    (sc) => sc.offlineAccess === 'supported',
+    (r) => {
+      // What the client said of itself: its registration's body, or the metadata document the server fetched.
+      const said = [
+        ...registrations(r).map((e) => ({ grants: form(e).grant_types, where: cite(r, e) })),
+        ...[...r.rig.clients.values()].flatMap((c) =>
+          c.via === 'cimd' && isObject(c.document?.body)
+            ? [{ grants: c.document.body.grant_types, where: c.client_id }]
+            : [],
+        ),
+      ];
+      if (said.length === 0) return skip('the client neither registered nor had a metadata document fetched');
+      const without = said.find((m) => !Array.isArray(m.grants) || !m.grants.includes('refresh_token'));
+      return without
+        ? warn(`grant_types ${JSON.stringify(without.grants ?? null)} lacks refresh_token: ${without.where}`, {
+            expected: 'grant_types including refresh_token',
+            actual: JSON.stringify(without.grants ?? null),
+          })
+        : pass('refresh_token in the grant_types of its client metadata');
     },
   ),
   check(
