@@ -12,6 +12,7 @@ import { CLIENT_CHECKS } from '../src/checks/client-side/index.js';
 import { type ClientContract, authPlan, judge, runClientConformance, runScenario } from '../src/run/client/run.js';
 import { mcpScenarioOf } from '../src/auth/scenarios.js';
 import type { Report } from '../src/schema/generated/report.js';
+import type { ScenarioRecord } from '../src/checks/kit/client-check.js';
 import { accessTokenHash, readProof, thumbprint } from '../src/auth/dpop.js';
 
 interface Row {
@@ -19,6 +20,8 @@ interface Row {
   check: string;
   expect: 'fail' | 'warn';
   scenario: string;
+  /** The revision the row's check judges the record at, where it is not the scenario's. */
+  revision?: string;
   why: string;
 }
 const ROWS = (
@@ -54,9 +57,13 @@ describe('client authorization scenarios', () => {
     expect(SCENARIOS.filter((s) => !ran.has(s.name)).map((s) => s.name)).toEqual([]);
     const bad = report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip');
     expect(bad.map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
-    // Every authorization check has something to judge (the extension-only one too), and the session's checks judge.
+    // Every authorization check has something to judge (the extension-only one too, not those of a later revision than
+    // the scenarios run at), and the session's checks judge.
+    const later = new Set(CLIENT_AUTH_CHECKS.filter((c) => c.revisions).map((c) => c.id));
     expect(
-      report.checks.filter((c) => c.id.startsWith('client-side/auth/') && c.status !== 'pass').map((c) => c.id),
+      report.checks
+        .filter((c) => c.id.startsWith('client-side/auth/') && c.status !== 'pass' && !later.has(c.id))
+        .map((c) => c.id),
     ).toEqual([]);
     for (const id of ['client-side/frames/json', 'client-side/lifecycle/initialize-first', 'client-side/http/accept'])
       expect(report.checks.find((c) => c.id === id)?.status, id).toBe('pass');
@@ -99,6 +106,68 @@ describe('a client that makes one request past initialization', () => {
   });
 });
 
+/** The verdict of one authorization check on a record taken as at `revision` (a rule the scenario cannot run at yet). */
+function judgedAt(id: string, record: ScenarioRecord, revision: string) {
+  const def = CLIENT_AUTH_CHECKS.find((c) => c.id === id);
+  if (!def?.revisions?.includes(revision)) throw new Error(`${id} does not judge ${revision}`);
+  return def.judge({ ...record, revision });
+}
+
+describe('the step-up scope union (2026-07-28)', () => {
+  it('the reference client asks again for what it had as well; the check judges 2026-07-28 records only', async () => {
+    const pick = authPlan({}, ['auth/scope-step-up'])[0];
+    if (!pick) throw new Error('no step-up scenario');
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.scenario.revision,
+      { ...options, client: reference() },
+      pick,
+    );
+    // The 403 names the new scope alone, and scopes_supported neither of them: the union is the client's own.
+    const forbidden = record.auth?.rig.find((e) => e.status === 403)[0];
+    expect(forbidden?.answer['www-authenticate']).toMatch(/scope="mcp:write"/);
+    expect(judgedAt('client-side/auth/scope-union', record, '2026-07-28').status).toBe('pass');
+    const at = judge(CLIENT_AUTH_CHECKS, [record]).find((r) => r.id === 'client-side/auth/scope-union');
+    expect(at?.status).toBe('skip');
+  });
+});
+
+describe('a public client that registers without a token endpoint method', () => {
+  it.each(['auth/metadata-default', 'auth/dpop'])(
+    'is registered as one (none, no secret) and passes %s',
+    async (name) => {
+      const pick = authPlan({}, [name])[0];
+      if (!pick) throw new Error(`no scenario ${name}`);
+      const record = await runScenario(
+        mcpScenarioOf(pick.scenario),
+        pick.scenario.revision,
+        { ...options, client: reference({ 'no-auth-method': true }) },
+        pick,
+      );
+      const registered = [...(record.auth?.rig.clients.values() ?? [])].filter((c) => c.via === 'dcr');
+      expect(registered.map((c) => [c.token_endpoint_auth_method, c.client_secret])).toEqual([['none', undefined]]);
+      const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
+      expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id)).toEqual([]);
+      expect(results.find((r) => r.id === 'client-side/auth/authorizes')?.status).toBe('pass');
+    },
+  );
+
+  it('is still held to client_secret_basic where the scenario offers nothing else', async () => {
+    const pick = authPlan({}, ['auth/token-endpoint-auth-basic'])[0];
+    if (!pick) throw new Error('no scenario');
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.scenario.revision,
+      { ...options, client: reference({ 'no-auth-method': true }) },
+      pick,
+    );
+    const got = judge(CLIENT_AUTH_CHECKS, [record]).find((r) => r.id === 'client-side/auth/token-endpoint-auth');
+    expect(`${got?.status}: ${got?.message}`).toMatch(
+      /^fail: .*none where the client is registered for client_secret_basic/,
+    );
+  });
+});
+
 describe('faulty OAuth clients', () => {
   it.each(ROWS.map((r) => [r.fault, r] as const))('%s trips its check and no other', async (_, row) => {
     const pick = authPlan({}, [row.scenario])[0];
@@ -113,7 +182,7 @@ describe('faulty OAuth clients', () => {
       pick,
     );
     const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
-    const got = results.find((r) => r.id === row.check);
+    const got = row.revision ? judgedAt(row.check, record, row.revision) : results.find((r) => r.id === row.check);
     const others = results.filter((r) => r.id !== row.check && r.status !== 'pass' && r.status !== 'skip');
     expect(`${got?.status}: ${got?.message}`, row.why).toMatch(new RegExp(`^${row.expect}: `));
     expect(others.map((r) => `${r.id}: ${r.status}: ${r.message}`)).toEqual([]);
