@@ -12,6 +12,7 @@ import { CLIENT_CHECKS } from '../src/checks/client-side/index.js';
 import { type ClientContract, authPlan, judge, runClientConformance, runScenario } from '../src/run/client/run.js';
 import { mcpScenarioOf } from '../src/auth/scenarios.js';
 import type { Report } from '../src/schema/generated/report.js';
+import type { ScenarioRecord } from '../src/checks/kit/client-check.js';
 import { accessTokenHash, readProof, thumbprint } from '../src/auth/dpop.js';
 
 interface Row {
@@ -56,7 +57,8 @@ describe('client authorization scenarios', () => {
     expect(SCENARIOS.filter((s) => !ran.has(s.name)).map((s) => s.name)).toEqual([]);
     const bad = report.checks.filter((c) => c.status !== 'pass' && c.status !== 'skip');
     expect(bad.map((c) => `${c.id}: ${c.status}: ${c.message}`)).toEqual([]);
-    // Every authorization check has something to judge (the extension-only one too), and the session's checks judge.
+    // Every authorization check has something to judge (the extension-only one and those of 2026-07-28 too), and the
+    // session's checks judge.
     expect(
       report.checks.filter((c) => c.id.startsWith('client-side/auth/') && c.status !== 'pass').map((c) => c.id),
     ).toEqual([]);
@@ -131,6 +133,60 @@ describe('a client whose flow breaks before MCP', () => {
     });
     expect(new Set(report.checks.map((c) => c.status))).toEqual(new Set(['error']));
     expect(report.checks[0]?.message).toMatch(/made no request to the test server or the authorization servers/);
+  });
+});
+
+describe('the step-up scope union (2026-07-28)', () => {
+  it('the reference client asks again for what it had as well; the check judges 2026-07-28 runs only', async () => {
+    const at = async (revision: string) => {
+      const pick = authPlan({ revision }, ['auth/scope-step-up'])[0];
+      if (!pick) throw new Error('no step-up scenario');
+      return runScenario(mcpScenarioOf(pick.scenario), pick.revision, { ...options, client: reference() }, pick);
+    };
+    const record = await at('2026-07-28');
+    // The 403 names the new scope alone, and scopes_supported neither of them: the union is the client's own.
+    const forbidden = record.auth?.rig.find((e) => e.status === 403)[0];
+    expect(forbidden?.answer['www-authenticate']).toMatch(/scope="mcp:write"/);
+    const union = (r: ScenarioRecord) =>
+      judge(CLIENT_AUTH_CHECKS, [r]).find((c) => c.id === 'client-side/auth/scope-union')?.status;
+    expect(union(record)).toBe('pass');
+    expect(union(await at('2025-11-25'))).toBe('skip');
+  });
+});
+
+describe('a public client that registers without a token endpoint method', () => {
+  it.each(['auth/metadata-default', 'auth/dpop'])(
+    'is registered as one (none, no secret) and passes %s',
+    async (name) => {
+      const pick = authPlan({}, [name])[0];
+      if (!pick) throw new Error(`no scenario ${name}`);
+      const record = await runScenario(
+        mcpScenarioOf(pick.scenario),
+        pick.revision,
+        { ...options, client: reference({ 'no-auth-method': true }) },
+        pick,
+      );
+      const registered = [...(record.auth?.rig.clients.values() ?? [])].filter((c) => c.via === 'dcr');
+      expect(registered.map((c) => [c.token_endpoint_auth_method, c.client_secret])).toEqual([['none', undefined]]);
+      const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
+      expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id)).toEqual([]);
+      expect(results.find((r) => r.id === 'client-side/auth/authorizes')?.status).toBe('pass');
+    },
+  );
+
+  it('is still held to client_secret_basic where the scenario offers nothing else', async () => {
+    const pick = authPlan({}, ['auth/token-endpoint-auth-basic'])[0];
+    if (!pick) throw new Error('no scenario');
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.revision,
+      { ...options, client: reference({ 'no-auth-method': true }) },
+      pick,
+    );
+    const got = judge(CLIENT_AUTH_CHECKS, [record]).find((r) => r.id === 'client-side/auth/token-endpoint-auth');
+    expect(`${got?.status}: ${got?.message}`).toMatch(
+      /^fail: .*none where the client is registered for client_secret_basic/,
+    );
   });
 });
 

@@ -209,15 +209,16 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
         ...(!faults['no-application-type'] && { application_type: faults['web-application-type'] ? 'web' : 'native' }),
         grant_types: faults['no-refresh-grant'] ? ['authorization_code'] : ['authorization_code', 'refresh_token'],
         response_types: ['code'],
-        token_endpoint_auth_method: method,
+        // `no-auth-method` (not a fault): a public native client that names no method and authenticates as `none`.
+        ...(!faults['no-auth-method'] && { token_endpoint_auth_method: method }),
       }),
     });
     if (!r.ok) throw new Error(`registration failed: HTTP ${r.status}`);
     const reg = await r.json();
     return {
       client_id: reg.client_id,
-      client_secret: reg.client_secret,
-      method: reg.token_endpoint_auth_method ?? method,
+      client_secret: faults['no-auth-method'] ? undefined : reg.client_secret,
+      method: faults['no-auth-method'] ? 'none' : (reg.token_endpoint_auth_method ?? method),
       redirect,
     };
   }
@@ -307,20 +308,27 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     return tokenRequest({ grant_type: JWT_GRANT, assertion: json.access_token });
   }
 
-  async function authorize(challenge) {
+  /** Authorizes; `stepUp` after a 403 insufficient_scope. */
+  async function authorize(challenge, stepUp = false) {
     if (!state.as) await discover(challenge);
     const meta = state.as.meta;
     if (context.idp_id_token) return enterprise();
-    if (context.valid_jwt)
+    if (context.valid_jwt) {
+      const jwt = faults['wif-wrong-audience']
+        ? context.wrong_audience_jwt
+        : faults['wif-expired']
+          ? context.expired_jwt
+          : context.valid_jwt;
       return tokenRequest(
         faults['wif-as-client-assertion']
           ? {
               grant_type: 'client_credentials',
               client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
-              client_assertion: context.valid_jwt,
+              client_assertion: jwt,
             }
-          : { grant_type: JWT_GRANT, assertion: context.valid_jwt },
+          : { grant_type: JWT_GRANT, assertion: jwt },
       );
+    }
     if (
       env.MCP_CONFORMANCE_SCENARIO?.startsWith('auth/client-credentials') &&
       (context.client_secret || context.private_key_pem)
@@ -339,7 +347,12 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       q.set('code_challenge_method', 'S256');
     }
     q.set('state', sent);
-    const scope = scopeFor(challenge);
+    let scope = scopeFor(challenge);
+    // A step-up asks for the scopes asked for before as well as the challenged ones (SEP-2350, 2026-07-28): a
+    // challenge names the current operation's scopes only. `echo-scope` asks for the challenged ones alone.
+    if (stepUp && state.scope && !faults['echo-scope'])
+      scope = [...new Set([...state.scope.split(' '), ...(scope ?? '').split(' ')])].filter(Boolean).join(' ');
+    state.scope = scope;
     if (scope) q.set('scope', scope);
     if (revision !== '2025-03-26' && !faults['no-resource']) q.set('resource', state.as.prm?.resource ?? serverUrl);
     const url = `${meta.authorization_endpoint}?${q}`;
@@ -434,7 +447,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       if (r.status === 403 && challenge.error === 'insufficient_scope') {
         if (faults['no-step-up'] || (attempt >= STEP_UPS && !faults['loop-on-403']))
           throw new Error('insufficient scope');
-        await authorize(challenge);
+        await authorize(challenge, true);
         continue;
       }
       if (r.status === 202) return undefined;

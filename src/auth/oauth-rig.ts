@@ -72,6 +72,8 @@ export const BROWSER_COMMAND = fileURLToPath(new URL('./browser.js', import.meta
 /** Where a client may look for the resource metadata of `/mcp` (RFC 9728 §3.1): both are routed, to see the order. */
 const PRM_SUFFIXED = '/.well-known/oauth-protected-resource/mcp';
 const PRM_ROOT = '/.well-known/oauth-protected-resource';
+/** The audience of the workload JWT of auth/wif-jwt-bearer that names another authorization server. */
+export const WRONG_AUDIENCE = 'https://wrong-audience.mcp-conformance.invalid';
 /** Authorization requests in a loop of 403s after which the rig stops answering MCP (the client is looping). */
 export const LOOP_LIMIT = 10;
 
@@ -171,13 +173,21 @@ export class OAuthRig {
         idp_issuer: rig.idpOrigin,
         idp_token_endpoint: `${rig.idpOrigin}/token`,
       });
-    } else if (scenario.grant === 'jwt-bearer')
-      rig.context.valid_jwt = idpJwt({
+    } else if (scenario.grant === 'jwt-bearer') {
+      // The official context's three workload JWTs: the one to present, and two the authorization server refuses.
+      const workload = {
         iss: 'https://workload-identity.mcp-conformance.invalid',
         sub: WIF_CLIENT_ID,
         aud: rig.issuer,
+      };
+      const now = Math.floor(Date.now() / 1000);
+      Object.assign(rig.context, {
+        valid_jwt: idpJwt(workload),
+        wrong_audience_jwt: idpJwt({ ...workload, aud: WRONG_AUDIENCE }),
+        expired_jwt: idpJwt({ ...workload, iat: now - 600, exp: now - 60 }),
       });
-    for (const v of [rig.context.idp_id_token, rig.context.valid_jwt]) rig.log.secret(v);
+    }
+    for (const v of Object.values(rig.context)) if (/^eyJ/.test(v)) rig.log.secret(v);
     return rig;
   }
 
@@ -423,13 +433,15 @@ export class OAuthRig {
         challenge: this.challenge({ error: 'invalid_token', error_description: 'expired' }),
       };
     }
-    // Migration: the first authorized request past initialization (not initialize, not a notification) switches the
-    // resource metadata to the second authorization server; from then on the first one's tokens are refused there.
+    // Migration: the first authorized request past initialization (not initialize or, on 2026-07-28, server/discover;
+    // not a notification) switches the resource metadata to the second authorization server; from then on the first
+    // one's tokens are refused there.
     const ordinary = (Array.isArray(body) ? body : [body]).some(
       (m) =>
         isObject(m) &&
         typeof m.method === 'string' &&
         m.method !== 'initialize' &&
+        m.method !== 'server/discover' &&
         !m.method.startsWith('notifications/'),
     );
     if (sc.migrate && ordinary && !this.migrated) this.migrated = true;
@@ -459,8 +471,13 @@ export class OAuthRig {
     const messages = Array.isArray(body) ? body : [body];
     const call = messages.some((m) => isObject(m) && m.method === 'tools/call');
     const granted = issued.scope.split(' ').filter(Boolean);
-    if (call && (sc.alwaysForbidden || (sc.stepUp && !granted.includes(sc.stepUp)))) {
-      const needed = sc.alwaysForbidden ? 'mcp:basic mcp:write' : [...new Set([...granted, sc.stepUp])].join(' ');
+    // Retry limit: every authorized request past initialization is refused, naming the scope of the 401 again (the
+    // official scenario's shape). Step-up: tools/call needs one more scope, and the challenge names that one alone
+    // (the 2026-07-28 revision: scopes for the current operation), so whether the client keeps what it had shows.
+    const needed = sc.alwaysForbidden
+      ? ordinary && sc.challengeScope
+      : call && sc.stepUp && !granted.includes(sc.stepUp) && sc.stepUp;
+    if (needed) {
       if (this.authorizations() > LOOP_LIMIT) this.looping = true;
       return {
         status: 403,
@@ -535,7 +552,12 @@ export class OAuthRig {
   private register(body: unknown, send: Send, at: string): boolean {
     const meta = isObject(body) ? body : {};
     const asked = typeof meta.token_endpoint_auth_method === 'string' ? meta.token_endpoint_auth_method : undefined;
-    const method = asked && this.scenario.authMethods.includes(asked) ? asked : this.scenario.authMethods[0];
+    // Without a method (or with one not offered), RFC 7591 §2 would mean client_secret_basic; but MCP clients are public
+    // native clients, and the official suite's server registers them as `none`. So does ours wherever it offers `none`;
+    // the scenarios about token-endpoint authentication (which do not) keep imposing theirs.
+    const offered = this.scenario.authMethods;
+    const method =
+      asked && offered.includes(asked) ? asked : offered.includes('none') ? 'none' : (offered[0] ?? 'none');
     const client: KnownClient = {
       client_id: random('client'),
       token_endpoint_auth_method: method,
@@ -762,6 +784,10 @@ export class OAuthRig {
     const given = [form.assertion, form.client_assertion].find((v): v is string => typeof v === 'string');
     const assertion = given === undefined ? undefined : readAssertion(given, idpKeys().publicKey);
     if (!assertion?.signed) return bad('invalid_grant', 'no assertion signed by the identity provider');
+    // A workload JWT for another audience, or expired, is refused as a real authorization server would (RFC 7523 §3);
+    // presenting it is judged (client-side/auth/workload-jwt). An ID-JAG's audience is id-jag-exchange's, not refused.
+    const problem = this.scenario.enterprise ? undefined : workloadJwtProblems(assertion.claims, this.issuer)[0];
+    if (problem) return bad('invalid_grant', problem);
     let clientId = WIF_CLIENT_ID;
     if (this.scenario.enterprise) {
       const auth = this.clientAuth(req, form);
@@ -834,6 +860,20 @@ function presented(req: http.IncomingMessage): string | undefined {
     new URL(req.url ?? '/', 'http://x').searchParams.get('access_token') ??
     undefined
   );
+}
+
+/** Why a workload JWT is no grant at the authorization server `issuer` (RFC 7523 §3: aud names it; exp not passed). */
+export function workloadJwtProblems(
+  claims: Record<string, unknown>,
+  issuer: string,
+  now = Date.now() / 1000,
+): string[] {
+  const aud = (Array.isArray(claims.aud) ? claims.aud : [claims.aud]).map((v) => String(v).replace(/\/$/, ''));
+  return [
+    !aud.includes(issuer.replace(/\/$/, '')) &&
+      `aud ${JSON.stringify(claims.aud ?? null)} is not this authorization server`,
+    !(typeof claims.exp === 'number' && claims.exp > now) && `exp ${JSON.stringify(claims.exp ?? null)} has passed`,
+  ].filter((p): p is string => typeof p === 'string');
 }
 
 /** The iss the authorization response carries, if any. */

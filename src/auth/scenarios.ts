@@ -33,9 +33,9 @@ export interface AuthScenario {
   scopesSupported?: string[];
   /** `scopes_supported` in the authorization server's metadata. */
   asScopes?: string[];
-  /** tools/call needs this scope: without it, 403 insufficient_scope naming it (and the granted ones). */
+  /** tools/call needs this scope: without it, 403 insufficient_scope naming it alone. */
   stepUp?: string;
-  /** tools/call is always refused with 403 insufficient_scope. */
+  /** Every authorized request past initialization is refused with 403 insufficient_scope and the 401's scope. */
   alwaysForbidden?: boolean;
   /** `token_endpoint_auth_methods_supported`. */
   authMethods: string[];
@@ -170,15 +170,19 @@ export const SCENARIOS: readonly AuthScenario[] = [
   }),
   s({
     name: 'auth/scope-step-up',
-    description: 'tools/call needs mcp:write: 403 insufficient_scope, then a new authorization asking for it',
+    description:
+      'tools/call needs mcp:write: 403 insufficient_scope naming it alone, then a new authorization asking for it and (2026-07-28) the scope granted before',
     challengeScope: 'mcp:basic',
-    scopesSupported: ['mcp:basic', 'mcp:write'],
+    // Neither challenged scope: scopes_supported does not hand a client the union (as the official scenario).
+    scopesSupported: ['mcp:profile'],
     stepUp: 'mcp:write',
   }),
   s({
     name: 'auth/scope-retry-limit',
-    description: 'tools/call is refused with 403 insufficient_scope every time: the client stops after a few tries',
-    challengeScope: 'mcp:basic',
+    description:
+      'Every authorized request past initialization is refused with 403 insufficient_scope naming the scope of the 401: the client stops after at most 3 authorizations',
+    challengeScope: 'mcp:admin',
+    scopesSupported: ['mcp:admin'],
     alwaysForbidden: true,
   }),
   s({

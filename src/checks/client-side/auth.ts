@@ -5,7 +5,7 @@ import { SCENARIOS, type AuthScenario } from '../../auth/scenarios.js';
 import type { HttpExchange } from '../../auth/exchanges.js';
 import { isLoopback } from '../../auth/challenge.js';
 import { JWT_BEARER, JWT_GRANT, assertionProblems, readAssertion } from '../../auth/jwt-assertion.js';
-import { ID_JAG_TYPE, ID_TOKEN_TYPE, TOKEN_EXCHANGE } from '../../auth/oauth-rig.js';
+import { ID_JAG_TYPE, ID_TOKEN_TYPE, TOKEN_EXCHANGE, workloadJwtProblems } from '../../auth/oauth-rig.js';
 import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { isObject } from '../../json.js';
 import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
@@ -157,6 +157,14 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       if (ok) return pass(`authorized MCP request: ${cite(r, ok)}`);
       const given = ignoredContext(r);
       if (given) return skip(given);
+      // A workload JWT refused (invalid_grant, as a real authorization server refuses it) is the grant's finding.
+      const refused = tokenRequests(r).find(
+        (e) => r.scenario.grant === 'jwt-bearer' && isObject(e.reply) && e.reply.error === 'invalid_grant',
+      );
+      if (refused)
+        return skip(
+          `the authorization server refused the grant (see client-side/auth/jwt-bearer-grant, workload-jwt): ${cite(r, refused)}`,
+        );
       const last = r.rig.log.exchanges.slice(-3).map((e) => cite(r, e));
       return fail(
         last.length === 0 ? 'the client sent no HTTP request' : 'no MCP request with an issued token was answered',
@@ -471,21 +479,56 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         : pass(`stepped up: ${cite(r, again)}`);
     },
   ),
+  {
+    ...check(
+      'scope-union',
+      'SHOULD',
+      'https://modelcontextprotocol.io/specification/2026-07-28/basic/authorization#step-up-authorization-flow',
+      'The re-authorization after 403 insufficient_scope asks for the scopes asked for before as well as the challenged ones',
+      (sc) => sc.stepUp !== undefined,
+      (r) => {
+        const forbidden = r.rig.find((e) => e.role === 'resource' && e.status === 403)[0];
+        if (!forbidden) return skip('the client made no call that needs more scope (no tools/call)');
+        const before = scopesOf(r.rig.tokens.get(tokenOf(forbidden) ?? '')?.scope);
+        const again = authorizeRequests(r).find((e) => e.seq > forbidden.seq);
+        // No re-authorization, or one without the challenged scope, is client-side/auth/step-up's finding.
+        if (!again) return skip(`no new authorization after ${cite(r, forbidden)} (see client-side/auth/step-up)`);
+        const asked = scopesOf(query(again).get('scope'));
+        const dropped = before.filter((s) => !asked.includes(s));
+        return dropped.length
+          ? warn(
+              `the re-authorization dropped ${dropped.join(' ')}, granted before ${cite(r, forbidden)}: ${cite(r, again)}`,
+              {
+                expected: [...new Set([...before, ...asked])].join(' '),
+                actual: asked.join(' '),
+              },
+            )
+          : pass(`asked for ${asked.join(' ')}, the scopes granted before included: ${cite(r, again)}`);
+      },
+    ),
+    // A 2026-07-28 rule (SEP-2350): before it, a client may ask for the challenged scopes alone.
+    revisions: ['2026-07-28'],
+  },
   check(
     'retry-limit',
     'SHOULD',
     `${AUTHZ}#step-up-authorization-flow`,
-    'Repeated 403 insufficient_scope end in a few retries, not a loop',
+    'Repeated 403 insufficient_scope naming the same scope end in at most 3 authorization requests, not a loop',
     (sc) => sc.alwaysForbidden === true,
     (r) => {
+      const authorizations = authorizeRequests(r);
       const forbidden = r.rig.find((e) => e.role === 'resource' && e.status === 403);
-      if (forbidden.length === 0) return skip('the client made no call that needs more scope (no tools/call)');
-      const after = authorizeRequests(r).filter((e) => e.seq > (forbidden[0] as HttpExchange).seq);
-      return after.length > 3
+      if (authorizations.length === 0) return skip(NO_AUTHORIZATION);
+      if (forbidden.length === 0) return skip('the client made no request past initialization with its token');
+      // As the official scenario counts: every authorization request, the first one too; 4 or more is a loop.
+      return authorizations.length > 3
         ? warn(
-            `${after.length} authorizations after ${cite(r, forbidden[0] as HttpExchange)}${r.rig.looping ? ' (stopped by the suite)' : ''}`,
+            `${authorizations.length} authorization requests for a scope that never suffices, the 4th ${cite(r, authorizations[3] as HttpExchange)}${r.rig.looping ? ' (stopped by the suite)' : ''}`,
+            { expected: 'at most 3 authorization requests', actual: authorizations.length },
           )
-        : pass(`${after.length} re-authorization(s), ${forbidden.length} 403(s), then the client stopped`);
+        : pass(
+            `${authorizations.length} authorization request(s), ${forbidden.length} 403(s), then the client stopped`,
+          );
     },
   ),
   check(
@@ -824,7 +867,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       if (!first) return skip(ignoredContext(r) ?? 'the client made no token request to the authorization server');
       const auth = authorizeRequests(r)[0];
       if (auth) return fail(`an authorization request: ${cite(r, auth)}`);
-      const grants = r.scenario.enterprise ? [...r.rig.jags] : [r.rig.context.valid_jwt];
+      // Any JWT the context gave is the grant's shape; which one (its audience, its expiry) is workload-jwt's.
+      const grants = r.scenario.enterprise ? [...r.rig.jags] : Object.values(r.rig.context);
       for (const e of reqs) {
         const f = form(e);
         const problems = [
@@ -835,6 +879,29 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         if (problems.length) return fail(`${problems.join('; ')}: ${cite(r, e)}`);
       }
       return pass(`${reqs.length} jwt-bearer token request(s): ${cite(r, first)}`);
+    },
+  ),
+  check(
+    'workload-jwt',
+    'MUST',
+    RFC(7523, 'section-3'),
+    'The workload JWT presented as a jwt-bearer grant names the authorization server as its audience and has not expired',
+    (sc) => sc.grant === 'jwt-bearer' && !sc.enterprise,
+    (r) => {
+      const reqs = tokenRequests(r).filter((e) => typeof (form(e).assertion ?? form(e).client_assertion) === 'string');
+      if (reqs.length === 0) return skip(ignoredContext(r) ?? 'the client presented no JWT to the token endpoint');
+      for (const e of reqs) {
+        const jwt = form(e).assertion ?? form(e).client_assertion;
+        // Something that is no JWT at all is jwt-bearer-grant's finding (not a JWT the context gave).
+        const claims = readAssertion(String(jwt))?.claims;
+        const problems = claims ? workloadJwtProblems(claims, r.rig.issuer) : [];
+        const named = Object.entries(r.rig.context).find(([, v]) => v === jwt);
+        if (problems.length)
+          return fail(`${problems.join('; ')}${named ? ` (the context's ${named[0]})` : ''}: ${cite(r, e)}`);
+      }
+      return pass(
+        `${reqs.length} workload JWT(s) for this authorization server, unexpired: ${cite(r, reqs[0] as HttpExchange)}`,
+      );
     },
   ),
   check(
