@@ -59,6 +59,8 @@ function paramHeaders(schema, args, path = []) {
  */
 export async function connect({ url, spawn, scenario, protocolVersion = '2025-11-25', context = {}, signal }, fault) {
   const stateless = protocolVersion === STATELESS;
+  /** The version it asks for: the contract's, or (a fault) one that names no MCP revision or one not yet published. */
+  const asked = { 'ancient-version': '1999-01-01', 'future-version': '2099-01-01' }[fault] ?? protocolVersion;
   const capabilities =
     fault === 'no-roots' || fault === 'silent-undeclared'
       ? {}
@@ -66,7 +68,7 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
   let sessionId;
   /** The inputSchema of each listed tool, for the headers its x-mcp-header parameters ask for. */
   const toolSchemas = new Map();
-  let negotiated = stateless ? STATELESS : undefined;
+  let negotiated = stateless ? asked : undefined;
   let nextId = 1;
   const id = () => (fault === 'reuse-id' ? 1 : nextId++);
   const headers = (message) => {
@@ -89,9 +91,9 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     stateless && fault !== 'no-meta'
       ? {
           _meta: {
-            'io.modelcontextprotocol/protocolVersion': STATELESS,
+            'io.modelcontextprotocol/protocolVersion': asked,
             'io.modelcontextprotocol/clientCapabilities': capabilities,
-            'io.modelcontextprotocol/clientInfo': CLIENT_INFO,
+            ...(fault !== 'no-client-info' && { 'io.modelcontextprotocol/clientInfo': CLIENT_INFO }),
           },
         }
       : {};
@@ -179,7 +181,7 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     }
     if (fault === 'list-before-initialize') await request('tools/list');
     const init = await request('initialize', {
-      protocolVersion: fault === 'bad-version' ? 'latest' : protocolVersion,
+      protocolVersion: fault === 'bad-version' ? 'latest' : asked,
       capabilities,
       clientInfo: fault === 'no-client-version' ? { name: CLIENT_INFO.name } : CLIENT_INFO,
     });
@@ -189,7 +191,11 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     if (fault === 'list-before-initialized') await request('tools/list');
     if (fault === 'cancel-initialize')
       await post({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 1, reason: 'late' } });
-    await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    await post({
+      jsonrpc: '2.0',
+      ...(fault === 'notification-with-id' && { id: id() }),
+      method: 'notifications/initialized',
+    });
   };
   await open();
   const tools = (await request('tools/list'))?.result?.tools ?? [];

@@ -10,3 +10,6 @@ export const SCHEMA_REVISIONS = [STATELESS_REVISION, ...REVISIONS] as const;
 export type Revision = (typeof SCHEMA_REVISIONS)[number];
 
 export const isRevision = (value: string): value is Revision => (SCHEMA_REVISIONS as readonly string[]).includes(value);
+
+/** Every published protocol version, oldest first (and 2024-10-07, a pre-release SDKs still list). */
+export const KNOWN_VERSIONS = ['2024-10-07', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];

@@ -31,6 +31,13 @@ export function nearestIds(glob: string, ids: readonly string[], count = 3): str
     .map((s) => s.c);
 }
 
+/** The name of `names` nearest to `name` by edit distance (the first of equals). */
+export const nearestName = (name: string, names: readonly string[]): string | undefined =>
+  names.reduce<string | undefined>(
+    (best, n) => (best === undefined || distance(name, n) < distance(name, best) ? n : best),
+    undefined,
+  );
+
 /** Levenshtein distance. */
 function distance(a: string, b: string): number {
   let row = Array.from({ length: b.length + 1 }, (_, j) => j);

@@ -169,5 +169,57 @@ describe('the CLI with case files', () => {
     expect(r.stdout).toMatch(/\nlogging\/set-level\/each-level .*  \[needs: logging capability\]\n/);
     expect(r.stdout).toMatch(/\nlifecycle\/shutdown\/stdin-close .*  \[needs: stdio transport; every revision\]\n/);
     expect(r.stdout).toMatch(/\d+ checks \(\d+ cases, \d+ frame rules\), covering \d+ requirement ids/);
+    // --server is the same list.
+    expect((await runCliHere(['list', '--server'])).stdout).toBe(r.stdout);
+  });
+
+  it('lists every client scenario (tier, revisions, what it asks) and every client-side check', async () => {
+    const { CLIENT_CHECKS, CLIENT_SCENARIOS } = await import('../../src/checks/client-side/index.js');
+    const { CLIENT_AUTH_CHECKS } = await import('../../src/checks/client-side/auth.js');
+    const { SCENARIOS } = await import('../../src/auth/scenarios.js');
+    const r = await runCliHere(['list', '--client']);
+    expect(r.exitCode).toBe(0);
+    const lines = r.stdout.split('\n');
+    const row = (name: string) => lines.find((l) => l.startsWith(`${name} `))?.split(/ {2,}/);
+    expect(row('tools_call')).toEqual([
+      'tools_call',
+      'core',
+      '2025-11-25, 2026-07-28',
+      'call add_numbers with two numbers',
+    ]);
+    expect(row('sse-retry')).toEqual(['sse-retry', 'core', '2025-11-25', 'call test_reconnection', '[http only]']);
+    expect(row('auth/iss-supported')?.slice(0, 3)).toEqual(['auth/iss-supported', 'core', '2026-07-28']);
+    expect(row('auth/metadata-default')?.slice(0, 3)).toEqual([
+      'auth/metadata-default',
+      'core',
+      '2025-11-25, 2026-07-28',
+    ]);
+    expect(row('auth/dpop')?.slice(0, 2)).toEqual(['auth/dpop', 'extension']);
+    for (const s of [...CLIENT_SCENARIOS, ...SCENARIOS]) expect(row(s.name), s.name).toBeDefined();
+    for (const c of [...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS]) expect(row(c.id)?.[1], c.id).toBe(c.requirement.level);
+    expect(lines.find((l) => l.startsWith('client-side/stateless/version-retry '))).toMatch(
+      /\[needs: scenario request-metadata; revision 2026-07-28\]$/,
+    );
+    // --only narrows the checks, never the scenarios.
+    const only = await runCliHere(['list', '--client', '--only', 'client-side/http/*']);
+    expect(only.stdout).toMatch(/^initialize /m);
+    expect(only.stdout).not.toMatch(/^client-side\/frames\//m);
+    expect(only.stdout).toMatch(/^client-side\/http\/accept /m);
+  });
+
+  it('answers an unknown client --scenario with the nearest name, authorization scenarios included', async () => {
+    const r = await runCliHere([
+      'client',
+      '--scenario',
+      'auth/metdata-default',
+      '--scenario',
+      'tool_call',
+      '--',
+      'true',
+    ]);
+    expect(r.exitCode).toBe(2);
+    expect(r.stderr).toContain('unknown scenario auth/metdata-default (did you mean auth/metadata-default?)');
+    expect(r.stderr).toContain('tool_call (did you mean tools_call?)');
+    expect(r.stderr).toContain('mcp-conformance list --client');
   });
 });

@@ -1,5 +1,6 @@
 // client-side/frames: the JSON-RPC envelope and the shape of every frame the client sends.
 import { isObject } from '../../json.js';
+import { META } from '../../transport/test-server/conversation.js';
 import {
   type ValidationResult,
   clientNotificationDefinition,
@@ -21,6 +22,9 @@ function envelopeFault(m: unknown): string | undefined {
   if (!isObject(m)) return 'not a JSON object';
   if (m.jsonrpc !== '2.0') return `jsonrpc is ${JSON.stringify(m.jsonrpc)}, not "2.0"`;
   if (typeof m.method === 'string') {
+    // Basic › Notifications: "Notifications MUST NOT include an ID"; MCP names every notification notifications/….
+    if ('id' in m && m.method.startsWith('notifications/'))
+      return `${m.method} is a notification but carries an id (${JSON.stringify(m.id)})`;
     if ('id' in m && !isId(m.id)) return `request id ${JSON.stringify(m.id)} is not a string or integer`;
     if ('params' in m && !isObject(m.params)) return 'params is not an object';
     return undefined;
@@ -126,10 +130,15 @@ type Msg = Record<string, unknown>;
 const OWNED: { check: string; fix(m: Msg, r: ScenarioRecord, answers?: string): Msg | undefined }[] = [
   {
     check: 'client-side/lifecycle/known-version',
-    fix: (m, r) =>
-      m.method === 'initialize' && isObject(m.params) && typeof m.params.protocolVersion !== 'string'
-        ? { ...m, params: { ...m.params, protocolVersion: r.revision } }
-        : m,
+    fix: (m, r) => {
+      if (!isObject(m.params)) return m;
+      if (m.method === 'initialize' && typeof m.params.protocolVersion !== 'string')
+        return { ...m, params: { ...m.params, protocolVersion: r.revision } };
+      const meta = m.params._meta;
+      return isObject(meta) && meta[META.version] !== undefined && typeof meta[META.version] !== 'string'
+        ? { ...m, params: { ...m.params, _meta: { ...meta, [META.version]: r.revision } } }
+        : m;
+    },
   },
   {
     check: 'client-side/stateless/request-meta',

@@ -1,5 +1,6 @@
 // client-side/lifecycle and client-side/stateless: how the client opens and keeps the conversation, on both wires.
 import { isObject } from '../../json.js';
+import { KNOWN_VERSIONS } from '../../schema/revisions.js';
 import { META, STATELESS } from '../../transport/test-server/conversation.js';
 import { fail, pass, skip, warn } from '../kit/check.js';
 import {
@@ -21,6 +22,42 @@ const errorAnswer = (r: ScenarioRecord, id: unknown) =>
 const refused = (r: ScenarioRecord, id: unknown) => errorAnswer(r, id) !== undefined;
 const seqOf = (r: ScenarioRecord, m: unknown) =>
   r.conv.frames.find((f) => f.message === m || (Array.isArray(f.message) && f.message.includes(m)))?.seq ?? 0;
+
+/** The per-request fields 2026-07-28 requires ("fields marked as required MUST be included on every request"). */
+const REQUIRED_META = [META.version, META.capabilities];
+const metaOf = (m: Record<string, unknown>) =>
+  isObject(m.params) && isObject(m.params._meta) ? m.params._meta : ({} as Record<string, unknown>);
+
+const FIRST_REVISION = '2024-11-05';
+const LATER = 'a date after the newest revision';
+const isDate = (v: string) => {
+  const t = Date.parse(`${v}T00:00:00Z`);
+  return /^\d{4}-\d\d-\d\d$/.test(v) && !Number.isNaN(t) && new Date(t).toISOString().startsWith(v);
+};
+
+/** Why a protocol version names no MCP revision (LATER: a date after the newest, maybe one this suite predates). */
+function versionFault(v: unknown): string | undefined {
+  if (typeof v === 'string' && KNOWN_VERSIONS.includes(v)) return undefined;
+  if (typeof v !== 'string' || !isDate(v)) return 'not a revision date (YYYY-MM-DD)';
+  if (v < FIRST_REVISION) return `a date before ${FIRST_REVISION}, the first MCP revision`;
+  return v > KNOWN_VERSIONS[KNOWN_VERSIONS.length - 1] ? LATER : 'a date between revisions, which names none';
+}
+
+/**
+ * The protocol versions the client asked for: initialize's (each, as a client re-initializes after a 404), or on
+ * 2026-07-28 each request's _meta protocol version (an absent one is request-meta's finding).
+ */
+function versionsAsked(r: ScenarioRecord): { what: string; version: unknown; message: unknown }[] {
+  return requestsOf(r).flatMap((m) => {
+    const params = isObject(m.params) ? m.params : {};
+    if (r.revision !== STATELESS)
+      return m.method === 'initialize' ? [{ what: 'initialize', version: params.protocolVersion, message: m }] : [];
+    const meta = metaOf(m);
+    return meta[META.version] === undefined
+      ? []
+      : [{ what: `${String(m.method)} (_meta)`, version: meta[META.version], message: m }];
+  });
+}
 
 export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
   {
@@ -79,23 +116,34 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
   },
   {
     id: 'client-side/lifecycle/known-version',
-    title: 'initialize asks for a protocol version by its date',
+    title: 'The protocol version the client asks for names an MCP revision',
     requirement: requirement(
       'client-side.lifecycle.known-version',
       'MUST',
       'basic/lifecycle#version-negotiation',
-      'In initialize the client sends a protocol version it supports (a revision date)',
+      "In initialize (on 2026-07-28, in each request's _meta) the client asks for a protocol version it supports: an MCP revision's date (an unknown date after the newest revision warns: a revision this suite does not know yet)",
     ),
-    revisions: INIT,
     judge: (r) => {
-      const init = requestsOf(r).find((m) => m.method === 'initialize');
-      if (!init) return silentClient(r);
-      const v = isObject(init.params) ? init.params.protocolVersion : undefined;
-      if (typeof v === 'string' && /^\d{4}-\d\d-\d\d$/.test(v)) return pass(`${where(r)}: asked for ${v}`);
-      return fail(`${where(r)}: initialize's protocolVersion is ${JSON.stringify(v)}`, {
-        expected: 'a revision date such as 2025-11-25',
-        transcript: excerpt(r, [seqOf(r, init)]),
+      const asked = versionsAsked(r);
+      if (asked.length === 0)
+        return r.revision === STATELESS
+          ? skip(`${where(r)}: no request named a protocol version in _meta (see client-side/stateless/request-meta)`)
+          : silentClient(r);
+      const named = asked.map((a) => ({ ...a, fault: versionFault(a.version) }));
+      const bad = named.find((a) => a.fault && a.fault !== LATER);
+      const proof = (a: (typeof named)[number]) => ({
+        expected: `an MCP revision's date: ${KNOWN_VERSIONS.join(', ')}`,
+        transcript: excerpt(r, [seqOf(r, a.message)]),
       });
+      if (bad)
+        return fail(`${where(r)}: ${bad.what} asks for ${JSON.stringify(bad.version)}, ${bad.fault}`, proof(bad));
+      const later = named.find((a) => a.fault === LATER);
+      if (later)
+        return warn(
+          `${where(r)}: ${later.what} asks for ${JSON.stringify(later.version)}, ${LATER} (${KNOWN_VERSIONS.at(-1)}): a revision this suite does not know, or none`,
+          proof(later),
+        );
+      return pass(`${where(r)}: asked for ${[...new Set(asked.map((a) => a.version))].join(', ')}`);
     },
   },
   {
@@ -123,12 +171,12 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
   },
   {
     id: 'client-side/stateless/request-meta',
-    title: 'Every 2026-07-28 request carries protocol version, capabilities and client info in _meta',
+    title: 'Every 2026-07-28 request carries its protocol version and client capabilities in _meta',
     requirement: requirement(
       'client-side.stateless.request-meta',
       'MUST',
       'basic#per-request-protocol-fields',
-      'On 2026-07-28 every request carries io.modelcontextprotocol/protocolVersion, clientCapabilities and clientInfo in params._meta',
+      'On 2026-07-28 every request carries io.modelcontextprotocol/protocolVersion and clientCapabilities in params._meta',
       STATELESS,
     ),
     revisions: [STATELESS],
@@ -136,14 +184,39 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
       const requests = requestsOf(r);
       if (requests.length === 0) return silentClient(r);
       for (const m of requests) {
-        const meta = isObject(m.params) && isObject(m.params._meta) ? m.params._meta : {};
-        const missing = Object.values(META).filter((k) => meta[k] === undefined);
+        const missing = REQUIRED_META.filter((k) => metaOf(m)[k] === undefined);
         if (missing.length > 0)
           return fail(`${where(r)}: ${String(m.method)} lacks ${missing.join(', ')} in _meta`, {
             transcript: excerpt(r, [seqOf(r, m)]),
           });
       }
-      return pass(`${where(r)}: ${requests.length} requests, each with the three _meta fields`);
+      return pass(`${where(r)}: ${requests.length} requests, each with its protocol version and capabilities in _meta`);
+    },
+  },
+  {
+    id: 'client-side/stateless/client-info',
+    title: 'Every 2026-07-28 request carries clientInfo in _meta',
+    // 2026-07-28 Overview › _meta: "Clients SHOULD include io.modelcontextprotocol/clientInfo on every request unless
+    // specifically configured not to do so" (the field is not required: a request without it is not malformed).
+    requirement: requirement(
+      'client-side.stateless.client-info',
+      'SHOULD',
+      'basic#per-request-protocol-fields',
+      'On 2026-07-28 every request carries io.modelcontextprotocol/clientInfo in params._meta',
+      STATELESS,
+    ),
+    revisions: [STATELESS],
+    judge: (r) => {
+      // A request without the required fields is request-meta's finding: one fault, one finding.
+      const judged = requestsOf(r).filter((m) => REQUIRED_META.every((k) => metaOf(m)[k] !== undefined));
+      if (judged.length === 0)
+        return skip(`${where(r)}: no request with the required _meta fields (see client-side/stateless/request-meta)`);
+      const without = judged.find((m) => metaOf(m)[META.clientInfo] === undefined);
+      return without
+        ? warn(`${where(r)}: ${String(without.method)} lacks ${META.clientInfo} in _meta`, {
+            transcript: excerpt(r, [seqOf(r, without)]),
+          })
+        : pass(`${where(r)}: ${judged.length} requests, each with clientInfo in _meta`);
     },
   },
   {
@@ -177,7 +250,7 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
           `${where(r)}: ${String(first.method)} was refused with -32022 (supported ${JSON.stringify(answer?.error?.data?.supported)}, requested ${JSON.stringify(answer?.error?.data?.requested)}) and not retried`,
           { transcript: excerpt(r, [seqOf(r, first)]) },
         );
-      const meta = isObject(retry.params) && isObject(retry.params._meta) ? retry.params._meta : {};
+      const meta = metaOf(retry);
       if (meta[META.version] === undefined)
         return skip(`${where(r)}: the retry has no protocol version in _meta (see client-side/stateless/request-meta)`);
       return meta[META.version] === STATELESS

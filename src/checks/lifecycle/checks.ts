@@ -1,3 +1,4 @@
+import { KNOWN_VERSIONS } from '../../schema/revisions.js';
 import { REVISIONS, SCHEMA_REVISIONS, validate, shapeBroken } from '../../schema/validators.js';
 import { type CheckContext, type CheckDef, describeReply, fail, pass, resultOf, warn } from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
@@ -5,8 +6,6 @@ import { requirement } from '../kit/requirement.js';
 /** The check that reports a shared server lost mid-run: the cause the checks it left unanswered name. */
 export const PROCESS_ALIVE = 'lifecycle/process/alive';
 
-/** Every published protocol version (and the pre-release one SDKs still list). */
-export const KNOWN_VERSIONS = ['2024-10-07', '2024-11-05', '2025-03-26', '2025-06-18', '2025-11-25', '2026-07-28'];
 const UNSUPPORTED = '1999-01-01';
 
 /** What the server answered to initialize with one requested version, in a fresh process. */

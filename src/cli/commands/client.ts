@@ -20,6 +20,7 @@ back to the run (the run is then over stdio; docs/clients.md).
 Options:
   --revision REV          auto (every revision each scenario has; default) or one of ${SCHEMA_REVISIONS.join(', ')}
   --scenario NAME         Run only this scenario (repeatable); auth/… names an authorization scenario
+                          (mcp-conformance list --client lists them)
   --auth                  Also run the authorization scenarios (core and draft; docs/clients-auth.md)
   --auth-extensions       With --auth: the extension tier too
   --only GLOB             Only checks whose id matches (repeatable), e.g. 'client-side/http/*'

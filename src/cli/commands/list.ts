@@ -1,12 +1,14 @@
 import type { CheckDef } from '../../checks/kit/check.js';
 import type { FrameRule } from '../../checks/kit/frame-rule.js';
 import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
+import { globToRegExp } from '../../suite/glob.js';
 import { loadSuite } from '../../suite/suite.js';
 import { parseCli } from '../options.js';
 
 /** What a check declares it applies to (the run skips it elsewhere, with the reason): `  [needs: …]`, or nothing. */
 function needsOf(
-  r: Partial<Pick<CheckDef, 'requires' | 'revisions' | 'extension'>> & Pick<FrameRule, 'transport'>,
+  r: Partial<Pick<CheckDef, 'requires' | 'revisions' | 'extension'>> &
+    Pick<FrameRule, 'transport'> & { scenarios?: readonly string[] },
 ): string {
   const revisions =
     r.revisions &&
@@ -17,14 +19,19 @@ function needsOf(
     ...(r.requires?.missingCapabilities ?? []).map((c) => `no ${c} capability`),
     ...(r.requires?.profile ?? []).map((f) => `some ${f}`),
     ...(r.transport ? [`${r.transport} transport`] : []),
+    ...(r.scenarios ? [`scenario ${r.scenarios.join(', ')}`] : []),
     ...(revisions ?? []),
   ];
   return parts.length > 0 ? `  [needs: ${parts.join('; ')}]` : '';
 }
 
-/** `mcp-conformance list [--cases DIR] [--only ID] [--skip ID]`: every check with its id, level, requirement and what it needs. */
+/**
+ * `mcp-conformance list [--server] [--cases DIR] [--only ID] [--skip ID]`: every check with its id, level, requirement
+ * and what it needs; `list --client`: every client scenario, then every client-side check.
+ */
 export async function listCommand(argv: string[]): Promise<number> {
-  const { cases, only, skip } = parseCli(argv).options;
+  if (argv.includes('--client')) return listClient(argv.filter((a) => a !== '--client'));
+  const { cases, only, skip } = parseCli(argv.filter((a) => a !== '--server')).options;
   const { checks, frameRules } = await loadSuite({ caseDirs: cases, only, skip });
   const rows = [
     ...checks.map((c) => ({ ...c, kind: c.source ? 'case' : 'check' })),
@@ -40,5 +47,46 @@ export async function listCommand(argv: string[]): Promise<number> {
   process.stdout.write(
     `${rows.length} checks (${checks.filter((c) => c.source).length} cases, ${frameRules.length} frame rules), covering ${requirements.size} requirement ids\n`,
   );
+  return 0;
+}
+
+/** The rows of a table, each column padded to its widest cell (the last one left as it is). */
+const table = (rows: string[][]) =>
+  rows.map((row) =>
+    row
+      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(Math.max(...rows.map((r) => r[i].length)))))
+      .join('  '),
+  );
+
+/** `list --client`: each scenario a client run has (name, tier, revisions, what it asks of the client), then the checks. */
+async function listClient(argv: string[]): Promise<number> {
+  const { only, skip } = parseCli(argv).options;
+  const { CLIENT_CHECKS, CLIENT_SCENARIOS } = await import('../../checks/client-side/index.js');
+  const { CLIENT_AUTH_CHECKS } = await import('../../checks/client-side/auth.js');
+  const { SCENARIOS: AUTH_SCENARIOS } = await import('../../auth/scenarios.js');
+  const scenarios = [
+    ...CLIENT_SCENARIOS.map((s) => [
+      s.name,
+      'core',
+      s.revisions.join(', '),
+      `${s.asks ?? s.description}${s.transport ? `  [${s.transport} only]` : ''}`,
+    ]),
+    ...AUTH_SCENARIOS.map((s) => [s.name, s.tier, s.revisions.join(', '), s.description]),
+  ];
+  scenarios.unshift(['scenario', 'tier', 'revisions', 'what it asks of the client']);
+  const checks = [...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS].filter(
+    (c) =>
+      (!only?.length || only.some((g) => globToRegExp(g).test(c.id))) && !skip?.some((g) => globToRegExp(g).test(c.id)),
+  );
+  const lines = [
+    ...table(scenarios),
+    '',
+    ...table([
+      ['check', 'level', 'requirement', 'title'],
+      ...checks.map((c) => [c.id, c.requirement.level, c.requirement.id, `${c.title}${needsOf(c)}`]),
+    ]),
+    `${CLIENT_SCENARIOS.length} MCP scenarios (tier core), ${AUTH_SCENARIOS.length} authorization scenarios (auth/…, run with --auth or by name); ${checks.length} client-side checks`,
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

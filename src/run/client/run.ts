@@ -8,7 +8,7 @@ import { type ClientCheckDef, type ScenarioRecord, appliesTo, where } from '../.
 import { citing } from '../../checks/kit/requirement.js';
 import type { CheckResult, Report } from '../../schema/generated/report.js';
 import { summarize } from '../../report/summary.js';
-import { globToRegExp } from '../../suite/glob.js';
+import { globToRegExp, nearestName } from '../../suite/glob.js';
 import { type ClientExit, runClientProcess } from '../../transport/client-process.js';
 import { Conversation, STATELESS } from '../../transport/test-server/conversation.js';
 import { httpTestServer } from '../../transport/test-server/endpoint.js';
@@ -67,10 +67,13 @@ export interface ClientRunOptions {
 export function plan(options: Pick<ClientRunOptions, 'revision' | 'scenarios' | 'transport'>): [Scenario, string][] {
   const names = options.scenarios;
   const unknown = names?.filter((n) => !CLIENT_SCENARIOS.some((s) => s.name === n)) ?? [];
-  if (unknown.length > 0)
+  if (unknown.length > 0) {
+    // Authorization scenarios are names too: a misspelt auth/… one is answered with its nearest.
+    const known = [...CLIENT_SCENARIOS, ...AUTH_SCENARIOS].map((s) => s.name);
     throw new Error(
-      `unknown scenario ${unknown.join(', ')}; the scenarios are ${CLIENT_SCENARIOS.map((s) => s.name).join(', ')}`,
+      `unknown scenario ${unknown.map((n) => `${n} (did you mean ${nearestName(n, known)}?)`).join(', ')}; \`mcp-conformance list --client\` lists every scenario`,
     );
+  }
   const transport = options.transport ?? 'http';
   const elsewhere = CLIENT_SCENARIOS.filter((s) => names?.includes(s.name) && s.transport && s.transport !== transport);
   if (elsewhere.length > 0)

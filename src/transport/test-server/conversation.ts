@@ -205,8 +205,9 @@ export class Conversation {
   /** 2026-07-28: the request's `_meta` names a supported version (the scenario may refuse the first one anyway). */
   private statelessGate(params: Record<string, unknown>): void {
     const meta = rec(params._meta);
-    if (!this.clientInfo && meta[META.clientInfo] !== undefined) {
-      this.clientInfo = rec(meta[META.clientInfo]);
+    // clientInfo is a SHOULD on 2026-07-28: a client without it still declares its capabilities.
+    if (!this.clientInfo && meta[META.clientInfo] !== undefined) this.clientInfo = rec(meta[META.clientInfo]);
+    if (!this.negotiated && meta[META.capabilities] !== undefined) {
       this.capabilities = rec(meta[META.capabilities]);
       this.negotiated = STATELESS;
     }
