@@ -34,21 +34,41 @@ async function readSse(body, onMessage) {
 }
 
 /** The Mcp-Param-* headers of a call: each x-mcp-header parameter reachable through `properties` that has a value. */
-function paramHeaders(schema, args, path = []) {
+function paramHeaders(schema, args, fault, path = []) {
   const out = {};
   for (const [key, sub] of Object.entries(schema?.properties ?? {})) {
     const value = [...path, key].reduce((v, k) => v?.[k], args);
     const name = sub?.['x-mcp-header'];
-    if (typeof name === 'string' && value !== undefined && value !== null) {
+    if (typeof name === 'string' && value !== undefined && (value !== null || fault === 'null-param-header')) {
       const text = String(value);
       const plain = /^[\x20-\x7e]*$/.test(text) && text === text.trim() && !/^=\?base64\?.*\?=$/.test(text);
       out[`mcp-param-${name.toLowerCase()}`] = plain
         ? text
         : `=?base64?${Buffer.from(text, 'utf8').toString('base64')}?=`;
     }
-    Object.assign(out, paramHeaders(sub, args, [...path, key]));
+    Object.assign(out, paramHeaders(sub, args, fault, [...path, key]));
   }
   return out;
+}
+
+/**
+ * Whether a tool's x-mcp-header annotations are all valid: non-empty HTTP tokens, unique whatever their case, on
+ * string, number, integer or boolean parameters. Over Streamable HTTP a tool with an invalid one is left out.
+ */
+function validHeaders(schema, seen = new Set()) {
+  const primitive = ['string', 'number', 'integer', 'boolean'];
+  for (const sub of Object.values(schema?.properties ?? {})) {
+    const name = sub?.['x-mcp-header'];
+    if (name !== undefined) {
+      if (typeof name !== 'string' || !/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/.test(name)) return false;
+      if (seen.has(name.toLowerCase())) return false;
+      seen.add(name.toLowerCase());
+      const types = [sub.type ?? []].flat().filter((t) => t !== 'null');
+      if (sub.type !== undefined && (types.length === 0 || types.some((t) => !primitive.includes(t)))) return false;
+    }
+    if (!validHeaders(sub, seen)) return false;
+  }
+  return true;
 }
 
 /**
@@ -84,7 +104,7 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
       if (message.params?.name !== undefined) h['mcp-name'] = String(message.params.name);
     }
     if (stateless && message?.method === 'tools/call' && fault !== 'no-param-headers')
-      Object.assign(h, paramHeaders(toolSchemas.get(message.params?.name), message.params?.arguments));
+      Object.assign(h, paramHeaders(toolSchemas.get(message.params?.name), message.params?.arguments, fault));
     return h;
   };
   const meta = () =>
@@ -198,17 +218,42 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     });
   };
   await open();
-  const tools = (await request('tools/list'))?.result?.tools ?? [];
+  const listed = (await request('tools/list'))?.result?.tools ?? [];
+  const headed = (t) => JSON.stringify(t.inputSchema ?? {}).includes('"x-mcp-header"');
+  // Over Streamable HTTP a tool with invalid x-mcp-header annotations is excluded from the list.
+  const tools =
+    stdio || fault === 'keep-invalid-tools'
+      ? listed
+      : listed.filter((t) => validHeaders(t.inputSchema) && !(fault === 'drop-header-tools' && headed(t)));
   for (const tool of tools) toolSchemas.set(tool.name, tool.inputSchema);
+  /** The last requestState a server sent, for the leak-state fault (a client that shares it across calls). */
+  let lastState;
   const call = async (name, args = {}) => {
-    const first = await request('tools/call', { name, arguments: args });
+    const leak = fault === 'leak-state' && lastState !== undefined ? { requestState: lastState } : {};
+    const first = await request('tools/call', { name, arguments: args, ...leak });
     const result = first?.result;
-    if (result?.resultType !== 'input_required') return first;
+    // A result without resultType is complete (a server of an earlier revision).
+    const incomplete =
+      fault === 'no-default-complete'
+        ? result !== undefined && result.resultType !== 'complete'
+        : result?.resultType === 'input_required';
+    if (!incomplete) return first;
+    if (result.requestState !== undefined) lastState = result.requestState;
     const inputResponses = Object.fromEntries(
       Object.entries(result.inputRequests ?? {}).map(([k, r]) => [k, answerFor({ id: 0, ...r })?.result]),
     );
-    const requestState = fault === 'alter-state' ? `${result.requestState}x` : result.requestState;
-    return request('tools/call', { name, arguments: args, inputResponses, requestState });
+    const requestState =
+      fault === 'alter-state' && result.requestState !== undefined
+        ? `${result.requestState}x`
+        : fault === 'invent-state'
+          ? (result.requestState ?? 'client-made-state')
+          : fault === 'leak-state'
+            ? (result.requestState ?? lastState)
+            : result.requestState;
+    const params = { name, arguments: args, inputResponses, ...(requestState !== undefined && { requestState }) };
+    // The retry is a new request: a new id (the retry-same-id fault reuses the first one's).
+    const retryId = fault === 'retry-same-id' ? first.id : id();
+    return post({ jsonrpc: '2.0', id: retryId, method: 'tools/call', params: { ...params, ...meta() } });
   };
   /** Calls never_answers with a progress token, calls add_numbers meanwhile, and gives up on the first after `ms`. */
   const abandon = async (ms) => {
@@ -241,9 +286,13 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
   if (scenario === 'http-custom-headers')
     for (const c of context.toolCalls ?? []) await call(c.name, c.arguments ?? {});
   for (const tool of tools) {
-    if (['never_answers', 'set_region'].includes(tool.name)) continue;
+    if (['never_answers', 'set_region', 'set_zone'].includes(tool.name)) continue;
     if (tool.name === 'add_numbers' && scenario === 'tools_call')
       await call('add_numbers', fault === 'bad-arguments' ? { a: 'one', b: 2 } : { a: 1, b: 2 });
+    // Two calls at once, each with its own input request and requestState.
+    else if (tool.name === 'test_mrtr_echo_state')
+      await Promise.all([call(tool.name, { n: 1 }), call(tool.name, { n: 2 })]);
+    else if (scenario === 'http-invalid-tool-headers') await call(tool.name, { region: 'us-west1' });
     else if (tool.name !== 'add_numbers' && tool.name !== 'set_display_name') await call(tool.name);
   }
   if (fault === 'unlisted-tool') await call('not_listed');

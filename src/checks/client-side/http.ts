@@ -2,7 +2,14 @@
 import { isObject } from '../../json.js';
 import { STATELESS } from '../../transport/test-server/conversation.js';
 import { SSE_RETRY_MS } from '../../transport/test-server/endpoint.js';
-import { decodeHeader, headerParams, headerValue, needsBase64, valueAt } from '../../transport/test-server/headers.js';
+import {
+  decodeHeader,
+  headerAnnotationFault,
+  headerParams,
+  headerValue,
+  needsBase64,
+  valueAt,
+} from '../../transport/test-server/headers.js';
 import type { HttpExchange } from '../../transport/test-server/http.js';
 import { MCP_PATH } from '../../transport/test-server/http.js';
 import { fail, pass, skip, warn } from '../kit/check.js';
@@ -275,41 +282,126 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
       'client-side.http.custom-headers',
       'MUST',
       'basic/transports/streamable-http#custom-headers-from-tool-parameters',
-      'On 2026-07-28 a tools/call carries Mcp-Param-{name} for each x-mcp-header parameter with a value (Base64 sentinel where the value is not plain ASCII), and none for a parameter without one',
+      'On 2026-07-28 a tools/call carries Mcp-Param-{name} for each x-mcp-header parameter with a value, Base64 sentinel where the value is not plain ASCII',
       STATELESS,
     ),
     transport: 'http',
     revisions: [STATELESS],
+    judge: (r) =>
+      judgeParamHeaders(r, (value, raw, name) =>
+        value === undefined || value === null
+          ? undefined
+          : raw === undefined
+            ? `no Mcp-Param-${name} for ${JSON.stringify(value)}`
+            : decodeHeader(raw) !== headerValue(value)
+              ? `Mcp-Param-${name}: ${JSON.stringify(raw)} for ${JSON.stringify(value)}`
+              : needsBase64(headerValue(value)) && decodeHeader(raw) === raw
+                ? `Mcp-Param-${name}: ${JSON.stringify(raw)} sent plain, not in the Base64 sentinel`
+                : undefined,
+      ),
+  },
+  {
+    id: 'client-side/http/param-header-omitted',
+    title: 'No Mcp-Param-* header for an argument that is absent or null (2026-07-28)',
+    requirement: requirement(
+      'client-side.http.param-header-omitted',
+      'MUST',
+      'basic/transports/streamable-http#custom-headers-from-tool-parameters',
+      'On 2026-07-28 a tools/call carries no Mcp-Param-{name} for an x-mcp-header parameter that is absent from the arguments or given as null',
+      STATELESS,
+    ),
+    transport: 'http',
+    revisions: [STATELESS],
+    judge: (r) =>
+      judgeParamHeaders(r, (value, raw, name, path) =>
+        (value === undefined || value === null) && raw !== undefined
+          ? `Mcp-Param-${name}: ${JSON.stringify(raw)} sent for ${path.join('.')} = ${value === null ? 'null' : 'absent'}`
+          : undefined,
+      ),
+  },
+  {
+    id: 'client-side/http/invalid-header-tool-excluded',
+    title: 'A tool whose x-mcp-header annotations are invalid is never called (2026-07-28)',
+    requirement: requirement(
+      'client-side.http.invalid-header-tool-excluded',
+      'MUST',
+      'server/tools#x-mcp-header',
+      'A client over Streamable HTTP rejects a tool whose x-mcp-header values break the constraints (empty, not a token, repeated case-insensitively, on a non-primitive parameter): it never calls it',
+      STATELESS,
+    ),
+    transport: 'http',
+    revisions: [STATELESS],
+    scenarios: ['http-invalid-tool-headers'],
     judge: (r) => {
-      let judged = 0;
-      for (const x of posts(r)) {
-        const m = parsed(x);
-        const p = isObject(m?.params) ? m.params : {};
-        const tool = m?.method === 'tools/call' ? r.scenario.tools.find((t) => t.name === p.name) : undefined;
-        const params = tool ? headerParams(tool.inputSchema) : [];
-        if (params.length === 0) continue;
-        judged++;
-        for (const { path, name } of params) {
-          const value = valueAt(p.arguments, path);
-          const raw = x.requestHeaders[`mcp-param-${name.toLowerCase()}`];
-          const fault =
-            value === undefined || value === null
-              ? raw === undefined
-                ? undefined
-                : `Mcp-Param-${name} sent for an argument without a value`
-              : raw === undefined
-                ? `no Mcp-Param-${name} for ${path.join('.')} = ${JSON.stringify(value)}`
-                : decodeHeader(raw) !== headerValue(value)
-                  ? `Mcp-Param-${name}: ${JSON.stringify(raw)} for ${JSON.stringify(value)}`
-                  : needsBase64(headerValue(value)) && decodeHeader(raw) === raw
-                    ? `Mcp-Param-${name}: ${JSON.stringify(raw)} sent plain, not in the Base64 sentinel`
-                    : undefined;
-          if (fault) return fail(`${where(r)}: ${String(p.name)}: ${fault}`, { actual: show(x) });
-        }
-      }
-      return judged === 0
-        ? skip(`${where(r)}: the client called no tool that declares x-mcp-header parameters`)
-        : pass(`${where(r)}: ${judged} calls with their Mcp-Param-* headers`);
+      if (!listed(r)) return skip(`${where(r)}: the client did not list the tools`);
+      const call = toolCalls(r).find((c) => invalidTool(r, c.params.name));
+      if (!call) return pass(`${where(r)}: no tool with invalid x-mcp-header annotations was called`);
+      return fail(
+        `${where(r)}: the client called ${String(call.params.name)}, whose ${invalidTool(r, call.params.name)}`,
+        { actual: call.params },
+      );
+    },
+  },
+  {
+    id: 'client-side/http/valid-header-tool-kept',
+    title: 'Excluding invalid tools keeps the valid ones: the valid tool is called (2026-07-28)',
+    requirement: requirement(
+      'client-side.http.valid-header-tool-kept',
+      'MUST',
+      'server/tools#x-mcp-header',
+      'Rejecting a tool for invalid x-mcp-header annotations excludes that tool alone: a valid tool of the same list stays usable',
+      STATELESS,
+    ),
+    transport: 'http',
+    revisions: [STATELESS],
+    scenarios: ['http-invalid-tool-headers'],
+    judge: (r) => {
+      if (!listed(r)) return skip(`${where(r)}: the client did not list the tools`);
+      const valid = r.scenario.tools
+        .filter((t) => headerAnnotationFault(t.inputSchema) === undefined)
+        .map((t) => t.name);
+      return toolCalls(r).some((c) => valid.includes(c.params.name as string))
+        ? pass(`${where(r)}: ${valid.join(', ')} called`)
+        : fail(`${where(r)}: the client listed the tools and never called ${valid.join(', ')}, the valid one`);
     },
   },
 ];
+
+/** The tools/call requests of the record, with their params. */
+const toolCalls = (r: ScenarioRecord) =>
+  posts(r)
+    .map(parsed)
+    .filter((m) => m?.method === 'tools/call' && isObject(m.params))
+    .map((m) => m as { params: Record<string, unknown> });
+const listed = (r: ScenarioRecord) => posts(r).some((x) => parsed(x)?.method === 'tools/list');
+/** What is invalid in the annotations of the scenario's tool `name`, if it is. */
+const invalidTool = (r: ScenarioRecord, name: unknown) => {
+  const tool = r.scenario.tools.find((t) => t.name === name);
+  return tool && headerAnnotationFault(tool.inputSchema);
+};
+
+/**
+ * Judges the Mcp-Param-* headers of every call of a tool with valid x-mcp-header annotations (a call of an invalid one
+ * is client-side/http/invalid-header-tool-excluded's): `fault` says what is wrong with one parameter's header.
+ */
+function judgeParamHeaders(
+  r: ScenarioRecord,
+  fault: (value: unknown, raw: string | undefined, name: string, path: string[]) => string | undefined,
+) {
+  let judged = 0;
+  for (const x of posts(r)) {
+    const m = parsed(x);
+    const p = isObject(m?.params) ? m.params : {};
+    const tool = m?.method === 'tools/call' ? r.scenario.tools.find((t) => t.name === p.name) : undefined;
+    const params = tool && !headerAnnotationFault(tool.inputSchema) ? headerParams(tool.inputSchema) : [];
+    if (params.length === 0) continue;
+    judged++;
+    for (const { path, name } of params) {
+      const found = fault(valueAt(p.arguments, path), x.requestHeaders[`mcp-param-${name.toLowerCase()}`], name, path);
+      if (found) return fail(`${where(r)}: ${String(p.name)}: ${found}`, { actual: show(x) });
+    }
+  }
+  return judged === 0
+    ? skip(`${where(r)}: the client called no tool that declares x-mcp-header parameters`)
+    : pass(`${where(r)}: ${judged} calls with their Mcp-Param-* headers`);
+}

@@ -273,7 +273,11 @@ export const CLIENT_LIFECYCLE_CHECKS: ClientCheckDef[] = [
     revisions: [STATELESS],
     scenarios: ['sep-2322-client-request-state'],
     judge: (r) => {
-      const calls = requestsOf(r).filter((m) => m.method === 'tools/call');
+      // The calls of the tool that answers with a requestState (client-side/stateless/* judge the others).
+      const stateful = r.scenario.tools.filter((t) => t.does === 'input-required').map((t) => t.name);
+      const calls = requestsOf(r).filter(
+        (m) => m.method === 'tools/call' && isObject(m.params) && stateful.includes(m.params.name as string),
+      );
       if (calls.length === 0) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
       const retry = calls.find(
         (m) => isObject(m.params) && ('requestState' in m.params || 'inputResponses' in m.params),

@@ -28,6 +28,10 @@ const ASK_CLIENT: ScenarioTool = {
   does: 'ask',
 };
 
+function mrtrTool(name: string, description: string, does: ScenarioTool['does']): ScenarioTool {
+  return { name, description, inputSchema: { type: 'object', properties: {} }, does };
+}
+
 export const CLIENT_SCENARIOS: Scenario[] = [
   {
     name: 'initialize',
@@ -125,18 +129,17 @@ export const CLIENT_SCENARIOS: Scenario[] = [
   {
     name: 'sep-2322-client-request-state',
     description:
-      'On 2026-07-28 a tool answers input_required with requestState: the client retries with the input responses and the requestState byte for byte',
+      'On 2026-07-28 tools answer input_required with and without requestState, one answers without resultType, one is unrelated: the client retries each input request on a new id with its own requestState (none where none came), carries none to other calls, and takes a result without resultType as complete',
     revisions: STATELESS,
     context: {},
+    // The official scenario's tools, so a client written for it calls them by name.
     tools: [
-      {
-        name: 'test_input_required',
-        description: 'Asks for input before it answers',
-        inputSchema: { type: 'object', properties: {} },
-        does: 'input-required',
-      },
+      mrtrTool('test_mrtr_echo_state', 'Asks for input with a requestState to echo', 'input-required'),
+      mrtrTool('test_mrtr_no_state', 'Asks for input without a requestState', 'input-required-no-state'),
+      mrtrTool('test_mrtr_unrelated', 'A plain tool: no input request, no state', 'text'),
+      mrtrTool('test_mrtr_no_result_type', 'Answers as an earlier revision would: no resultType', 'no-result-type'),
     ],
-    asks: 'call test_input_required and answer its input request',
+    asks: 'call test_mrtr_echo_state, test_mrtr_no_state, test_mrtr_unrelated and test_mrtr_no_result_type',
   },
 ];
 
@@ -148,7 +151,11 @@ const NEVER_ANSWERS: ScenarioTool = {
   inputSchema: { type: 'object', properties: {} },
   does: 'hang',
 };
-const header = (type: string, name: string, description: string) => ({ type, description, 'x-mcp-header': name });
+const header = (type: string | string[], name: string, description: string) => ({
+  type,
+  description,
+  'x-mcp-header': name,
+});
 /** A tool whose parameters are mirrored into Mcp-Param-* headers (2026-07-28, x-mcp-header). */
 const SET_REGION: ScenarioTool = {
   name: 'set_region',
@@ -163,6 +170,21 @@ const SET_REGION: ScenarioTool = {
       note: header('string', 'Note', 'Leading and trailing spaces: Base64 sentinel'),
       options: { type: 'object', properties: { zone: header('string', 'Zone', 'Nested through properties') } },
       weight: { type: 'number', description: 'Not annotated: no header' },
+    },
+    required: ['region'],
+  },
+  does: 'text',
+};
+
+/** A tool with a nullable x-mcp-header parameter: a call that gives it null sends no header for it. */
+const SET_ZONE: ScenarioTool = {
+  name: 'set_zone',
+  description: 'A tool whose nullable zone parameter, given as null, is mirrored into no header',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      region: header('string', 'Region', 'Plain ASCII'),
+      zone: header(['string', 'null'], 'Zone', 'A string, or null for none'),
     },
     required: ['region'],
   },
@@ -192,7 +214,7 @@ CLIENT_SCENARIOS.push(
   {
     name: 'http-custom-headers',
     description:
-      'On 2026-07-28 a tool declares x-mcp-header parameters: each call carries Mcp-Param-{name} headers with the argument values (Base64 where unsafe), and none for an absent one',
+      'On 2026-07-28 a tool declares x-mcp-header parameters: each call carries Mcp-Param-{name} headers with the argument values (Base64 where unsafe), and none for an absent or null one',
     revisions: STATELESS,
     context: {
       toolCalls: [
@@ -209,9 +231,60 @@ CLIENT_SCENARIOS.push(
           },
         },
         { name: 'set_region', arguments: { region: 'us-east-1' } },
+        // An explicit null: no header for it either.
+        { name: 'set_zone', arguments: { region: 'ap-south-1', zone: null } },
       ],
     },
-    tools: [SET_REGION],
-    asks: 'call set_region with the arguments of the context',
+    tools: [SET_REGION, SET_ZONE],
+    asks: 'call set_region and set_zone with the arguments of the context',
+  },
+  {
+    name: 'http-invalid-tool-headers',
+    description:
+      'On 2026-07-28 tools/list holds ten tools whose x-mcp-header annotations are invalid (empty, not a token, repeated, on a non-primitive) and valid_tool: the client excludes the ten and calls valid_tool',
+    revisions: STATELESS,
+    transport: 'http',
+    context: {},
+    tools: [
+      {
+        name: 'valid_tool',
+        description: 'Valid x-mcp-header: the client keeps and calls it',
+        inputSchema: {
+          type: 'object',
+          properties: { region: header('string', 'Region', 'Mirrored') },
+          required: ['region'],
+        },
+        does: 'text',
+      },
+      invalidTool('invalid_empty_header', 'An empty name', { value: header('string', '', '') }),
+      invalidTool('invalid_object_header', 'On an object', { data: header('object', 'Data', '') }),
+      invalidTool('invalid_array_header', 'On an array', {
+        items: { ...header('array', 'Items', ''), items: { type: 'string' } },
+      }),
+      invalidTool('invalid_null_header', 'On null', { nil: header('null', 'Nil', '') }),
+      invalidTool('invalid_duplicate_same_case', 'A name used twice', {
+        field1: header('string', 'Region', ''),
+        field2: header('string', 'Region', ''),
+      }),
+      invalidTool('invalid_duplicate_diff_case', 'A name used twice, in two cases', {
+        field1: header('string', 'MyField', ''),
+        field2: header('string', 'myfield', ''),
+      }),
+      invalidTool('invalid_space_in_name', 'A space in the name', { value: header('string', 'My Region', '') }),
+      invalidTool('invalid_colon_in_name', 'A colon in the name', { value: header('string', 'Region:Primary', '') }),
+      invalidTool('invalid_non_ascii_name', 'A non-ASCII name', { value: header('string', 'Région', '') }),
+      invalidTool('invalid_control_char_name', 'A tab in the name', { value: header('string', 'Region\t1', '') }),
+    ],
+    asks: 'list the tools and call those it keeps',
   },
 );
+
+/** A tool whose x-mcp-header annotations break a rule of 2026-07-28 Tools › x-mcp-header: a client never calls it. */
+function invalidTool(name: string, what: string, properties: Record<string, unknown>): ScenarioTool {
+  return {
+    name,
+    description: `Invalid x-mcp-header (${what}): a client over Streamable HTTP excludes it`,
+    inputSchema: { type: 'object', properties, required: Object.keys(properties) },
+    does: 'text',
+  };
+}

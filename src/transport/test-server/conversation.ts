@@ -64,6 +64,8 @@ export class Conversation {
   versionRefusals = 0;
   /** Input-required answers given: requestState → the input request keys. */
   readonly requestStates = new Map<string, string[]>();
+  /** Every input_required answer, with the request it answered (the frame's own object) and its requestState. */
+  readonly inputRequired: { request: Record<string, unknown>; state?: string }[] = [];
   /** The test server's origin, put in place of `{origin}` in the tools' schemas. */
   origin = '';
   private readonly pending = new Map<string, (reply: Record<string, unknown>) => void>();
@@ -120,7 +122,18 @@ export class Conversation {
     try {
       const result = await this.answer(m.method, params, out);
       if (result === DEFERRED) return DEFERRED;
-      return { jsonrpc: '2.0', id: m.id, result: this.revision === STATELESS ? stateless(m.method, result) : result };
+      if (result.resultType === 'input_required')
+        this.inputRequired.push({
+          request: m,
+          ...(typeof result.requestState === 'string' && { state: result.requestState }),
+        });
+      // A result as a server of an earlier revision sends it: the client must take it as complete.
+      const bare = m.method === 'tools/call' && this.toolOf(params)?.does === 'no-result-type';
+      return {
+        jsonrpc: '2.0',
+        id: m.id,
+        result: this.revision === STATELESS && !bare ? stateless(m.method, result) : result,
+      };
     } catch (err) {
       if (err instanceof RpcError) return rpcError(m.id, err.code, err.message, err.data);
       throw err;
@@ -248,7 +261,9 @@ export class Conversation {
         return text(`elicitation: ${JSON.stringify(reply?.result ?? reply?.error ?? null)}`);
       }
       case 'input-required':
-        return this.inputRequired(params);
+        return this.askForInput(params, true);
+      case 'input-required-no-state':
+        return this.askForInput(params, false);
       case 'sse-drop':
         return DEFERRED;
       default:
@@ -268,18 +283,18 @@ export class Conversation {
     if (caps.roots === undefined) await this.ask(out, 'roots/list', undefined);
   }
 
-  /** 2026-07-28: first an input request with requestState; the retry must carry the response and the same state. */
-  private inputRequired(params: Record<string, unknown>): Record<string, unknown> {
-    if (params.requestState === undefined && params.inputResponses === undefined) {
-      const state = `state-${this.requestStates.size}-${'ü'}:${Date.now().toString(36)}`;
-      this.requestStates.set(state, ['ask']);
-      return {
-        resultType: 'input_required',
-        inputRequests: { ask: { method: 'elicitation/create', params: ELICIT_WITH_DEFAULTS } },
-        requestState: state,
-      };
-    }
-    return { resultType: 'complete', content: [{ type: 'text', text: 'input received' }] };
+  /**
+   * 2026-07-28: an input request (with a requestState when `withState`) until the call brings inputResponses, as the
+   * official scenario tells a retry from a first call; then the result.
+   */
+  private askForInput(params: Record<string, unknown>, withState: boolean): Record<string, unknown> {
+    if (params.inputResponses !== undefined)
+      return { resultType: 'complete', content: [{ type: 'text', text: 'input received' }] };
+    const ask = { ask: { method: 'elicitation/create', params: ELICIT_WITH_DEFAULTS } };
+    if (!withState) return { resultType: 'input_required', inputRequests: ask };
+    const state = `state-${this.requestStates.size}-${'ü'}:${Date.now().toString(36)}`;
+    this.requestStates.set(state, ['ask']);
+    return { resultType: 'input_required', inputRequests: ask, requestState: state };
   }
 }
 

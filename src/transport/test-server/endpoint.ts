@@ -11,7 +11,7 @@ import {
   type Outlet,
   STATELESS,
 } from './conversation.js';
-import { decodeHeader, headerParams, headerValue, valueAt } from './headers.js';
+import { decodeHeader, headerAnnotationFault, headerParams, headerValue, valueAt } from './headers.js';
 import { type RouteHandler, TestServer, answer } from './http.js';
 
 /** The retry (ms) the dropped stream's priming event asks for. */
@@ -230,7 +230,9 @@ function headerMismatch(
   }
   if (message.method === 'tools/call') {
     const tool = conv.scenario.tools.find((t) => t.name === params.name);
-    for (const { path, name } of tool ? headerParams(tool.inputSchema) : []) {
+    // A tool with invalid annotations mirrors nothing: calling it at all is the client's fault, judged elsewhere.
+    const valid = tool && headerAnnotationFault(tool.inputSchema) === undefined;
+    for (const { path, name } of valid ? headerParams(tool.inputSchema) : []) {
       const value = valueAt(params.arguments, path);
       const got = decodeHeader(header(req, `mcp-param-${name.toLowerCase()}`));
       if (value !== undefined && value !== null && got !== headerValue(value))

@@ -39,3 +39,39 @@ export function decodeHeader(value: string | undefined): string | undefined {
 /** A value that cannot go as a plain header (non-ASCII or control characters, edge whitespace, the sentinel's shape). */
 export const needsBase64 = (v: string): boolean =>
   /[^\x20-\x7e]/.test(v) || v !== v.trim() || /^=\?base64\?.*\?=$/.test(v);
+
+/** RFC 9110 token characters (`tchar`), the only ones an `x-mcp-header` name may have. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const PRIMITIVE = ['string', 'number', 'integer', 'boolean'];
+
+/**
+ * Why a tool's `x-mcp-header` annotations are invalid (2026-07-28 Tools › x-mcp-header: not empty, a token, unique
+ * case-insensitively, on a primitive parameter), or undefined when they are valid. A client over Streamable HTTP must
+ * exclude such a tool.
+ */
+export function headerAnnotationFault(
+  schema: unknown,
+  path: string[] = [],
+  seen = new Map<string, string>(),
+): string | undefined {
+  for (const [key, sub] of Object.entries(rec(rec(schema)?.properties) ?? {})) {
+    const at = [...path, key];
+    const s = rec(sub);
+    if (s && 'x-mcp-header' in s) {
+      const name = s['x-mcp-header'];
+      const where = `x-mcp-header ${JSON.stringify(name)} of ${at.join('.')}`;
+      if (typeof name !== 'string' || name === '') return `${where} is empty or not a string`;
+      if (!TOKEN.test(name)) return `${where} is not an HTTP token`;
+      const other = seen.get(name.toLowerCase());
+      if (other) return `${where} repeats that of ${other} (names are case-insensitive)`;
+      seen.set(name.toLowerCase(), at.join('.'));
+      // A primitive, or a nullable one (["string", "null"]).
+      const types = Array.isArray(s.type) ? s.type.filter((t) => t !== 'null') : [s.type];
+      if (s.type !== undefined && (types.length === 0 || types.some((t) => !PRIMITIVE.includes(t as string))))
+        return `${where} is on a parameter of type ${JSON.stringify(s.type)}, not a primitive`;
+    }
+    const deeper = headerAnnotationFault(sub, at, seen);
+    if (deeper) return deeper;
+  }
+  return undefined;
+}

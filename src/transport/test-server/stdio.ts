@@ -142,7 +142,8 @@ export class StdioSession {
         const frame = this.conv.record('in', joined);
         this.state.multiline.push({ seq: frame.seq, lines: this.joining.length + 1 });
         this.joining = [];
-        return void this.dispatch(whole.value);
+        // The frame's own object, as over HTTP: a check finds the request the server answered by identity.
+        return void this.dispatch(frame.message);
       }
       if (parse(text) === undefined && text.trim() !== '' && this.joining.length < MAX_JOIN_LINES) {
         this.joining.push(text);
@@ -152,10 +153,7 @@ export class StdioSession {
     }
     if (text.trim() === '') return void this.stray(text, 'a blank line', at);
     const one = parse(text);
-    if (one !== undefined) {
-      this.conv.record('in', text);
-      return void this.dispatch(one.value);
-    }
+    if (one !== undefined) return void this.dispatch(this.conv.record('in', text).message);
     // The start of a message written across lines (pretty-printed), or bytes that are no JSON at all.
     if (/^\s*[[{]/.test(text)) this.joining.push(text);
     else this.notJson(text);
