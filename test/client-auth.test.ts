@@ -190,6 +190,27 @@ describe('a public client that registers without a token endpoint method', () =>
   });
 });
 
+describe('a client that stops before it reads what it must refuse', () => {
+  it.each([
+    ['auth/resource-mismatch', 'resource-match', 'the resource metadata'],
+    ['auth/metadata-issuer-mismatch', 'metadata-issuer', "the authorization server's metadata"],
+    ['auth/pkce-not-advertised', 'pkce-required', "the authorization server's metadata"],
+  ])('does not pass %s by doing nothing: %s skips', async (name, id, what) => {
+    const pick = authPlan({}, [name])[0];
+    if (!pick) throw new Error(`no scenario ${name}`);
+    // Gives up at the first 401: it never fetched the metadata it had to refuse.
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.revision,
+      { ...options, client: reference({ 'no-authorize': true }) },
+      pick,
+    );
+    const got = judge(CLIENT_AUTH_CHECKS, [record]).find((r) => r.id === `client-side/auth/${id}`);
+    expect(got?.status).toBe('skip');
+    expect(got?.message).toContain(`stopped before it fetched ${what}`);
+  });
+});
+
 describe('faulty OAuth clients', () => {
   it.each(ROWS.map((r) => [r.fault, r] as const))('%s trips its check and no other', async (_, row) => {
     const pick = authPlan({ revision: row.revision }, [row.scenario])[0];

@@ -97,6 +97,18 @@ function dpopKey(faults) {
   };
 }
 
+/** Whether the resource identifier `resource` names `url`: the same origin, and `url`'s path at or under its path. */
+function covers(resource, url) {
+  try {
+    const r = new URL(resource);
+    const u = new URL(url);
+    const base = r.pathname.replace(/\/$/, '');
+    return r.origin === u.origin && (u.pathname === base || u.pathname.startsWith(`${base}/`));
+  } catch {
+    return false;
+  }
+}
+
 /** Where the authorization server's metadata may be, in the order of the 2025-11-25 revision (03-26: the root only). */
 function asMetadataUrls(issuer, revision, faults) {
   const u = new URL(issuer);
@@ -154,7 +166,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       }
     let issuer;
     if (prm) {
-      if (prm.resource !== serverUrl && prm.resource !== serverUrl.replace(/\/$/, '') && !faults['trust-resource'])
+      // RFC 9728 §3.3 with MCP's canonical URI: the resource is the server's URL, or an origin and path it lies under.
+      if (!covers(prm.resource, serverUrl) && !faults['trust-resource'])
         throw new Error(`resource metadata names ${prm.resource}, not ${serverUrl}`);
       issuer = prm.authorization_servers?.[0];
       if (!issuer) throw new Error('resource metadata names no authorization server');
@@ -223,6 +236,12 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     };
   }
 
+  /** The resource parameter (RFC 8707): the resource the metadata names, as it names it (`resource-slash`: re-serialized). */
+  const resourceParam = () => {
+    const named = state.as.prm?.resource ?? serverUrl;
+    return faults['resource-slash'] ? new URL(named).href : named;
+  };
+
   /** The scopes to ask for: the challenge's, else scopes_supported, else none (offline_access only where offered). */
   function scopeFor(challenge) {
     if (faults['no-scope-fallback'] && !challenge.scope) return undefined;
@@ -260,7 +279,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       body.set('client_id', client.client_id);
       if (method === 'client_secret_post') body.set('client_secret', client.client_secret);
     }
-    if (revision !== '2025-03-26' && !faults['no-resource']) body.set('resource', state.as.prm?.resource ?? serverUrl);
+    if (revision !== '2025-03-26' && !faults['no-resource']) body.set('resource', resourceParam());
     const endpoint = state.as.meta.token_endpoint;
     const post = () => {
       if (dpop && !faults['dpop-no-token-proof']) headers.DPoP = dpop.proof('POST', endpoint);
@@ -354,7 +373,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       scope = [...new Set([...state.scope.split(' '), ...(scope ?? '').split(' ')])].filter(Boolean).join(' ');
     state.scope = scope;
     if (scope) q.set('scope', scope);
-    if (revision !== '2025-03-26' && !faults['no-resource']) q.set('resource', state.as.prm?.resource ?? serverUrl);
+    if (revision !== '2025-03-26' && !faults['no-resource']) q.set('resource', resourceParam());
     const url = `${meta.authorization_endpoint}?${q}`;
     const answer = cb.next();
     // Without a browser it follows the redirect itself; a refused authorization request ends the wait at once.

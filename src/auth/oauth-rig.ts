@@ -232,6 +232,11 @@ export class OAuthRig {
     return `${this.resourceOrigin}/mcp`;
   }
 
+  /** The resource the resource metadata names: the server's URL, or its origin where the scenario says so. */
+  get prmResource(): string {
+    return this.scenario.originResource ? this.resourceOrigin : this.serverUrl;
+  }
+
   get issuer(): string {
     return this.issuerAt(this.asOrigin);
   }
@@ -365,7 +370,7 @@ export class OAuthRig {
     const sc = this.scenario;
     if (url.pathname !== sc.prm || req.method !== 'GET') return false;
     send(200, {
-      resource: sc.resourceMismatch ? 'https://mcp.elsewhere.example/mcp' : this.serverUrl,
+      resource: sc.resourceMismatch ? 'https://mcp.elsewhere.example/mcp' : this.prmResource,
       authorization_servers: [this.issuer],
       ...(sc.scopesSupported && { scopes_supported: sc.scopesSupported }),
       bearer_methods_supported: ['header'],

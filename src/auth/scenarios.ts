@@ -45,6 +45,11 @@ export interface AuthScenario {
   preRegistered?: boolean;
   /** The resource metadata names another resource. */
   resourceMismatch?: boolean;
+  /**
+   * The resource metadata at the root names the origin: the identifier the well-known suffix is inserted into (RFC 9728
+   * §3.1) is then the bare origin, the value a URL parser rewrites with a trailing slash.
+   */
+  originResource?: boolean;
   iss?: IssMode;
   /** The authorization server's metadata names another issuer. */
   issuerMismatch?: boolean;
@@ -127,9 +132,11 @@ export const SCENARIOS: readonly AuthScenario[] = [
   }),
   s({
     name: 'auth/metadata-var2',
-    description: 'Resource metadata at the root well-known URI only; an issuer with a path (RFC 8414 path insertion)',
+    description:
+      'Resource metadata at the root well-known URI only, naming the origin as the resource; an issuer with a path (RFC 8414 path insertion)',
     prm: '/.well-known/oauth-protected-resource',
     prmInChallenge: false,
+    originResource: true,
     issuerPath: '/tenant1',
   }),
   s({

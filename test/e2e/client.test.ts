@@ -47,7 +47,7 @@ describe.concurrent('mcp-conformance client', () => {
     );
     expect(r.exitCode).toBe(2);
     expect(r.report?.checks.every((c) => c.status === 'error')).toBe(true);
-    expect(r.report?.checks[0].message).toContain('never sent MCP');
+    expect(r.report?.checks[0].message).toContain('made no request to the test server');
     const pid = Number(await readFile(pidfile, 'utf8'));
     expect(isAlive(pid)).toBe(false);
   });

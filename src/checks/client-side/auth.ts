@@ -44,6 +44,17 @@ function clientIdOf(e: HttpExchange): string | undefined {
   return typeof assertion === 'string' ? (readAssertion(assertion)?.claims.iss as string | undefined) : undefined;
 }
 
+const prmFetches = (r: AuthRun) =>
+  r.rig.find(
+    (e) =>
+      e.role === 'resource' &&
+      e.method === 'GET' &&
+      (path(e) === r.scenario.prm || path(e).startsWith('/.well-known/oauth-protected-resource')),
+  );
+const asMetadataFetches = (r: AuthRun) =>
+  r.rig.find(
+    (e) => e.method === 'GET' && /\/\.well-known\/(oauth-authorization-server|openid-configuration)/.test(path(e)),
+  );
 const registrations = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && path(e).endsWith('/register'));
 const onLoopback = (u: unknown) => {
   try {
@@ -74,9 +85,20 @@ function ignoredContext(r: AuthRun): string | undefined {
     : 'the client never used the credentials MCP_CONFORMANCE_CONTEXT gives (it does not take the official contract, or has no way to use them); nothing to judge';
 }
 
-/** For the scenarios where a conformant client stops: the first exchange that shows it went on. */
-function wentOn(r: AuthRun, what: string, after: HttpExchange[], verdict = fail): Outcome {
+/**
+ * For the scenarios where a conformant client stops: the first exchange that shows it went on. A client that stopped
+ * before it read what it had to refuse (`read`: the metadata it had to judge) did not refuse it: nothing to judge.
+ */
+function wentOn(
+  r: AuthRun,
+  what: string,
+  after: HttpExchange[],
+  verdict = fail,
+  read?: { what: string; seen: HttpExchange[] },
+): Outcome {
   const first = after[0];
+  if (!first && read && read.seen.length === 0)
+    return skip(`the client stopped before it fetched ${read.what}: it never had it to refuse`);
   if (!first) return pass(`the client stopped: no ${what}`);
   return verdict(`the client went on: ${cite(r, first)}`, {
     expected: `no ${what}`,
@@ -266,6 +288,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         r,
         'registration, authorization or token request after the mismatched metadata',
         r.rig.find((e) => /\/(register|authorize|token)$/.test(path(e))),
+        fail,
+        { what: 'the resource metadata', seen: prmFetches(r) },
       ),
   ),
   check(
@@ -275,10 +299,13 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'Authorization server metadata whose issuer differs from the issuer it was fetched for is not used',
     (sc) => sc.issuerMismatch === true,
     (r) =>
-      wentOn(r, 'authorization request', [
-        ...authorizeRequests(r),
-        ...r.rig.find((e) => path(e).endsWith('/register')),
-      ]),
+      wentOn(
+        r,
+        'authorization request',
+        [...authorizeRequests(r), ...r.rig.find((e) => path(e).endsWith('/register'))],
+        fail,
+        { what: "the authorization server's metadata", seen: asMetadataFetches(r) },
+      ),
   ),
   check(
     'iss-parameter',
@@ -323,7 +350,11 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     `${AUTHZ}#authorization-code-protection`,
     'Without code_challenge_methods_supported in the metadata the client refuses to proceed',
     (sc) => sc.noPkce === true,
-    (r) => wentOn(r, 'authorization request', authorizeRequests(r)),
+    (r) =>
+      wentOn(r, 'authorization request', authorizeRequests(r), fail, {
+        what: "the authorization server's metadata",
+        seen: asMetadataFetches(r),
+      }),
   ),
   check(
     'state',
@@ -354,14 +385,25 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         ...tokenRequests(r).map((e) => ({ e, v: form(e).resource as string | undefined })),
       ];
       if (reqs.length === 0) return skip(NO_AUTHORIZATION);
-      const canonical = r.rig.serverUrl;
-      const bad = reqs.find(({ v }) => typeof v !== 'string' || v.replace(/\/$/, '') !== canonical);
+      // The server's URL, or the resource its metadata names (the origin, where the metadata is at the root).
+      const named = [...new Set([r.rig.prmResource, r.rig.serverUrl])];
+      const bad = reqs.find(({ v }) => typeof v !== 'string' || !named.includes(v.replace(/\/$/, '')));
       if (bad)
         return fail(`resource ${bad.v ?? 'missing'}: ${cite(r, bad.e)}`, {
-          expected: canonical,
+          expected: named.join(' or '),
           actual: bad.v ?? null,
         });
-      return pass(`resource=${canonical} in ${reqs.length} request(s)`);
+      // "implementations SHOULD consistently use the form without the trailing slash" (Canonical Server URI).
+      const slashed = reqs.find(({ v }) => typeof v === 'string' && !named.includes(v));
+      if (slashed)
+        return warn(
+          `resource ${slashed.v} has a trailing slash the server's identifier has not: ${cite(r, slashed.e)}`,
+          {
+            expected: named.join(' or '),
+            actual: slashed.v ?? null,
+          },
+        );
+      return pass(`resource=${reqs[0]?.v} in ${reqs.length} request(s)`);
     },
   ),
   check(
