@@ -11,6 +11,8 @@ import { spawn } from 'node:child_process';
 
 /** Re-authorizations for one request refused for insufficient scope, at most. */
 const STEP_UPS = 2;
+/** A token that expires within this long is refreshed before it is used (a margin for clock skew and latency). */
+const REFRESH_MARGIN_MS = 30_000;
 const b64url = (buf) => Buffer.from(buf).toString('base64url');
 const JWT_GRANT = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 
@@ -65,18 +67,30 @@ function es256(header, claims, key) {
   return `${input}.${b64url(sig)}`;
 }
 
-/**
- * A DPoP key (RFC 9449) and the nonces servers gave (per origin, §8/§9): `proof(method, url, token)` is a fresh proof
- * for one request. Faults: `dpop-reuse-proof` sends one jti on every MCP request; `ignore-dpop-nonce` never keeps a
- * nonce.
- */
-function dpopKey(faults) {
+/** An EC P-256 key pair, its public JWK and that JWK's thumbprint (RFC 7638: the required members, in order). */
+function ecKey() {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
   const jwk = publicKey.export({ format: 'jwk' });
+  const jkt = createHash('sha256')
+    .update(JSON.stringify({ crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }))
+    .digest('base64url');
+  return { privateKey, jwk, jkt };
+}
+
+/**
+ * A DPoP key (RFC 9449) and the nonces servers gave (per origin, §8/§9): `proof(method, url, token)` is a fresh proof
+ * for one request, `jkt` the key's thumbprint (the dpop_jkt of §10). `proof(…, other)` signs with another key (a
+ * fault's). Faults: `dpop-reuse-proof` sends one jti on every MCP request; `ignore-dpop-nonce` never keeps a nonce.
+ */
+function dpopKey(faults) {
+  const own = ecKey();
+  let spare;
   const nonces = new Map();
   const fixedJti = randomUUID();
   return {
-    proof(method, url, token) {
+    jkt: own.jkt,
+    proof(method, url, token, other = false) {
+      const { privateKey, jwk } = other ? (spare ??= ecKey()) : own;
       const u = new URL(url);
       const claims = {
         jti: token && faults['dpop-reuse-proof'] ? fixedJti : randomUUID(),
@@ -134,7 +148,14 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
   const stateless = revision === '2026-07-28';
   const context = env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(env.MCP_CONFORMANCE_CONTEXT) : {};
   const mcpUrl = new URL(serverUrl);
-  const state = { token: undefined, refresh: undefined, as: undefined, client: undefined, scope: undefined };
+  const state = {
+    token: undefined,
+    expires: 0,
+    refresh: undefined,
+    as: undefined,
+    client: undefined,
+    scope: undefined,
+  };
   /** The DPoP key, once a server says it takes DPoP proofs; and whether the access token is bound to it. */
   let dpop;
   let bound = false;
@@ -281,8 +302,12 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     }
     if (revision !== '2025-03-26' && !faults['no-resource']) body.set('resource', resourceParam());
     const endpoint = state.as.meta.token_endpoint;
+    // RFC 9449 §5: every token request carries a proof, a refresh one by the key the refresh token is bound to.
+    const refresh = params.grant_type === 'refresh_token';
+    const noProof = refresh ? faults['dpop-refresh-no-proof'] : faults['dpop-no-token-proof'];
     const post = () => {
-      if (dpop && !faults['dpop-no-token-proof']) headers.DPoP = dpop.proof('POST', endpoint);
+      if (dpop && !noProof)
+        headers.DPoP = dpop.proof('POST', endpoint, undefined, refresh && faults['dpop-refresh-new-key']);
       return fetch(endpoint, { method: 'POST', headers, body });
     };
     let r = await post();
@@ -295,6 +320,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     }
     if (!r.ok) throw new Error(`token request failed: ${json.error ?? r.status}`);
     state.token = json.access_token;
+    state.expires = Date.now() + (typeof json.expires_in === 'number' ? json.expires_in * 1000 : 3_600_000);
     bound = String(json.token_type).toLowerCase() === 'dpop';
     state.refresh = json.refresh_token ?? state.refresh;
     // A client that puts its token on every request it makes, the metadata's too.
@@ -374,6 +400,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     state.scope = scope;
     if (scope) q.set('scope', scope);
     if (revision !== '2025-03-26' && !faults['no-resource']) q.set('resource', resourceParam());
+    // RFC 9449 §10: the code bound to the DPoP key that will redeem it (`dpop-wrong-jkt`: another key's thumbprint).
+    if (dpop && !faults['dpop-no-jkt']) q.set('dpop_jkt', faults['dpop-wrong-jkt'] ? ecKey().jkt : dpop.jkt);
     const url = `${meta.authorization_endpoint}?${q}`;
     const answer = cb.next();
     // Without a browser it follows the redirect itself; a refused authorization request ends the wait at once.
@@ -413,10 +441,19 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
     const scheme = faults['dpop-bearer'] ? 'Bearer' : 'DPoP';
     return { Authorization: `${scheme} ${state.token}`, DPoP: dpop.proof(method, url, state.token) };
   };
+  /** Refreshes the access token when it expires soon and a refresh token was granted. */
+  async function refreshIfDue() {
+    if (!state.token || !state.refresh || faults['no-refresh'] || state.expires - Date.now() > REFRESH_MARGIN_MS)
+      return;
+    const refresh = state.refresh;
+    state.refresh = undefined;
+    await tokenRequest({ grant_type: 'refresh_token', refresh_token: refresh });
+  }
   /** One MCP message over POST; authorizes on 401, steps up on 403. */
   async function send(message) {
     let nonceRetried = false;
     for (let attempt = 0; ; attempt++) {
+      await refreshIfDue();
       const url = new URL(mcpUrl);
       let headers = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
       if (state.token && faults['token-in-query']) url.searchParams.set('access_token', state.token);

@@ -50,6 +50,8 @@ interface Grant {
   code_challenge_method?: string;
   scope?: string;
   resource?: string;
+  /** The DPoP key thumbprint the authorization request bound the code to (RFC 9449 §10). */
+  dpop_jkt?: string;
 }
 
 /** A token the token endpoint issued. */
@@ -58,7 +60,7 @@ export interface Issued {
   client_id: string;
   scope: string;
   resource?: string;
-  /** Access tokens of an offline-access scenario stop working after their first use. */
+  /** Access tokens of an offline-access scenario stop working after their first use; a refresh token works once. */
   uses: number;
   /** The authorization server (origin) that issued it. */
   at: string;
@@ -74,6 +76,12 @@ const PRM_SUFFIXED = '/.well-known/oauth-protected-resource/mcp';
 const PRM_ROOT = '/.well-known/oauth-protected-resource';
 /** The audience of the workload JWT of auth/wif-jwt-bearer that names another authorization server. */
 export const WRONG_AUDIENCE = 'https://wrong-audience.mcp-conformance.invalid';
+/**
+ * The lifetime a DPoP-bound access token announces (expires_in), short so a client that keeps its session refreshes
+ * with the refresh token it also gets (RFC 9449 §5: a proof by the same key), as the official scenario has it. The MCP
+ * endpoint does not refuse a token past it: a client that never refreshes is not asked to.
+ */
+export const DPOP_TOKEN_TTL_S = 2;
 /** Authorization requests in a loop of 403s after which the rig stops answering MCP (the client is looping). */
 export const LOOP_LIMIT = 10;
 
@@ -646,6 +654,7 @@ export class OAuthRig {
       }),
       ...(q.get('scope') !== null && { scope: q.get('scope') as string }),
       ...(q.get('resource') !== null && { resource: q.get('resource') as string }),
+      ...(q.get('dpop_jkt') !== null && { dpop_jkt: q.get('dpop_jkt') as string }),
     });
     const to = new URL(redirect);
     to.searchParams.set('code', code);
@@ -718,8 +727,8 @@ export class OAuthRig {
     // A proof whose signature verifies binds the token to its key; a bad proof otherwise is judged
     // (client-side/auth/dpop-token-request), and without one the token is a bearer token.
     const jkt = this.scenario.dpop ? proof?.jkt : undefined;
-    const issue = (scope: string, resource: string | undefined) =>
-      this.issue(send, { client_id: client.client_id, scope, resource, at, ...(jkt && { jkt }) });
+    const issue = (scope: string, resource: string | undefined, bound = jkt) =>
+      this.issue(send, { client_id: client.client_id, scope, resource, at, ...(bound && { jkt: bound }) });
     const resource = typeof form.resource === 'string' ? form.resource : undefined;
     switch (form.grant_type) {
       case 'authorization_code': {
@@ -734,14 +743,20 @@ export class OAuthRig {
               : verifier === grant.code_challenge;
           if (!ok) return (bad('invalid_grant', 'code_verifier does not match'), true);
         }
+        // RFC 9449 §10: a code bound by dpop_jkt is redeemed by a proof of that key only, else the authorization server
+        // MUST reject it (judged by client-side/auth/dpop-jkt-match). Without a proof it is dpop-token-request's.
+        if (grant.dpop_jkt !== undefined && jkt !== undefined && jkt !== grant.dpop_jkt)
+          return (bad('invalid_grant', "the DPoP proof's key is not the dpop_jkt of the authorization request"), true);
         issue(grant.scope ?? '', resource ?? grant.resource);
         return true;
       }
       case 'refresh_token': {
         const old = typeof form.refresh_token === 'string' ? this.tokens.get(form.refresh_token) : undefined;
-        if (old?.kind !== 'refresh') return (bad('invalid_grant', 'unknown refresh token'), true);
-        this.tokens.delete(form.refresh_token as string);
-        issue(old.scope, resource ?? old.resource);
+        if (old?.kind !== 'refresh' || old.uses > 0) return (bad('invalid_grant', 'unknown refresh token'), true);
+        // Spent, and kept: client-side/auth/dpop-refresh-proof reads the key it was bound to. The new token keeps that
+        // binding whatever proof came (judged there, not refused: one fault, one finding).
+        old.uses++;
+        issue(old.scope, resource ?? old.resource, old.jkt ?? jkt);
         return true;
       }
       case 'client_credentials':
@@ -762,16 +777,19 @@ export class OAuthRig {
     const access = random('at');
     this.log.secret(access);
     this.tokens.set(access, { kind: 'access', client_id, scope, resource, uses: 0, at, ...(jkt && { jkt }) });
-    const refreshable = this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access');
+    // A DPoP-bound grant gets a refresh token bound to the same key (RFC 9449 §5), offline_access or not.
+    const refreshable =
+      (this.scenario.offlineAccess === 'supported' && scope.split(' ').includes('offline_access')) ||
+      (this.scenario.dpop !== undefined && jkt !== undefined);
     const refresh = refreshable ? random('rt') : undefined;
     if (refresh) {
       this.log.secret(refresh);
-      this.tokens.set(refresh, { kind: 'refresh', client_id, scope, resource, uses: 0, at });
+      this.tokens.set(refresh, { kind: 'refresh', client_id, scope, resource, uses: 0, at, ...(jkt && { jkt }) });
     }
     send(200, {
       access_token: access,
       token_type: jkt ? 'DPoP' : 'Bearer',
-      expires_in: 3600,
+      expires_in: jkt ? DPOP_TOKEN_TTL_S : 3600,
       ...(scope && { scope }),
       ...(refresh && { refresh_token: refresh }),
     });

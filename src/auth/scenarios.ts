@@ -402,6 +402,13 @@ export function mcpScenarioOf(sc: AuthScenario): Scenario {
         inputSchema: { type: 'object', properties: { text: { type: 'string' } } },
         does: 'text',
       },
+      // The tool the official suite's authorization scenarios serve, which its example clients call by name.
+      {
+        name: 'test-tool',
+        description: 'Answers a fixed text',
+        inputSchema: { type: 'object', properties: {} },
+        does: 'text',
+      },
     ],
     asks:
       sc.outcome === 'connect' ? 'authorize, then initialize, list the tools and call one' : 'stop before authorizing',

@@ -1,6 +1,7 @@
 // The client as an OAuth client: each check judges the HTTP exchanges of one authorization scenario (what the client
 // asked the protected resource and the authorization server, in order), read from the scenario's record like every
 // other client-side check. Every finding names its exchange.
+import { createHash } from 'node:crypto';
 import { SCENARIOS, type AuthScenario } from '../../auth/scenarios.js';
 import type { HttpExchange } from '../../auth/exchanges.js';
 import { isLoopback } from '../../auth/challenge.js';
@@ -23,6 +24,14 @@ const authorizeRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'GET' &
 const tokenRequests = (r: AuthRun) => r.rig.find((e) => e.method === 'POST' && path(e).endsWith('/token'));
 const mcpRequests = (r: AuthRun) => r.rig.find((e) => e.role === 'resource' && path(e) === '/mcp');
 const codeRedemptions = (r: AuthRun) => tokenRequests(r).filter((e) => form(e).grant_type === 'authorization_code');
+/** The code an authorization request's redirect carried, if it was answered with one. */
+const codeOf = (e: HttpExchange) => {
+  try {
+    return new URL(e.answer.location ?? '').searchParams.get('code') ?? undefined;
+  } catch {
+    return undefined;
+  }
+};
 const bearerOf = (e: HttpExchange) => /^(?:Bearer|DPoP)\s+(\S+)$/i.exec(String(e.headers.authorization ?? ''))?.[1];
 /** A token request the authorization server answered with a DPoP nonce challenge (RFC 9449 §8): not a refusal. */
 const nonceChallenged = (e: HttpExchange) => isObject(e.reply) && e.reply.error === 'use_dpop_nonce';
@@ -158,6 +167,7 @@ const boundRequests = (r: AuthRun) =>
     return jkt ? [{ e, jkt }] : [];
   });
 const NO_BOUND_TOKEN = 'no DPoP-bound token was presented (see client-side/auth/dpop-token-request)';
+const isRefresh = (e: HttpExchange) => form(e).grant_type === 'refresh_token';
 /** The failure a request's proof earns, if any: its own problems, `more`, and a jti used before. */
 function proofFailure(r: AuthRun, e: HttpExchange, more: string[] = []): Outcome | undefined {
   if (!e.dpop) return undefined;
@@ -179,14 +189,17 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       if (ok) return pass(`authorized MCP request: ${cite(r, ok)}`);
       const given = ignoredContext(r);
       if (given) return skip(given);
-      // A workload JWT refused (invalid_grant, as a real authorization server refuses it) is the grant's finding.
-      const refused = tokenRequests(r).find(
-        (e) => r.scenario.grant === 'jwt-bearer' && isObject(e.reply) && e.reply.error === 'invalid_grant',
-      );
+      // A workload JWT refused (invalid_grant, as a real authorization server refuses it) is the grant's finding; a
+      // code redeemed by another DPoP key than its dpop_jkt names is dpop-jkt-match's.
+      const owner =
+        r.scenario.grant === 'jwt-bearer'
+          ? 'jwt-bearer-grant, workload-jwt'
+          : r.scenario.dpop !== undefined
+            ? 'dpop-jkt-match'
+            : undefined;
+      const refused = tokenRequests(r).find((e) => owner && isObject(e.reply) && e.reply.error === 'invalid_grant');
       if (refused)
-        return skip(
-          `the authorization server refused the grant (see client-side/auth/jwt-bearer-grant, workload-jwt): ${cite(r, refused)}`,
-        );
+        return skip(`the authorization server refused the grant (see client-side/auth/${owner}): ${cite(r, refused)}`);
       const last = r.rig.log.exchanges.slice(-3).map((e) => cite(r, e));
       return fail(
         last.length === 0 ? 'the client sent no HTTP request' : 'no MCP request with an issued token was answered',
@@ -337,9 +350,16 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
           expected: 'code_challenge_method=S256',
           actual: cite(r, bad),
         });
-      const noVerifier = codeRedemptions(r).find(
-        (e) => typeof form(e).code_verifier !== 'string' || (e.status >= 400 && !nonceChallenged(e)),
-      );
+      // The verifier is held to the challenge of the request its code came from; a refusal for another reason (a
+      // dpop_jkt mismatch) is not this check's.
+      const noVerifier = codeRedemptions(r).find((e) => {
+        const verifier = form(e).code_verifier;
+        if (typeof verifier !== 'string') return true;
+        const asked = reqs.find((a) => codeOf(a) === form(e).code);
+        return asked
+          ? createHash('sha256').update(verifier).digest('base64url') !== query(asked).get('code_challenge')
+          : e.status >= 400 && !nonceChallenged(e);
+      });
       if (noVerifier) return fail(`token request without the matching code_verifier: ${cite(r, noVerifier)}`);
       return pass(`${reqs.length} authorization request(s) with S256`);
     },
@@ -814,7 +834,8 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     "Token requests carry a valid DPoP proof (typ, alg, public jwk, signature, htm, htu, iat, a jti never used before), so the token is bound to the client's key",
     (sc) => sc.dpop !== undefined,
     (r) => {
-      const reqs = tokenRequests(r);
+      // A refresh's proof is client-side/auth/dpop-refresh-proof's.
+      const reqs = tokenRequests(r).filter((e) => !isRefresh(e));
       if (reqs.length === 0) return skip('the client made no token request');
       for (const e of reqs) {
         if (!e.dpop)
@@ -826,6 +847,84 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         if (failure) return failure;
       }
       return pass(`${reqs.length} token request(s) with a valid DPoP proof`);
+    },
+  ),
+  check(
+    'dpop-refresh-proof',
+    'MUST',
+    RFC(9449, 'section-5'),
+    'A DPoP-bound refresh token is presented with a valid DPoP proof by the key it was bound to (the key that obtained it)',
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const refreshes = tokenRequests(r).flatMap((e) => {
+        const jkt = r.rig.tokens.get(String(form(e).refresh_token))?.jkt;
+        return isRefresh(e) && jkt ? [{ e, jkt }] : [];
+      });
+      if (refreshes.length === 0)
+        return skip(
+          codeRedemptions(r).length > 1
+            ? 'the client authorized again instead of refreshing (permitted: no refresh token presented)'
+            : 'the client presented no DPoP-bound refresh token',
+        );
+      for (const { e, jkt } of refreshes) {
+        if (!e.dpop)
+          return fail(
+            `${e.headers.dpop === undefined ? 'no DPoP proof' : 'a DPoP header that is not a JWT'} with a DPoP-bound refresh token: ${cite(r, e)}`,
+            { expected: 'a DPoP proof by the key the refresh token is bound to', actual: cite(r, e) },
+          );
+        const otherKey = e.dpop.jkt && e.dpop.jkt !== jkt;
+        const failure = proofFailure(
+          r,
+          e,
+          otherKey ? ['signed by another key than the one the refresh token is bound to'] : [],
+        );
+        if (failure) return failure;
+      }
+      return pass(`${refreshes.length} refresh(es), each with a proof by the bound key`);
+    },
+  ),
+  check(
+    'dpop-jkt',
+    'SHOULD',
+    RFC(9449, 'section-10'),
+    "Authorization requests bind the code to the client's DPoP key with dpop_jkt",
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const reqs = authorizeRequests(r);
+      if (reqs.length === 0) return skip(NO_AUTHORIZATION);
+      const without = reqs.find((e) => !query(e).has('dpop_jkt'));
+      return without
+        ? warn(`an authorization request without dpop_jkt: ${cite(r, without)}`, {
+            expected: "dpop_jkt, the JWK thumbprint of the client's DPoP key",
+            actual: cite(r, without),
+          })
+        : pass(`${reqs.length} authorization request(s) with dpop_jkt`);
+    },
+  ),
+  check(
+    'dpop-jkt-match',
+    'MUST',
+    RFC(9449, 'section-10'),
+    'A dpop_jkt on an authorization request is the thumbprint of the key whose proof redeems the code',
+    (sc) => sc.dpop !== undefined,
+    (r) => {
+      const pairs = authorizeRequests(r).flatMap((a) => {
+        const jkt = query(a).get('dpop_jkt');
+        const code = codeOf(a);
+        const redeemed = codeRedemptions(r).filter((t) => code !== undefined && form(t).code === code && t.dpop?.jkt);
+        return jkt === null ? [] : redeemed.map((t) => ({ a, t, jkt }));
+      });
+      if (pairs.length === 0) return skip('no code bound by dpop_jkt was redeemed with a DPoP proof');
+      const bad = pairs.find(({ t, jkt }) => t.dpop?.jkt !== jkt);
+      return bad
+        ? fail(
+            `the code of ${cite(r, bad.a)} redeemed with a proof by another key than its dpop_jkt: ${cite(r, bad.t)}`,
+            {
+              expected: bad.jkt,
+              actual: bad.t.dpop?.jkt ?? null,
+            },
+          )
+        : pass(`${pairs.length} code redemption(s) by the key dpop_jkt named`);
     },
   ),
   check(
@@ -872,7 +971,7 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'dpop-nonce',
     'MUST',
     RFC(9449, 'section-8.2'),
-    'After a use_dpop_nonce challenge the client sends the nonce it was given in its next proofs to that server',
+    'After a use_dpop_nonce challenge the client sends its request again with a proof carrying the nonce it was given',
     (sc) => sc.dpop === 'nonce',
     (r) => {
       const challenges = r.rig.find(
@@ -885,13 +984,15 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
           'no DPoP proof reached either server, so neither asked for a nonce (see client-side/auth/dpop-token-request)',
         );
       for (const c of challenges) {
-        const after = r.rig.find((e) => e.seq > c.seq && path(e) === path(c) && e.dpop !== undefined);
-        if (after.length === 0) return fail(`no proof sent again after the nonce challenge: ${cite(r, c)}`);
-        const bad = after.find((e) => e.dpop?.claims.nonce !== c.answer['dpop-nonce']);
-        if (bad)
-          return fail(`a proof without the nonce #${c.seq} gave: ${cite(r, bad)}`, {
+        // The proof sent again is judged; a later one without the nonce (a client that forgets the authorization
+        // server's between token requests) costs a real server's new challenge, and is no violation (nor the official
+        // suite's: sep-1932-client-as-nonce, -rs-nonce judge the retry).
+        const again = r.rig.find((e) => e.seq > c.seq && path(e) === path(c) && e.dpop !== undefined)[0];
+        if (!again) return fail(`no proof sent again after the nonce challenge: ${cite(r, c)}`);
+        if (again.dpop?.claims.nonce !== c.answer['dpop-nonce'])
+          return fail(`the proof sent again lacks the nonce #${c.seq} gave: ${cite(r, again)}`, {
             expected: c.answer['dpop-nonce'],
-            actual: bad.dpop?.claims.nonce ?? null,
+            actual: again.dpop?.claims.nonce ?? null,
           });
       }
       return pass(`the nonce of each challenge used after it (${challenges.map((c) => `#${c.seq}`).join(', ')})`);
