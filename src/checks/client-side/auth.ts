@@ -888,8 +888,10 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         const f = form(e);
         const problems = [
           f.grant_type !== JWT_GRANT && `grant_type ${JSON.stringify(f.grant_type ?? null)} is not ${JWT_GRANT}`,
-          !grants.includes(String(f.assertion)) &&
-            `the assertion parameter is not the ${r.scenario.enterprise ? 'ID-JAG the identity provider issued' : 'JWT the context gave'}`,
+          f.assertion === undefined
+            ? 'no assertion parameter'
+            : !grants.includes(String(f.assertion)) &&
+              `the assertion parameter is not the ${r.scenario.enterprise ? 'ID-JAG the identity provider issued' : 'JWT the context gave'}`,
         ].filter((p): p is string => typeof p === 'string');
         if (problems.length) return fail(`${problems.join('; ')}: ${cite(r, e)}`);
       }
