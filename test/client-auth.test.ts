@@ -211,6 +211,25 @@ describe('a client that stops before it reads what it must refuse', () => {
   });
 });
 
+describe('a workload refused a scope (the official auth-test-wif-scope-rejected)', () => {
+  it('stops at the invalid_scope refusal and passes auth/wif-jwt-bearer', async () => {
+    const pick = authPlan({}, ['auth/wif-jwt-bearer'])[0];
+    if (!pick) throw new Error('no scenario');
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.revision,
+      { ...options, client: reference({ 'wif-refused-scope': true }) },
+      pick,
+    );
+    const refused = record.auth?.rig.find((e) => e.url.endsWith('/token') && e.status >= 400)[0];
+    expect(refused?.reply).toMatchObject({ error: 'invalid_scope' });
+    const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id)).toEqual([]);
+    const status = (id: string) => results.find((r) => r.id === `client-side/auth/${id}`)?.status;
+    expect([status('jwt-bearer-refusal'), status('authorizes')]).toEqual(['pass', 'skip']);
+  });
+});
+
 describe('faulty OAuth clients', () => {
   it.each(ROWS.map((r) => [r.fault, r] as const))('%s trips its check and no other', async (_, row) => {
     const pick = authPlan({ revision: row.revision }, [row.scenario])[0];

@@ -364,6 +364,19 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
         : faults['wif-expired']
           ? context.expired_jwt
           : context.valid_jwt;
+      if (faults['wif-retry'] || faults['wif-grant-fallback']) {
+        // Asks for a scope the workload is refused (unauthorized_client), and does not stop at the refusal: it asks
+        // again without it, or (wif-grant-fallback) falls back to redeeming a code it never got.
+        try {
+          return await tokenRequest({ grant_type: JWT_GRANT, assertion: jwt, scope: 'wif.trigger-unauthorized' });
+        } catch {
+          return tokenRequest(
+            faults['wif-retry']
+              ? { grant_type: JWT_GRANT, assertion: jwt }
+              : { grant_type: 'authorization_code', code: 'no-such-code' },
+          );
+        }
+      }
       return tokenRequest(
         faults['wif-as-client-assertion']
           ? {
@@ -371,7 +384,14 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
               client_assertion_type: 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer',
               client_assertion: jwt,
             }
-          : { grant_type: JWT_GRANT, assertion: jwt },
+          : faults['wif-no-assertion']
+            ? { grant_type: JWT_GRANT }
+            : {
+                grant_type: JWT_GRANT,
+                assertion: jwt,
+                // No fault: a scope the workload is refused (invalid_scope), where a conformant client stops.
+                ...(faults['wif-refused-scope'] && { scope: 'wif.rejected' }),
+              },
       );
     }
     if (

@@ -82,6 +82,16 @@ export const WRONG_AUDIENCE = 'https://wrong-audience.mcp-conformance.invalid';
  * endpoint does not refuse a token past it: a client that never refreshes is not asked to.
  */
 export const DPOP_TOKEN_TTL_S = 2;
+
+/**
+ * The scopes the authorization server of auth/wif-jwt-bearer refuses the workload (the official scenario's: its
+ * clients ask for one to be refused): unauthorized_client and invalid_scope (RFC 6749 §5.2). What the client does
+ * after a refusal is judged (client-side/auth/jwt-bearer-refusal).
+ */
+export const WIF_REFUSED_SCOPES: Record<string, string> = {
+  'wif.trigger-unauthorized': 'unauthorized_client',
+  'wif.rejected': 'invalid_scope',
+};
 /** Authorization requests in a loop of 403s after which the rig stops answering MCP (the client is looping). */
 export const LOOP_LIMIT = 10;
 
@@ -798,19 +808,24 @@ export class OAuthRig {
   /**
    * The jwt-bearer grant (RFC 7523 §2.1): an assertion the identity provider signed (the workload's JWT, or an ID-JAG)
    * gets a token. Where it came (assertion or client_assertion) and under which grant_type is judged
-   * (client-side/auth/jwt-bearer-grant), not refused; the enterprise client authenticates with its secret.
+   * (client-side/auth/jwt-bearer-grant), not refused; no assertion at all is invalid_request (RFC 6749 §5.2), and a
+   * workload asking for a scope of WIF_REFUSED_SCOPES is refused; the enterprise client authenticates with its secret.
    */
   private assertionGrant(req: http.IncomingMessage, form: Record<string, unknown>, send: Send, at: string): boolean {
     const bad = (error: string, description: string, code = 400) => (
       send(code, { error, error_description: description }), true
     );
     const given = [form.assertion, form.client_assertion].find((v): v is string => typeof v === 'string');
-    const assertion = given === undefined ? undefined : readAssertion(given, idpKeys().publicKey);
+    if (given === undefined) return bad('invalid_request', 'no assertion parameter');
+    const assertion = readAssertion(given, idpKeys().publicKey);
     if (!assertion?.signed) return bad('invalid_grant', 'no assertion signed by the identity provider');
     // A workload JWT for another audience, or expired, is refused as a real authorization server would (RFC 7523 §3);
     // presenting it is judged (client-side/auth/workload-jwt). An ID-JAG's audience is id-jag-exchange's, not refused.
     const problem = this.scenario.enterprise ? undefined : workloadJwtProblems(assertion.claims, this.issuer)[0];
     if (problem) return bad('invalid_grant', problem);
+    const scope = typeof form.scope === 'string' ? form.scope : '';
+    const refused = this.scenario.enterprise ? undefined : scope.split(' ').find((s) => s in WIF_REFUSED_SCOPES);
+    if (refused) return bad(WIF_REFUSED_SCOPES[refused] as string, `scope ${refused} is not granted to this workload`);
     let clientId = WIF_CLIENT_ID;
     if (this.scenario.enterprise) {
       const auth = this.clientAuth(req, form);
@@ -819,7 +834,6 @@ export class OAuthRig {
         return bad('invalid_client', 'unknown client or wrong secret', 401);
       clientId = client.client_id;
     }
-    const scope = typeof form.scope === 'string' ? form.scope : '';
     const resource = typeof form.resource === 'string' ? form.resource : undefined;
     this.issue(send, { client_id: clientId, scope, resource, at });
     return true;

@@ -39,6 +39,19 @@ const nonceChallenged = (e: HttpExchange) => isObject(e.reply) && e.reply.error 
 const tokenOf = (e: HttpExchange) => bearerOf(e) ?? query(e).get('access_token') ?? undefined;
 const scopesOf = (v: string | null | undefined) => (v ?? '').split(' ').filter(Boolean);
 const cite = (r: AuthRun, e: HttpExchange) => r.rig.log.describe(e);
+/** The first token request of a jwt-bearer grant the authorization server refused (the identity provider's aside). */
+const grantRefused = (r: AuthRun) =>
+  r.scenario.grant === 'jwt-bearer'
+    ? tokenRequests(r).find((e) => e.role !== 'identity' && e.status >= 400)
+    : undefined;
+/**
+ * What a workload did up to its first refusal: what came after is client-side/auth/jwt-bearer-refusal's (a retry, a
+ * fallback to another grant), one finding.
+ */
+const untilRefused = (r: AuthRun, list: HttpExchange[]) => {
+  const refused = r.scenario.enterprise ? undefined : grantRefused(r);
+  return refused ? list.filter((e) => e.seq <= refused.seq) : list;
+};
 /** The first MCP request a token the authorization server issued got answered (200/202). */
 const authorizedMcp = (r: AuthRun) =>
   mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(tokenOf(e) ?? '')?.kind === 'access');
@@ -189,17 +202,21 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       if (ok) return pass(`authorized MCP request: ${cite(r, ok)}`);
       const given = ignoredContext(r);
       if (given) return skip(given);
-      // A workload JWT refused (invalid_grant, as a real authorization server refuses it) is the grant's finding; a
-      // code redeemed by another DPoP key than its dpop_jkt names is dpop-jkt-match's.
-      const owner =
-        r.scenario.grant === 'jwt-bearer'
-          ? 'jwt-bearer-grant, workload-jwt'
-          : r.scenario.dpop !== undefined
-            ? 'dpop-jkt-match'
-            : undefined;
-      const refused = tokenRequests(r).find((e) => owner && isObject(e.reply) && e.reply.error === 'invalid_grant');
+      // A jwt-bearer grant refused (a bad JWT, a scope the workload is refused) ends the flow: a conformant client
+      // surfaces the error (client-side/auth/jwt-bearer-refusal); why it was refused is the grant's checks' finding.
+      const refused = grantRefused(r);
       if (refused)
-        return skip(`the authorization server refused the grant (see client-side/auth/${owner}): ${cite(r, refused)}`);
+        return skip(
+          `the authorization server refused the grant (see client-side/auth/jwt-bearer-grant, workload-jwt, jwt-bearer-refusal): ${cite(r, refused)}`,
+        );
+      // A code redeemed by another DPoP key than its dpop_jkt names is dpop-jkt-match's finding.
+      const jktRefused =
+        r.scenario.dpop !== undefined &&
+        tokenRequests(r).find((e) => isObject(e.reply) && e.reply.error === 'invalid_grant');
+      if (jktRefused)
+        return skip(
+          `the authorization server refused the code (see client-side/auth/dpop-jkt-match): ${cite(r, jktRefused)}`,
+        );
       const last = r.rig.log.exchanges.slice(-3).map((e) => cite(r, e));
       return fail(
         last.length === 0 ? 'the client sent no HTTP request' : 'no MCP request with an issued token was answered',
@@ -1005,10 +1022,13 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
     'A client holding a JWT grant (a workload JWT, an ID-JAG) asks the token endpoint with grant_type jwt-bearer and the JWT as its single assertion, without an authorization request',
     (sc) => sc.grant === 'jwt-bearer',
     (r) => {
-      const reqs = tokenRequests(r).filter((e) => e.role !== 'identity');
+      const reqs = untilRefused(
+        r,
+        tokenRequests(r).filter((e) => e.role !== 'identity'),
+      );
       const first = reqs[0];
       if (!first) return skip(ignoredContext(r) ?? 'the client made no token request to the authorization server');
-      const auth = authorizeRequests(r)[0];
+      const auth = untilRefused(r, authorizeRequests(r))[0];
       if (auth) return fail(`an authorization request: ${cite(r, auth)}`);
       // Any JWT the context gave is the grant's shape; which one (its audience, its expiry) is workload-jwt's.
       const grants = r.scenario.enterprise ? [...r.rig.jags] : Object.values(r.rig.context);
@@ -1016,8 +1036,10 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
         const f = form(e);
         const problems = [
           f.grant_type !== JWT_GRANT && `grant_type ${JSON.stringify(f.grant_type ?? null)} is not ${JWT_GRANT}`,
-          !grants.includes(String(f.assertion)) &&
-            `the assertion parameter is not the ${r.scenario.enterprise ? 'ID-JAG the identity provider issued' : 'JWT the context gave'}`,
+          f.assertion === undefined
+            ? 'no assertion parameter'
+            : !grants.includes(String(f.assertion)) &&
+              `the assertion parameter is not the ${r.scenario.enterprise ? 'ID-JAG the identity provider issued' : 'JWT the context gave'}`,
         ].filter((p): p is string => typeof p === 'string');
         if (problems.length) return fail(`${problems.join('; ')}: ${cite(r, e)}`);
       }
@@ -1045,6 +1067,37 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
       return pass(
         `${reqs.length} workload JWT(s) for this authorization server, unexpired: ${cite(r, reqs[0] as HttpExchange)}`,
       );
+    },
+  ),
+  check(
+    'jwt-bearer-refusal',
+    'SHOULD',
+    RFC(6749, 'section-5.2'),
+    'After the authorization server refuses its jwt-bearer grant, the workload surfaces the error: it neither presents the grant again nor falls back to another grant',
+    (sc) => sc.grant === 'jwt-bearer' && !sc.enterprise,
+    (r) => {
+      const refused = grantRefused(r);
+      if (!refused) {
+        const got = tokenRequests(r).find((e) => e.status < 300);
+        return got
+          ? pass(`no refusal to surface: the grant was answered with a token at once: ${cite(r, got)}`)
+          : skip(ignoredContext(r) ?? 'the client made no token request to the authorization server');
+      }
+      const error = isObject(refused.reply) ? refused.reply.error : refused.status;
+      const after = [...authorizeRequests(r), ...tokenRequests(r)]
+        .filter((e) => e.seq > refused.seq)
+        .sort((a, b) => a.seq - b.seq);
+      const next = after[0];
+      if (!next) return pass(`the client stopped at the refusal (${error}): ${cite(r, refused)}`);
+      const grant = form(next).grant_type;
+      const what =
+        next.method === 'POST' && grant === JWT_GRANT
+          ? 'presented the jwt-bearer grant again'
+          : `fell back to ${next.method === 'GET' ? 'an authorization request' : `grant_type ${JSON.stringify(grant ?? null)}`}`;
+      return warn(`after ${error} #${refused.seq} the client ${what}: ${cite(r, next)}`, {
+        expected: `no request for a token after the refusal #${refused.seq}`,
+        actual: after.slice(0, 3).map((e) => cite(r, e)),
+      });
     },
   ),
   check(
