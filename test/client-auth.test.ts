@@ -230,6 +230,36 @@ describe('a workload refused a scope (the official auth-test-wif-scope-rejected)
   });
 });
 
+describe('a client of the initialize wire told 2026-07-28', () => {
+  const at = async (name: string, faults: Record<string, boolean>) => {
+    const pick = authPlan({ revision: '2026-07-28' }, [name])[0];
+    if (!pick) throw new Error(`no scenario ${name}`);
+    const record = await runScenario(
+      mcpScenarioOf(pick.scenario),
+      pick.revision,
+      { ...options, client: reference(faults) },
+      pick,
+    );
+    return judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
+  };
+
+  it('is judged on its OAuth exchanges; the checks of MCP frames skip, saying why', async () => {
+    const results = await at('auth/iss-wrong-issuer', { 'initialize-always': true, 'ignore-iss': true });
+    const byId = (id: string) => results.find((r) => r.id === id);
+    expect(byId('client-side/auth/iss-parameter')?.status).toBe('fail');
+    expect(byId('client-side/frames/json')?.message).toMatch(/does not speak 2026-07-28 \(it sent initialize\)/);
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id)).toEqual([
+      'client-side/auth/iss-parameter',
+    ]);
+  });
+
+  it('passes the authorization checks when it does what they ask', async () => {
+    const results = await at('auth/metadata-default', { 'initialize-always': true });
+    expect(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => r.id)).toEqual([]);
+    expect(results.find((r) => r.id === 'client-side/auth/application-type')?.status).toBe('pass');
+  });
+});
+
 describe('faulty OAuth clients', () => {
   it.each(ROWS.map((r) => [r.fault, r] as const))('%s trips its check and no other', async (_, row) => {
     const pick = authPlan({ revision: row.revision }, [row.scenario])[0];

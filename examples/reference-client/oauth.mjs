@@ -145,7 +145,8 @@ function asMetadataUrls(issuer, revision, faults) {
  */
 export async function connect(serverUrl, env = process.env, faults = {}) {
   const revision = env.MCP_CONFORMANCE_PROTOCOL_VERSION ?? '2025-11-25';
-  const stateless = revision === '2026-07-28';
+  // `initialize-always` (not a fault): a client of the initialize wire told 2026-07-28, as SDK 1.x clients are.
+  const stateless = revision === '2026-07-28' && !faults['initialize-always'];
   const context = env.MCP_CONFORMANCE_CONTEXT ? JSON.parse(env.MCP_CONFORMANCE_CONTEXT) : {};
   const mcpUrl = new URL(serverUrl);
   const state = {

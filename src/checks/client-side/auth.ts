@@ -52,9 +52,17 @@ const untilRefused = (r: AuthRun, list: HttpExchange[]) => {
   const refused = r.scenario.enterprise ? undefined : grantRefused(r);
   return refused ? list.filter((e) => e.seq <= refused.seq) : list;
 };
-/** The first MCP request a token the authorization server issued got answered (200/202). */
+/**
+ * The MCP requests an issued access token got past the protected resource with: answered 200/202, or passed on to
+ * the MCP endpoint (no challenge), whose answer is the MCP checks' to judge (a client of the initialize wire at
+ * 2026-07-28 is refused there, not here).
+ */
 const authorizedMcp = (r: AuthRun) =>
-  mcpRequests(r).filter((e) => e.status < 300 && r.rig.tokens.get(tokenOf(e) ?? '')?.kind === 'access');
+  mcpRequests(r).filter(
+    (e) =>
+      (e.status < 300 || e.answer['www-authenticate'] === undefined) &&
+      r.rig.tokens.get(tokenOf(e) ?? '')?.kind === 'access',
+  );
 
 /** The client a request names: by Basic credentials, a client_id parameter, or a client assertion's iss. */
 function clientIdOf(e: HttpExchange): string | undefined {

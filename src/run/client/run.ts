@@ -302,7 +302,8 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
           reasons.push(`${where(r)}: over ${r.transport}; this check judges ${TRANSPORT_NAMES[def.transport]}`);
         continue;
       }
-      const era = eraRefused(r);
+      // The OAuth exchanges are judged whatever MCP wire the client then speaks: the rules of the revision hold for them.
+      const era = def.readsExchanges ? undefined : eraRefused(r);
       if (era) {
         reasons.push(era);
         continue;
