@@ -80,9 +80,10 @@ function ecKey() {
 /**
  * A DPoP key (RFC 9449) and the nonces servers gave (per origin, §8/§9): `proof(method, url, token)` is a fresh proof
  * for one request, `jkt` the key's thumbprint (the dpop_jkt of §10). `proof(…, other)` signs with another key (a
- * fault's). Faults: `dpop-reuse-proof` sends one jti on every MCP request; `ignore-dpop-nonce` never keeps a nonce.
+ * fault's). Faults: `dpop-reuse-proof` sends one jti on every MCP request; `ignore-dpop-nonce` never keeps a nonce;
+ * `ignore-as-nonce` and `ignore-rs-nonce` not the authorization server's, or not the MCP server's (at `mcpOrigin`).
  */
-function dpopKey(faults) {
+function dpopKey(faults, mcpOrigin) {
   const own = ecKey();
   let spare;
   const nonces = new Map();
@@ -105,7 +106,12 @@ function dpopKey(faults) {
     /** Keeps the DPoP-Nonce a response gives (any response may carry a new one: §8.2); true if it gave one. */
     observe(response, url) {
       const nonce = response.headers.get('dpop-nonce');
-      if (nonce && !faults['ignore-dpop-nonce']) nonces.set(new URL(url).origin, nonce);
+      const origin = new URL(url).origin;
+      const ignored =
+        faults['ignore-dpop-nonce'] ||
+        (faults['ignore-as-nonce'] && origin !== mcpOrigin) ||
+        (faults['ignore-rs-nonce'] && origin === mcpOrigin);
+      if (nonce && !ignored) nonces.set(origin, nonce);
       return Boolean(nonce);
     },
   };
@@ -213,7 +219,7 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
       throw new Error('the authorization server does not support PKCE S256');
     state.as = { issuer, meta, prm, prmUrl };
     if (meta.dpop_signing_alg_values_supported?.includes('ES256') || prm?.dpop_bound_access_tokens_required)
-      dpop ??= dpopKey(faults);
+      dpop ??= dpopKey(faults, mcpUrl.origin);
     state.client = client ?? (await register(meta));
   }
 
@@ -267,6 +273,8 @@ export async function connect(serverUrl, env = process.env, faults = {}) {
   /** The scopes to ask for: the challenge's, else scopes_supported, else none (offline_access only where offered). */
   function scopeFor(challenge) {
     if (faults['no-scope-fallback'] && !challenge.scope) return undefined;
+    // `partial-scopes`: one scope where the metadata lists several, and one where nothing names any.
+    if (faults['partial-scopes'] && !challenge.scope) return state.as.prm?.scopes_supported?.[0] ?? 'mcp:basic';
     let scopes =
       challenge.scope && !faults['ignore-challenge-scope']
         ? challenge.scope.split(' ')

@@ -138,7 +138,7 @@ function wentOn(
 
 function check(
   id: string,
-  level: 'MUST' | 'SHOULD',
+  level: 'MUST' | 'SHOULD' | 'MAY',
   link: string,
   text: string,
   applies: (sc: AuthScenario) => boolean,
@@ -910,19 +910,22 @@ export const CLIENT_AUTH_CHECKS: ClientCheckDef[] = [
   ),
   check(
     'dpop-jkt',
-    'SHOULD',
+    'MAY',
     RFC(9449, 'section-10'),
     "Authorization requests bind the code to the client's DPoP key with dpop_jkt",
     (sc) => sc.dpop !== undefined,
     (r) => {
       const reqs = authorizeRequests(r);
       if (reqs.length === 0) return skip(NO_AUTHORIZATION);
+      // A client that does no DPoP at all is dpop-token-request's finding, not one more here.
+      if (!tokenRequests(r).some((e) => e.dpop !== undefined))
+        return skip('the client sent no DPoP proof at all (see client-side/auth/dpop-token-request)');
       const without = reqs.find((e) => !query(e).has('dpop_jkt'));
+      // RFC 9449 §10: "Use of the dpop_jkt authorization request parameter is OPTIONAL": no sentence to warn by.
       return without
-        ? warn(`an authorization request without dpop_jkt: ${cite(r, without)}`, {
-            expected: "dpop_jkt, the JWK thumbprint of the client's DPoP key",
-            actual: cite(r, without),
-          })
+        ? pass(
+            `note (dpop_jkt is OPTIONAL, RFC 9449 §10): an authorization request without dpop_jkt: ${cite(r, without)}`,
+          )
         : pass(`${reqs.length} authorization request(s) with dpop_jkt`);
     },
   ),
