@@ -6,7 +6,7 @@ import type { Browser, Page } from 'playwright-core';
 import { NO_CHROMIUM, launchChromium } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
 import { renderHtml } from '../src/report/html.js';
-import { jsonDiff } from '../src/report/html/json-diff.js';
+import { jsonDiff } from '../src/json-diff.js';
 import { escapeHtml, html, safeHref, scriptJson } from '../src/report/html/markup.js';
 import { writeReports } from '../src/report/write.js';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';

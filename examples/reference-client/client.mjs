@@ -226,6 +226,13 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
       ? listed
       : listed.filter((t) => validHeaders(t.inputSchema) && !(fault === 'drop-header-tools' && headed(t)));
   for (const tool of tools) toolSchemas.set(tool.name, tool.inputSchema);
+  /** A tool's inputSchema as the client holds it: as listed, or (strip-schema) without the keywords it did not know. */
+  const keptSchema = (name) => {
+    const schema = toolSchemas.get(name) ?? {};
+    if (fault !== 'strip-schema') return schema;
+    const { $schema: _s, $defs: _d, additionalProperties: _a, ...kept } = schema;
+    return kept;
+  };
   /** The last requestState a server sent, for the leak-state fault (a client that shares it across calls). */
   let lastState;
   const call = async (name, args = {}) => {
@@ -293,7 +300,10 @@ export async function connect({ url, spawn, scenario, protocolVersion = '2025-11
     else if (tool.name === 'test_mrtr_echo_state')
       await Promise.all([call(tool.name, { n: 1 }), call(tool.name, { n: 2 })]);
     else if (scenario === 'http-invalid-tool-headers') await call(tool.name, { region: 'us-west1' });
-    else if (tool.name !== 'add_numbers' && tool.name !== 'set_display_name') await call(tool.name);
+    else if (scenario === 'json-schema-2020-12-preservation') {
+      // The focal tool's inputSchema goes back to the echo tool; the focal tool itself is not called.
+      if (tool.name === 'json_schema_echo') await call(tool.name, { schema: keptSchema('json_schema_2020_12_tool') });
+    } else if (tool.name !== 'add_numbers' && tool.name !== 'set_display_name') await call(tool.name);
   }
   if (fault === 'unlisted-tool') await call('not_listed');
   if (fault === 'fetch-ref') {

@@ -1,7 +1,7 @@
 import { isExpectedFailure, isStale, staleAdvice } from '../baseline/status.js';
 import type { CheckResult, Report, Server } from '../schema/generated/report.js';
 import { PAGES } from './html/assets.js';
-import { jsonDiff } from './html/json-diff.js';
+import { jsonDiff } from '../json-diff.js';
 import { html, pageHead, raw, safeHref, scriptJson, type Fragment, type Html } from './html/markup.js';
 import { writeReportFile } from './output.js';
 import { STATUSES, areaOf, groupByArea, peerOf, summarize, verdict } from './summary.js';

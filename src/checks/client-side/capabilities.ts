@@ -1,11 +1,13 @@
 // client-side/capabilities and client-side/tools: what the client answers when the server asks, and how it uses
 // what the server offers.
+import { type Difference, jsonDiff } from '../../json-diff.js';
 import { isObject } from '../../json.js';
 import { ELICIT_WITH_DEFAULTS } from '../../transport/test-server/conversation.js';
 import type { Asked } from '../../transport/test-server/conversation.js';
 import { type Outcome, fail, pass, skip, warn } from '../kit/check.js';
 import { type ClientCheckDef, type ScenarioRecord, excerpt, requestsOf, where } from '../kit/client-check.js';
 import { requirement } from '../kit/requirement.js';
+import { SCHEMA_ECHO, SCHEMA_FOCAL } from './scenarios.js';
 
 const INIT = ['2025-11-25', '2025-06-18', '2025-03-26'] as const;
 const seqsOf = (r: ScenarioRecord, a: Asked) =>
@@ -236,7 +238,56 @@ export const CLIENT_CAPABILITY_CHECKS: ClientCheckDef[] = [
         : fail(`${where(r)}: the remote $ref was fetched ${hits} time(s)`);
     },
   },
+  {
+    id: 'client-side/tools/schema-preserved',
+    title: "A tool's inputSchema is kept as served: every 2020-12 keyword survives the client's tool model",
+    // No spec sentence obliges a client to keep a tool's inputSchema unchanged: the spec makes 2020-12 the default
+    // dialect and lets inputSchema use any of its keywords, and the official scenario is not scored. So the check
+    // notes what the client dropped or changed and never warns.
+    requirement: requirement(
+      'client-side.tools.schema-preserved',
+      'MAY',
+      'server/tools#tool',
+      "Noted, not required: the client keeps a tool's inputSchema as served, every JSON Schema 2020-12 keyword included",
+      '2026-07-28',
+    ),
+    revisions: ['2025-11-25', '2026-07-28'],
+    scenarios: ['json-schema-2020-12-preservation'],
+    judge: (r) => {
+      const echoed = r.conv.frames.flatMap((f) => {
+        const m = f.dir === 'in' && isObject(f.message) ? f.message : {};
+        const p = isObject(m.params) ? m.params : {};
+        if (m.method !== 'tools/call' || p.name !== SCHEMA_ECHO.name) return [];
+        return [{ seq: f.seq, schema: isObject(p.arguments) ? p.arguments.schema : undefined }];
+      });
+      if (echoed.length === 0) return skip(`${where(r)}: the client did not ${r.scenario.asks}`);
+      const served = SCHEMA_FOCAL.inputSchema;
+      const notes = new Set<string>();
+      for (const { schema } of echoed)
+        if (!isObject(schema)) notes.add(`${SCHEMA_ECHO.name} got no schema object`);
+        else for (const d of jsonDiff(served, schema, 20)) notes.add(difference(d));
+      if (notes.size === 0) return pass(`${where(r)}: ${SCHEMA_FOCAL.name}'s inputSchema came back as served`);
+      return pass(
+        `${where(r)}: note (no spec sentence requires a client to keep an inputSchema as served): ${[...notes].join('; ')}`,
+        {
+          expected: served,
+          actual: echoed[echoed.length - 1]!.schema,
+          transcript: excerpt(
+            r,
+            echoed.map((e) => e.seq),
+          ),
+        },
+      );
+    },
+  },
 ];
+
+/** One keyword the echoed schema lost, gained or altered, by its JSON Pointer in the served schema. */
+function difference(d: Difference): string {
+  if (d.kind === 'missing') return `${d.path} dropped`;
+  if (d.kind === 'extra') return `${d.path} added`;
+  return `${d.path} changed (${JSON.stringify(d.expected)} → ${JSON.stringify(d.actual)})`;
+}
 
 /** What is wrong with a call's arguments against an inputSchema's required and typed properties, or undefined. */
 function argumentsFault(args: unknown, schema: Record<string, unknown>): string | undefined {

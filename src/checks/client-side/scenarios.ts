@@ -32,6 +32,53 @@ function mrtrTool(name: string, description: string, does: ScenarioTool['does'])
   return { name, description, inputSchema: { type: 'object', properties: {} }, does };
 }
 
+/**
+ * The focal tool of json-schema-2020-12-preservation: the official scenario's schema, which spends the 2020-12
+ * vocabulary (SEP-1613, SEP-2106) a client's tool model may not keep.
+ */
+export const SCHEMA_FOCAL: ScenarioTool = {
+  name: 'json_schema_2020_12_tool',
+  description: 'Tool with JSON Schema 2020-12 features',
+  inputSchema: {
+    $schema: 'https://json-schema.org/draft/2020-12/schema',
+    type: 'object',
+    $defs: {
+      address: {
+        $anchor: 'addressDef',
+        type: 'object',
+        properties: { street: { type: 'string' }, city: { type: 'string' } },
+      },
+    },
+    properties: {
+      name: { type: 'string' },
+      address: { $ref: '#/$defs/address' },
+      contactMethod: { type: 'string', enum: ['phone', 'email'] },
+      phone: { type: 'string' },
+      email: { type: 'string' },
+    },
+    allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+    if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+    // biome-ignore lint/suspicious/noThenProperty: JSON Schema's then keyword, never awaited
+    then: { required: ['phone'] },
+    else: { required: ['email'] },
+    additionalProperties: false,
+  },
+  does: 'text',
+};
+/** The tool a client hands the focal tool's inputSchema back through: what arrives is what the client kept. */
+export const SCHEMA_ECHO: ScenarioTool = {
+  name: 'json_schema_echo',
+  description: 'Echoes back an arbitrary JSON Schema object, so the test server sees what the client kept of one',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      schema: { type: 'object', description: `The inputSchema of ${SCHEMA_FOCAL.name}, as the client holds it` },
+    },
+    required: ['schema'],
+  },
+  does: 'echo',
+};
+
 export const CLIENT_SCENARIOS: Scenario[] = [
   {
     name: 'initialize',
@@ -108,6 +155,14 @@ export const CLIENT_SCENARIOS: Scenario[] = [
       },
     ],
     canaryPath: '/schemas/canary.json',
+  },
+  {
+    name: 'json-schema-2020-12-preservation',
+    description: `${SCHEMA_FOCAL.name}'s inputSchema uses 2020-12 keywords ($schema, $defs with $anchor, $ref, allOf/anyOf, if/then/else, additionalProperties): the client lists tools and passes that schema, as it holds it, to ${SCHEMA_ECHO.name}`,
+    revisions: BOTH,
+    context: {},
+    tools: [SCHEMA_FOCAL, SCHEMA_ECHO],
+    asks: `call ${SCHEMA_ECHO.name} with {schema: the inputSchema of ${SCHEMA_FOCAL.name}}`,
   },
   {
     name: 'request-metadata',

@@ -266,6 +266,8 @@ export class Conversation {
         return this.askForInput(params, false);
       case 'sse-drop':
         return DEFERRED;
+      case 'echo':
+        return text(JSON.stringify(args.schema ?? null));
       default:
         return text('ok');
     }

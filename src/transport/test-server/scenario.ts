@@ -5,7 +5,7 @@ export interface ScenarioTool {
   name: string;
   description: string;
   inputSchema: Record<string, unknown>;
-  /** What a call does: `sum` adds `a` and `b`; `ask` asks the client (ping, then each capability it declared) before it answers; `elicit` asks for a form with defaults; `sse-drop` closes its SSE stream after a primed event; `input-required` answers with an input request and requestState (2026-07-28), `input-required-no-state` with an input request alone, until the retry brings inputResponses; `no-result-type` answers without resultType (as an earlier revision would); `text` answers a fixed text; `hang` never answers (until the client cancels it). */
+  /** What a call does: `sum` adds `a` and `b`; `ask` asks the client (ping, then each capability it declared) before it answers; `elicit` asks for a form with defaults; `sse-drop` closes its SSE stream after a primed event; `input-required` answers with an input request and requestState (2026-07-28), `input-required-no-state` with an input request alone, until the retry brings inputResponses; `no-result-type` answers without resultType (as an earlier revision would); `text` answers a fixed text; `echo` answers its `schema` argument as JSON text; `hang` never answers (until the client cancels it). */
   does:
     | 'sum'
     | 'ask'
@@ -15,6 +15,7 @@ export interface ScenarioTool {
     | 'input-required-no-state'
     | 'no-result-type'
     | 'text'
+    | 'echo'
     | 'hang';
   /** Header declarations of 2026-07-28 (`x-mcp-header`) live in inputSchema; nothing else here. */
 }
