@@ -71,7 +71,8 @@ async function authorized(step) {
       return await step();
     } catch (e) {
       if (i >= 3) throw e;
-      if (AuthorizationServerMismatchError.isInstance(e)) {
+      // On the 2026-07-28 wire the library hands the mismatch on as the cause of an MCPClientError.
+      if (AuthorizationServerMismatchError.isInstance(e) || AuthorizationServerMismatchError.isInstance(e?.cause)) {
         provider.info = undefined;
         provider.saved = undefined;
         continue;
