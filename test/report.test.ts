@@ -12,6 +12,10 @@ import { renderJunit, xmlAttr, xmlText } from '../src/report/junit.js';
 import { formatEntry, formatTranscript } from '../src/report/transcript-format.js';
 import { hasErrors, hasFailures, summarize, verdict } from '../src/report/summary.js';
 import { visible } from '../src/report/text.js';
+import { unmetRequirement } from '../src/checks/cases/requires.js';
+import { wrongRevision, wrongTransport } from '../src/checks/kit/check.js';
+import { CREDENTIALS_FROM_ENVIRONMENT, clientOverOtherTransport, inapplicable } from '../src/skip-reason.js';
+import { fakeCheck } from './helpers.js';
 import { type WrittenReports, writeReports } from '../src/report/write.js';
 
 const Ajv2020 = _Ajv2020.default;
@@ -340,6 +344,78 @@ describe('console', () => {
     expect(ours).not.toContain('\u001b');
     expect(colored).toContain('\\x1b[31mRED');
     expect(visible('a\u001b[2J\r\nb\u009bc\t')).toBe('a\\x1b[2J\\x0d\\x0ab\\x9bc\t');
+  });
+});
+
+describe('console: areas that do not apply', () => {
+  // Skip messages as the checks give them: the console reads their reason back.
+  const capability = unmetRequirement({ capabilities: ['tasks'] }, { capabilities: {} })!;
+  const transport = wrongTransport('http', 'stdio')!;
+  const credentials = wrongTransport('http', 'stdio', CREDENTIALS_FROM_ENVIRONMENT)!;
+  const revision = wrongRevision(['2026-07-28'], '2025-11-25')!;
+  const skipped = (id: string, message: string) => fakeCheck(id, 'skip', { message });
+  const small: Report = {
+    ...report,
+    checks: [
+      fakeCheck('lifecycle/initialize/result', 'pass'),
+      skipped('tasks/get/result', capability),
+      skipped('tasks/list/result', 'no task was seen during the run'),
+      skipped('auth/challenge/unauthorized-401', credentials),
+      skipped('transport/http/post', transport),
+      skipped('skills/list/result', revision),
+      skipped('progress/notifications/token', 'no notifications/progress was seen during the run'),
+      skipped('logging/set-level/answers', capability.replace('tasks', 'logging')),
+      skipped('logging/stateless/level', revision),
+      fakeCheck('base/robustness/malformed-frames', 'fail'),
+    ],
+  };
+
+  it('reads the reason of each skip the checks give', () => {
+    const client = clientOverOtherTransport('http', 'stdio');
+    expect([capability, transport, credentials, client, revision, 'no task was seen'].map(inapplicable)).toEqual([
+      'no capability',
+      'other transport',
+      'other transport',
+      'other transport',
+      'other revision',
+      undefined,
+    ]);
+  });
+
+  it('folds them into one line under the table, each under its one reason, above the findings', () => {
+    const text = renderConsole(small, { color: false });
+    const line =
+      'not applicable here: progress, logging; no capability: tasks; other transport: auth, transport;\n' +
+      '  other revision: skills (8 checks; --verbose lists them)';
+    expect(text).toContain(
+      `base           0      1      0      0      0\n${line}\n\nFAIL  base/robustness/malformed-frames`,
+    );
+    expect(text).not.toMatch(/^tasks\s/m);
+    expect(text.trimEnd().split('\n').at(-1)).toMatch(/^FAIL  10 checks: 1 pass, 1 fail, 0 warn, 8 skip, 0 error/);
+  });
+
+  it('names the reason once when every area gives the same one', () => {
+    const revisionOnly = [
+      small.checks[0],
+      skipped('skills/list/result', revision),
+      skipped('tasks-ext/get/result', revision),
+    ];
+    expect(renderConsole({ ...small, checks: revisionOnly }, { color: false })).toContain(
+      '\nnot applicable here (other revision): skills, tasks-ext (2 checks; --verbose lists them)\n',
+    );
+  });
+
+  it('keeps every area in the table and every skip on a line of its own under --verbose', () => {
+    const text = renderConsole(small, { color: false, verbose: true });
+    expect(text).not.toContain('not applicable here');
+    expect(text).toMatch(/^tasks\s+0\s+0\s+0\s+2\s+0$/m);
+    expect(text).toContain(`SKIP  auth/challenge/unauthorized-401  The unauthorized-401 check — ${credentials}`);
+  });
+
+  it('shows no empty table when every check skipped', () => {
+    const text = renderConsole({ ...small, checks: small.checks.filter((c) => c.status === 'skip') }, { color: false });
+    expect(text).not.toContain('area ');
+    expect(text).toMatch(/\n\nnot applicable here: [^\n]+\n[^\n]+\n\nEMPTY/);
   });
 });
 

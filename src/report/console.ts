@@ -1,7 +1,8 @@
 import type { CheckResult, Report, Status } from '../schema/generated/report.js';
+import { type Inapplicable, inapplicable } from '../skip-reason.js';
 import { WORST_FIRST, acrossSides, byRevision, type Side } from './side-by-side.js';
 import { STATUSES, formatTotals, groupByArea, peerOf, summarize, testedNothing, verdict } from './summary.js';
-import { duration, visible, withoutRevision } from './text.js';
+import { duration, visible, withoutRevision, wrap } from './text.js';
 import { triad } from './triad.js';
 
 export interface ConsoleOptions {
@@ -55,11 +56,16 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
   if (report.strict) out.push(row('mode', 'strict: SHOULD violations fail'));
   if (report.interrupted) out.push(paint('yellow', 'The run was interrupted before every check ran.'));
 
-  // Per-area table
-  const groups = groupByArea(report.checks);
-  const width = Math.max(4, ...[...groups.keys()].map((a) => visible(a).length));
-  out.push('', paint('bold', ['area'.padEnd(width), ...STATUSES.map((s) => s.padStart(5))].join('  ')));
-  for (const [area, checks] of groups) {
+  // Per-area table. An area where every check skipped (a capability the server does not declare, another transport or
+  // revision) is one name on the line after it, so that a small server's findings come within a screen of the top.
+  const groups = [...groupByArea(report.checks)];
+  const folded = options.verbose ? [] : groups.filter(([, checks]) => checks.every((c) => c.status === 'skip'));
+  const rows = groups.filter((g) => !folded.includes(g));
+  const width = Math.max(4, ...rows.map(([area]) => visible(area).length));
+  out.push('');
+  if (rows.length > 0)
+    out.push(paint('bold', ['area'.padEnd(width), ...STATUSES.map((s) => s.padStart(5))].join('  ')));
+  for (const [area, checks] of rows) {
     const s = summarize(checks);
     const cells = STATUSES.map((st) => {
       const cell = String(s[st]).padStart(5);
@@ -67,6 +73,7 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     });
     out.push([visible(area).padEnd(width), ...cells].join('  '));
   }
+  if (folded.length > 0) out.push(...wrap(notApplicable(folded), LINE_WIDTH).map((line) => paint('dim', line)));
 
   // Verbose: one line per passing or skipped check
   if (options.verbose) {
@@ -137,6 +144,42 @@ export function renderConsole(report: Report, options: ConsoleOptions): string {
     return lines;
   }
 }
+
+/**
+ * `not applicable here: tasks, auth (N checks; --verbose lists them)`: areas where every check skipped, each under its
+ * reason when the checks that give one give the same one, those without one first. As words to wrap: a reason with
+ * its colon is one word.
+ */
+function notApplicable(areas: [string, CheckResult[]][]): string[] {
+  const byReason = new Map<Inapplicable | undefined, string[]>([[undefined, []]]);
+  for (const [area, checks] of areas) {
+    // A skip of nothing seen to judge gives no reason of its own: it follows from the others (no tasks capability, no task).
+    const reasons = new Set(checks.map((c) => inapplicable(c.message)).filter((r) => r !== undefined));
+    const reason = reasons.size === 1 ? [...reasons][0] : undefined;
+    byReason.set(reason, [...(byReason.get(reason) ?? []), visible(area)]);
+  }
+  const n = areas.reduce((sum, [, checks]) => sum + checks.length, 0);
+  const count = [`(${n}`, `check${n === 1 ? '' : 's'};`, '--verbose', 'lists', 'them)'];
+  const listed = [...byReason].filter(([, names]) => names.length > 0);
+  const list = (names: string[], last: string) => names.map((name, i) => `${name}${i < names.length - 1 ? ',' : last}`);
+  if (listed.length === 1) {
+    const [[reason, names]] = listed;
+    return ['not', 'applicable', reason ? `here (${reason}):` : 'here:', ...list(names, ''), ...count];
+  }
+  return [
+    'not',
+    'applicable',
+    'here:',
+    ...listed.flatMap(([reason, names], k) => [
+      ...(reason ? [`${reason}:`] : []),
+      ...list(names, k < listed.length - 1 ? ';' : ''),
+    ]),
+    ...count,
+  ];
+}
+
+/** The console's lines of prose are wrapped at this width (transcripts and JSON are not). */
+const LINE_WIDTH = 100;
 
 /** The command that explains check `id` (a revision prefix of a report of several runs left off). */
 export const explainLine = (id: string): string => `mcp-conformance explain ${visible(withoutRevision(id))}`;

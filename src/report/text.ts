@@ -45,3 +45,16 @@ export function duration(ms: number): string {
 
 /** A check id without the revision prefix it has in a report of several runs (`2026-07-28/tools/list` → `tools/list`). */
 export const withoutRevision = (id: string): string => id.replace(/^\d{4}-\d\d-\d\d\//, '');
+
+/** `words` joined by spaces into lines of at most `width` characters (a longer word stays whole), each after the first indented by `indent`. */
+export function wrap(words: readonly string[], width: number, indent = '  '): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of words) {
+    if (line !== '' && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = indent + word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  return [...lines, line];
+}

@@ -18,6 +18,7 @@ import { type CheckContext, type CheckDef, type Outcome, fail, pass, skip, warn 
 import { actualOf, httpOf, is2xx, parsed, said } from '../kit/http.js';
 import { mediaType, send, sessionAgent } from '../../transport/http-client.js';
 import { isObject } from '../../json.js';
+import { CREDENTIALS_FROM_ENVIRONMENT } from '../../skip-reason.js';
 
 const MCP = 'https://modelcontextprotocol.io/specification';
 const AUTH = (anchor: string, revision = '2025-11-25') => `${MCP}/${revision}/basic/authorization#${anchor}`;
@@ -25,8 +26,6 @@ const PRACTICES = (anchor: string) => `${MCP}/2025-11-25/basic/security_best_pra
 
 /** Revisions with protected resource metadata (RFC 9728): 2025-06-18 on. */
 const PRM_REVISIONS = ['2025-06-18', '2025-11-25', '2026-07-28'];
-/** Why the area does not apply to stdio servers (BASE › Authorization). */
-const STDIO = 'stdio servers take credentials from the environment';
 
 /** `HTTP 401; WWW-Authenticate: Bearer …`, for messages. */
 function answered(o: HttpOutcome): string {
@@ -67,7 +66,7 @@ type AuthCheck = Omit<CheckDef, 'run' | 'transport' | 'offTransport'> & {
 const authCheck = ({ judge, revisions = ['2025-03-26', ...PRM_REVISIONS], ...def }: AuthCheck): CheckDef => ({
   ...def,
   transport: 'http',
-  offTransport: STDIO,
+  offTransport: CREDENTIALS_FROM_ENVIRONMENT,
   revisions,
   run: (ctx) => gated(ctx, (gate) => judge(ctx, gate)),
 });

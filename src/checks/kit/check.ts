@@ -8,6 +8,7 @@ import { REVISIONS } from '../../schema/validators.js';
 import type { Exchange, Reply, RequestId, Session } from '../../session/session.js';
 import { type ExitInfo, type TransportKind, overStdio } from '../../transport/transport.js';
 import { bounded, isObject } from '../../json.js';
+import { otherRevision, otherTransport } from '../../skip-reason.js';
 
 /** What a check concluded. `error` is never returned by a check: the runner gives it to a check that threw. */
 export interface Outcome {
@@ -148,7 +149,7 @@ export function wrongTransport(
   if (needsProcess && actual === 'in-process') return NEEDS_PROCESS;
   if (needs === undefined || needs === actual || (needs === 'stdio' && overStdio(actual))) return undefined;
   if (onStdio !== undefined && overStdio(actual)) return onStdio;
-  return `applies to the ${TRANSPORT_NAMES[needs]} transport only; this run uses ${TRANSPORT_NAMES[actual]}`;
+  return otherTransport(TRANSPORT_NAMES[needs], TRANSPORT_NAMES[actual]);
 }
 
 /**
@@ -157,7 +158,7 @@ export function wrongTransport(
  * that revision.
  */
 export function wrongRevision(revisions: readonly string[] = REVISIONS, revision: string): string | undefined {
-  return revisions.includes(revision) ? undefined : `applies to ${revisions.join(', ')}; this run tests ${revision}`;
+  return revisions.includes(revision) ? undefined : otherRevision(revisions, revision);
 }
 
 export const pass = (message: string, extra: Partial<Outcome> = {}): Outcome => ({ status: 'pass', message, ...extra });

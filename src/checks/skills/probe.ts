@@ -5,6 +5,7 @@ import type { Skill, SkillResource } from '../../schema/generated/skills.js';
 import type { Reply } from '../../session/session.js';
 import { type CheckContext, type Outcome, errorOf, resultOf, skip } from '../kit/check.js';
 import { capabilitiesMeta } from '../stateless/mrtr.js';
+import { undeclaredExtension } from '../../skip-reason.js';
 
 export const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
 export const SPEC = 'https://github.com/modelcontextprotocol/ext-skills/blob/main/specification/stable/skills.mdx';
@@ -22,9 +23,7 @@ export function settings(ctx: CheckContext): Record<string, unknown> | undefined
 
 /** The skip of a check on a server that does not declare the extension. */
 export function undeclared(ctx: CheckContext): Outcome | undefined {
-  return settings(ctx) === undefined
-    ? skip(`the server does not declare ${SKILLS_EXTENSION} in its capabilities (extensions)`)
-    : undefined;
+  return settings(ctx) === undefined ? skip(undeclaredExtension(SKILLS_EXTENSION)) : undefined;
 }
 
 /** Whether the server declares `directoryRead: true`. */

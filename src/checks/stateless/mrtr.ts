@@ -18,6 +18,7 @@ import {
 } from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
 import { isObject } from '../../json.js';
+import { undeclaredCapability } from '../../skip-reason.js';
 
 /** The only methods whose result may be an InputRequiredResult (basic/patterns/mrtr). */
 export const MRTR_METHODS = new Set(['tools/call', 'prompts/get', 'resources/read']);
@@ -69,7 +70,7 @@ const PROBE_AHEAD = 8;
  */
 export function inputProbe(ctx: CheckContext): Promise<InputProbe | string> {
   return ctx.memo('stateless:input-probe', async () => {
-    if (ctx.profile.capabilities.tools === undefined) return 'the server does not declare the tools capability';
+    if (ctx.profile.capabilities.tools === undefined) return undeclaredCapability('tools');
     const { callable } = callableTools(ctx.profile.tools, ctx.toolCalls);
     const calls = callable.flatMap((tool) => {
       const valid = schemaArbitraries(tool.inputSchema).valid;

@@ -6,6 +6,7 @@ import { callableTools } from '../../generate/tool-policy.js';
 import { validate, shapeBroken } from '../../schema/validators.js';
 import { type Reply, RequestTimeout } from '../../session/session.js';
 import { isObject } from '../../json.js';
+import { undeclaredCapability } from '../../skip-reason.js';
 import {
   type CheckContext,
   type CheckDef,
@@ -512,7 +513,7 @@ export const TASK_CHECKS: CheckDef[] = [
     async run(ctx) {
       if (capabilityOf(ctx)?.requests?.tools?.call !== undefined)
         return skip('the server declares tasks.requests.tools.call');
-      if (ctx.profile.capabilities.tools === undefined) return skip('the server does not declare the tools capability');
+      if (ctx.profile.capabilities.tools === undefined) return skip(undeclaredCapability('tools'));
       // A tool that declares task support is the likeliest to act on the task field.
       const tool =
         callableTool(ctx, (s) => s === 'optional', false) ?? callableTool(ctx, (s) => s !== 'required', false);

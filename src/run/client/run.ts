@@ -22,6 +22,7 @@ import { BROWSER_COMMAND, OAuthRig } from '../../auth/oauth-rig.js';
 import { SCENARIOS as AUTH_SCENARIOS, type AuthScenario, mcpScenarioOf } from '../../auth/scenarios.js';
 import { CLIENT_AUTH_CHECKS } from '../../checks/client-side/auth.js';
 import { redact } from '../../transport/secrets.js';
+import { clientOverOtherTransport } from '../../skip-reason.js';
 
 /** What a client in the caller's process gets: the same contract as a process. */
 export interface ClientContract {
@@ -333,7 +334,7 @@ export function judge(checks: readonly ClientCheckDef[], records: readonly Scena
       reasons.splice(
         0,
         reasons.length,
-        `the client ran over ${records[0]?.transport}; this check judges ${TRANSPORT_NAMES[def.transport]}`,
+        clientOverOtherTransport(records[0]?.transport, TRANSPORT_NAMES[def.transport]),
       );
     const revision = records[0]?.revision ?? '2025-11-25';
     const named = { ...def, requirement: citing(def.requirement, revision) };
