@@ -17,6 +17,8 @@ export interface StdioRow {
   revision?: string;
   server?: ServerStart;
   with?: string[];
+  /** The run reports this one finding: the checks of `with` pass or skip. */
+  alone?: true;
   timeoutMs?: number;
 }
 /** A row proven by a fault run: its check and verdict are named. */

@@ -62,13 +62,26 @@ const ROWS = trippingRows('in-process');
 vi.setConfig({ maxConcurrency: 8 });
 
 /** A row's fault run beside the same run without the fault, which must not trip. */
-async function proves({ fault, check, expect: status, why: _why, tier: _tier, ...row }: TrippingRow): Promise<void> {
+async function proves({
+  fault,
+  check,
+  expect: status,
+  why: _why,
+  tier: _tier,
+  alone,
+  ...row
+}: TrippingRow): Promise<void> {
   const [faulty, clean] = await Promise.all([
     run([fault], { ...row, ...QUICK, suite: await quickSuite(check, row) }),
     cleanRun(check, row),
   ]);
   const result = faulty.checks.find((c) => c.id === check);
   expect(result?.status, result?.message).toBe(status);
+  // One fault, one finding: the checks run beside it (those that would count it twice) do not trip.
+  if (alone)
+    expect(
+      faulty.checks.filter((c) => !['pass', 'skip'].includes(c.status)).map((c) => `${c.id}: ${c.status} ${c.message}`),
+    ).toEqual([`${check}: ${status} ${result?.message}`]);
   // A passive rule may see no frame of its kind from a server without the fault: it skips.
   const control = clean.checks.find((c) => c.id === check);
   const passes = (await loadSuite({ only: [check] })).frameRules.length > 0 ? ['pass', 'skip'] : ['pass'];

@@ -33,6 +33,9 @@ export class FrameMonitor {
   }
 
   private inspect(e: InboundEvent): void {
+    // An answer to a malformed line sent on purpose is the sending check's to judge: judged here too, one fault would
+    // count twice (an echoed id `{}` would also break schema/errors, an echoed null answer no request).
+    if (e.probe !== undefined) return;
     for (const rule of this.rules) {
       const found = rule.inspect(e, this.context);
       if (found === undefined) continue;

@@ -48,6 +48,11 @@ export interface InboundEvent {
   exchange?: Exchange;
   /** The response came after its request had timed out. */
   late?: boolean;
+  /**
+   * The response answers a malformed line the client sent on purpose (that line): an id no request could carry (null,
+   * none, or the line's own unusable id). The check that sent the line judges it; the frame checks set it aside.
+   */
+  probe?: string;
   looseId?: boolean;
   /** The session's negotiated revision at the time (undefined before initialize). */
   revision?: string;
@@ -99,6 +104,20 @@ interface Pending {
 
 const key = (id: unknown) => `${typeof id}:${String(id)}`;
 
+/** What a request id may be: a string or an integer (MCP; JSON-RPC discourages fractions). */
+const isRequestId = (id: unknown) => typeof id === 'string' || Number.isInteger(id);
+
+/** The ids a raw line carries (the line, or each message of a batch, with an `id`); none when it is not JSON. */
+function lineIds(line: string): unknown[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(line);
+  } catch {
+    return [];
+  }
+  return (Array.isArray(json) ? json : [json]).filter((m) => isObject(m) && 'id' in m).map((m) => (m as Message).id);
+}
+
 /** Milliseconds as seconds for messages: `10.3 s`. */
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
@@ -123,6 +142,8 @@ export class Session {
   private readonly pending = new Map<string, Pending>();
   /** Requests that timed out, so a late answer is recognised rather than taken as unsolicited (bounded). */
   private readonly expired = new Map<string, Exchange>();
+  /** Answers owed to malformed lines sent on purpose, by the id such an answer carries (JSON): the lines (bounded). */
+  private readonly probes = new Map<string, string[]>();
   /** Requests answered after they had timed out, in the order the answers came. */
   readonly lateAnswers: Exchange[] = [];
   /** Told when a late answer comes (see lateGrace). */
@@ -341,7 +362,33 @@ export class Session {
 
   /** Writes text exactly as given (malformed-input probes); the caller includes the newline. */
   sendRaw(text: string): TranscriptEntry {
+    this.expectProbeAnswer(text.trimEnd(), []);
     return this.transport.sendRaw(text);
+  }
+
+  /**
+   * A malformed line may be answered with an id no request of the client's can have: null (JSON-RPC 2.0 §5: the id
+   * could not be read), or the line's own id where it is not a string or an integer (`{}`, `true`, `1.5`). One such
+   * answer per line is the line's (InboundEvent.probe), whenever it comes, the latest line's first; `tracked`: the
+   * line's ids the session waits on as requests (requestRaw), whose answers are matched as such.
+   */
+  private expectProbeAnswer(line: string, tracked: RequestId[]): void {
+    const unusable = lineIds(line).filter((id) => !tracked.includes(id as RequestId) && !isRequestId(id));
+    for (const id of new Set([null, ...unusable].map((v) => JSON.stringify(v)))) {
+      const lines = this.probes.get(id) ?? [];
+      lines.push(line);
+      this.probes.set(id, lines.slice(-100));
+    }
+  }
+
+  /** The line an untracked response answers, when its id is one a malformed line sent on purpose is owed. */
+  private probeAnswered(id: unknown): string | undefined {
+    return this.probes.get(JSON.stringify(id ?? null))?.pop();
+  }
+
+  /** A line answered as a request is owed no other answer. */
+  private answeredAsRequest(line: string): void {
+    for (const lines of this.probes.values()) if (lines.includes(line)) lines.splice(lines.lastIndexOf(line), 1);
   }
 
   /**
@@ -369,8 +416,16 @@ export class Session {
    */
   requestRaw(text: string, ids: RequestId[], label: string, timeoutMs = this.timeoutMs): Promise<Reply>[] {
     let sent: TranscriptEntry | undefined;
+    this.expectProbeAnswer(text, ids);
     const write = () => (sent ??= this.transport.sendRaw(text + '\n'));
-    return ids.map((id) => this.track(id, label, undefined, timeoutMs, write));
+    return ids.map((id) => {
+      const reply = this.track(id, label, undefined, timeoutMs, write);
+      reply.then(
+        () => this.answeredAsRequest(text),
+        () => undefined,
+      );
+      return reply;
+    });
   }
 
   close() {
@@ -451,6 +506,7 @@ export class Session {
       );
       for (const w of [...this.lateWaiters]) w();
     }
+    const probe = expired ? undefined : this.probeAnswered(message.id);
     this.emit({
       line,
       message,
@@ -459,6 +515,7 @@ export class Session {
       exchange: expired?.value,
       late: expired !== undefined,
       looseId: expired?.looseId,
+      ...(probe !== undefined && { probe }),
     });
   }
 

@@ -6,6 +6,7 @@ import { SCHEMA_REVISIONS, STATELESS_REVISION, resultDefinition } from '../../sc
 import { checkProperty } from '../kit/property-runner.js';
 import { anyText } from '../../generate/schema-arbitrary.js';
 import { isHeaderSafe } from '../../headers.js';
+import { probeAnswerFault } from '../kit/probe-answer.js';
 
 /** Methods some revision defines (or reserves: every notifications/* name is a notification, not a request). */
 const isSpecMethod = (method: string) =>
@@ -175,6 +176,15 @@ export const ENVELOPE_PROPERTIES: CheckDef[] = [
               expected: 'an error, or no answer',
               actual: result.message,
             });
+          // The answers the frame checks set aside as this line's are judged here, once.
+          for (const { message, probe } of answers) {
+            const fault = probe !== undefined && message && probeAnswerFault(message, ctx.profile.revision);
+            if (fault)
+              return fail(`the error answering a line that is not a valid request is malformed: ${fault}`, {
+                expected: { jsonrpc: '2.0', id: null, error: { code: 'integer', message: 'string' } },
+                actual: message,
+              });
+          }
           return pass(answers.length > 0 ? 'answered with an error' : 'ignored');
         },
       });

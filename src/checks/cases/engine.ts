@@ -4,6 +4,7 @@ import type { Case, RawStep, RequestStep, Step } from '../../schema/generated/ca
 import { SCHEMA_REVISIONS } from '../../schema/validators.js';
 import {
   type Exchange,
+  type InboundEvent,
   RequestTimeout,
   SessionClosed,
   type Message,
@@ -18,6 +19,7 @@ import { isObject } from '../../json.js';
 import { callableTools } from '../../generate/tool-policy.js';
 import { timeoutVerdict } from '../kit/timeouts.js';
 import { recordWait } from '../../timing.js';
+import { probeAnswerFault } from '../kit/probe-answer.js';
 
 /** How long a server gets to show it is alive after bad input. */
 
@@ -28,7 +30,7 @@ interface Channel {
   request(method: string, params: unknown, opts: { id?: string | number; timeoutMs?: number }): Promise<Reply>;
   session?: Session;
   /** Responses that answered no request, since the last call: replies to notifications or to raw lines. */
-  takeStrays?(): Message[];
+  takeStrays?(): InboundEvent[];
 }
 
 /** Turns a loaded case into a check the runner runs like any other. */
@@ -128,7 +130,7 @@ async function openChannel(c: Case, ctx: CheckContext): Promise<Channel> {
   const takeStrays = () => {
     const seen = recording.stop();
     recording = session.record();
-    return seen.filter((e) => e.kind === 'response' && !e.exchange && e.message).map((e) => e.message!);
+    return seen.filter((e) => e.kind === 'response' && !e.exchange && e.message);
   };
   return { request: (m, p, o) => session.request(m, p, o), session, takeStrays };
 }
@@ -170,7 +172,17 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
         actual: s.raw,
         silent: alive.silent,
       });
-    const judged = answers.map((a) => judge(s, c, a, 'the line', ctx));
+    // An answer the frame checks set aside as this line's (an id null, or the line's own unusable id) is judged
+    // here, once: its envelope, then what the case expects of it.
+    const judged = answers.map(({ message, probe }) => {
+      const fault = probe && message && probeAnswerFault(message, ctx.profile.revision);
+      if (!fault) return judge(s, c, message, 'the line', ctx);
+      const line = s.raw.length > 80 ? `${s.raw.slice(0, 80)}…` : s.raw;
+      return fail(`the line ${line}: the answer is malformed: ${fault}`, {
+        expected: 'an error response with id null',
+        actual: message,
+      });
+    });
     return worstOf(judged)!;
   }
   if ('noResponse' in s) {
@@ -178,7 +190,10 @@ async function runStep(s: Step, c: Case, channel: Channel, ctx: CheckContext): P
     recordWait(`a case's noResponse step (${c.id})`, s.noResponse.ms);
     const stray = channel.takeStrays!();
     if (stray.length > 0)
-      return fail(`${stray.length} unexpected response(s)`, { expected: 'no response', actual: stray });
+      return fail(`${stray.length} unexpected response(s)`, {
+        expected: 'no response',
+        actual: stray.map((e) => e.message),
+      });
     return pass(`no response within ${s.noResponse.ms} ms`);
   }
   const alive = await isAlive(session);
@@ -217,8 +232,8 @@ async function isAlive(session: Session): Promise<true | { silent?: Exchange[] }
 async function sendRaw(
   session: Session,
   s: RawStep,
-  takeStrays: () => Message[],
-): Promise<{ answers: (Message | undefined)[]; alive: true | { silent?: Exchange[] } }> {
+  takeStrays: () => InboundEvent[],
+): Promise<{ answers: { message?: Message; probe?: boolean }[]; alive: true | { silent?: Exchange[] } }> {
   takeStrays(); // earlier strays are not answers to this line
   const ids = s.id === undefined ? [] : Array.isArray(s.id) ? s.id : [s.id];
   const answered: (Reply | undefined)[] = [];
@@ -231,8 +246,13 @@ async function sendRaw(
   );
   const alive = await isAlive(session);
   if (alive === true) await settle(100); // an answer may trail the ping's
-  const stray = takeStrays().find((m) => 'error' in m);
-  const answers = ids.length === 0 ? [stray] : ids.map((_, i) => answered[i]?.message ?? stray);
+  // The line's own answer is one set aside as a probe's since it was sent (a result too: a request with id null answered
+  // as a normal one), else the first error that answered nothing else.
+  const strays = takeStrays();
+  const found = strays.find((e) => e.probe !== undefined) ?? strays.find((e) => 'error' in e.message!);
+  const stray = { message: found?.message, probe: found?.probe !== undefined };
+  const answers =
+    ids.length === 0 ? [stray] : ids.map((_, i) => (answered[i] ? { message: answered[i].message } : stray));
   return { answers, alive };
 }
 

@@ -110,12 +110,10 @@ export const ENVELOPE_RULES: FrameRule[] = [
     inspect(e) {
       const m = messageOf(e);
       if (e.kind !== 'response' || !m) return undefined;
-      // An id no request can have (another JSON type, echoed from an invalid request the client did send, e.g. "id": [])
-      // is not unsolicited: schema/errors (an error's id MUST then be null) and malformed-frames (an invalid line served)
-      // judge it.
-      const invalidId = 'id' in m && m.id !== null && typeof m.id !== 'string' && typeof m.id !== 'number';
+      // An answer to a malformed line the client sent (an id null, or that line's own id echoed, e.g. "id": []) never
+      // comes here: the check that sent the line judges it (InboundEvent.probe).
       // An HTTP body answers the POST that carried it, whatever its id (line.answers).
-      if (e.exchange || answersUnreadable(m) || invalidId || e.line.answers !== undefined) return [];
+      if (e.exchange || answersUnreadable(m) || e.line.answers !== undefined) return [];
       return failing(`response with id ${JSON.stringify(m.id)} answers no request the client sent`, {
         expected: 'an id of a pending request',
         actual: m,
