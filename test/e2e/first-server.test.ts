@@ -35,12 +35,17 @@ describe.concurrent("the README's first server", () => {
   });
 
   it.each<[string, [string, string][], string[]]>([
-    // The frame rules judge the answers to the suite's own probes too (base/response/unsolicited, schema/errors):
-    // issue 45 sets those aside, and this becomes the one finding of base/robustness/malformed-frames.
+    // Each probe's answer is judged by the check that sent it alone (the frame rules set them aside): the malformed
+    // lines' by base/robustness/malformed-frames, the ping with id null's by base/request/null-id.
     [
       'takes every id',
       [['const idOk = typeof id', 'const idOk = true || typeof id']],
-      ['base/robustness/malformed-frames: fail', 'base/response/unsolicited: fail', 'schema/errors: fail'],
+      ['base/robustness/malformed-frames: fail', 'base/request/null-id: fail'],
+    ],
+    [
+      'echoes the id it rejected',
+      [['return send({ id: idOk ? id : null', 'return send({ id: id ?? null']],
+      ['base/robustness/malformed-frames: fail'],
     ],
     [
       'crashes on a line holding null',
