@@ -340,26 +340,19 @@ export function judgeProgress(t: Traced, ordered: boolean): Outcome[] {
     );
   }
   const values = t.progress.map((p) => p.params.progress).filter((v): v is number => typeof v === 'number');
-  for (let i = 1; i < values.length; i++) {
-    if (values[i] < values[i - 1]) {
-      outcomes.push(
-        fail(`${t.label}: progress went from ${values[i - 1]} back to ${values[i]}`, {
-          expected: 'each progress value larger than the one before',
-          actual: values,
-        }),
-      );
-      break;
-    }
-    if (values[i] === values[i - 1]) {
-      // Equal values do not increase, but nothing went backwards either (requirements §5.11).
-      outcomes.push(
-        warn(`${t.label}: progress stayed at ${values[i]}`, {
-          expected: 'each progress value larger than the one before',
-          actual: values,
-        }),
-      );
-      break;
-    }
+  // "MUST increase with each notification": a value equal to the one before fails as a decrease does (the official
+  // suite accepts equal values); the message says which of the two it was.
+  const stuck = values.findIndex((v, i) => i > 0 && v <= values[i - 1]);
+  if (stuck > 0) {
+    const [before, now] = [values[stuck - 1], values[stuck]];
+    outcomes.push(
+      fail(
+        now === before
+          ? `${t.label}: progress stayed at ${now} (equal to the one before: no increase)`
+          : `${t.label}: progress went from ${before} back to ${now} (decreasing)`,
+        { expected: 'each progress value larger than the one before', actual: values },
+      ),
+    );
   }
   const past = t.progress.find(
     (p) =>
