@@ -47,6 +47,13 @@ const reference =
 const ISSUED = /\b(at|rt|code|secret)-[A-Za-z0-9_-]{24}\b/;
 const options = { timeoutMs: 2000, scenarioMs: 10_000 };
 
+/** One run of the reference OAuth client (with `faults`) through scenario `name`, at `revision` or its first. */
+async function recordOf(name: string, faults: Record<string, boolean> = {}, revision?: string) {
+  const pick = authPlan({ revision }, [name])[0];
+  if (!pick) throw new Error(`no scenario ${name}`);
+  return runScenario(mcpScenarioOf(pick.scenario), pick.revision, { ...options, client: reference(faults) }, pick);
+}
+
 describe('client authorization scenarios', () => {
   let report: Report;
   beforeAll(async () => {
@@ -88,14 +95,7 @@ describe('client authorization scenarios', () => {
 
 describe('a client that makes one request past initialization', () => {
   it('is judged on its discovery at the first authorization server of a migration, which never bites it', async () => {
-    const pick = authPlan({}, ['auth/authorization-server-migration'])[0];
-    if (!pick) throw new Error('no migration scenario');
-    const record = await runScenario(
-      mcpScenarioOf(pick.scenario),
-      pick.revision,
-      { ...options, client: reference({ 'list-only': true }) },
-      pick,
-    );
+    const record = await recordOf('auth/authorization-server-migration', { 'list-only': true });
     const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
     const status = (id: string) => results.find((r) => r.id === `client-side/auth/${id}`)?.status;
     expect(status('as-discovery')).toBe('pass');
@@ -139,11 +139,7 @@ describe('a client whose flow breaks before MCP', () => {
 
 describe('the step-up scope union (2026-07-28)', () => {
   it('the reference client asks again for what it had as well; the check judges 2026-07-28 runs only', async () => {
-    const at = async (revision: string) => {
-      const pick = authPlan({ revision }, ['auth/scope-step-up'])[0];
-      if (!pick) throw new Error('no step-up scenario');
-      return runScenario(mcpScenarioOf(pick.scenario), pick.revision, { ...options, client: reference() }, pick);
-    };
+    const at = (revision: string) => recordOf('auth/scope-step-up', {}, revision);
     const record = await at('2026-07-28');
     // The 403 names the new scope alone, and scopes_supported neither of them: the union is the client's own.
     const forbidden = record.auth?.rig.find((e) => e.status === 403)[0];
@@ -159,14 +155,7 @@ describe('a public client that registers without a token endpoint method', () =>
   it.each(['auth/metadata-default', 'auth/dpop'])(
     'is registered as one (none, no secret) and passes %s',
     async (name) => {
-      const pick = authPlan({}, [name])[0];
-      if (!pick) throw new Error(`no scenario ${name}`);
-      const record = await runScenario(
-        mcpScenarioOf(pick.scenario),
-        pick.revision,
-        { ...options, client: reference({ 'no-auth-method': true }) },
-        pick,
-      );
+      const record = await recordOf(name, { 'no-auth-method': true });
       const registered = [...(record.auth?.rig.clients.values() ?? [])].filter((c) => c.via === 'dcr');
       expect(registered.map((c) => [c.token_endpoint_auth_method, c.client_secret])).toEqual([['none', undefined]]);
       const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
@@ -176,14 +165,7 @@ describe('a public client that registers without a token endpoint method', () =>
   );
 
   it('is still held to client_secret_basic where the scenario offers nothing else', async () => {
-    const pick = authPlan({}, ['auth/token-endpoint-auth-basic'])[0];
-    if (!pick) throw new Error('no scenario');
-    const record = await runScenario(
-      mcpScenarioOf(pick.scenario),
-      pick.revision,
-      { ...options, client: reference({ 'no-auth-method': true }) },
-      pick,
-    );
+    const record = await recordOf('auth/token-endpoint-auth-basic', { 'no-auth-method': true });
     const got = judge(CLIENT_AUTH_CHECKS, [record]).find((r) => r.id === 'client-side/auth/token-endpoint-auth');
     expect(`${got?.status}: ${got?.message}`).toMatch(
       /^fail: .*none where the client is registered for client_secret_basic/,
@@ -197,15 +179,8 @@ describe('a client that stops before it reads what it must refuse', () => {
     ['auth/metadata-issuer-mismatch', 'metadata-issuer', "the authorization server's metadata"],
     ['auth/pkce-not-advertised', 'pkce-required', "the authorization server's metadata"],
   ])('does not pass %s by doing nothing: %s skips', async (name, id, what) => {
-    const pick = authPlan({}, [name])[0];
-    if (!pick) throw new Error(`no scenario ${name}`);
     // Gives up at the first 401: it never fetched the metadata it had to refuse.
-    const record = await runScenario(
-      mcpScenarioOf(pick.scenario),
-      pick.revision,
-      { ...options, client: reference({ 'no-authorize': true }) },
-      pick,
-    );
+    const record = await recordOf(name, { 'no-authorize': true });
     const got = judge(CLIENT_AUTH_CHECKS, [record]).find((r) => r.id === `client-side/auth/${id}`);
     expect(got?.status).toBe('skip');
     expect(got?.message).toContain(`stopped before it fetched ${what}`);
@@ -214,14 +189,7 @@ describe('a client that stops before it reads what it must refuse', () => {
 
 describe('a workload refused a scope (the official auth-test-wif-scope-rejected)', () => {
   it('stops at the invalid_scope refusal and passes auth/wif-jwt-bearer', async () => {
-    const pick = authPlan({}, ['auth/wif-jwt-bearer'])[0];
-    if (!pick) throw new Error('no scenario');
-    const record = await runScenario(
-      mcpScenarioOf(pick.scenario),
-      pick.revision,
-      { ...options, client: reference({ 'wif-refused-scope': true }) },
-      pick,
-    );
+    const record = await recordOf('auth/wif-jwt-bearer', { 'wif-refused-scope': true });
     const refused = record.auth?.rig.find((e) => e.url.endsWith('/token') && e.status >= 400)[0];
     expect(refused?.reply).toMatchObject({ error: 'invalid_scope' });
     const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
@@ -233,14 +201,7 @@ describe('a workload refused a scope (the official auth-test-wif-scope-rejected)
 
 describe('a client of the initialize wire told 2026-07-28', () => {
   const at = async (name: string, faults: Record<string, boolean>) => {
-    const pick = authPlan({ revision: '2026-07-28' }, [name])[0];
-    if (!pick) throw new Error(`no scenario ${name}`);
-    const record = await runScenario(
-      mcpScenarioOf(pick.scenario),
-      pick.revision,
-      { ...options, client: reference(faults) },
-      pick,
-    );
+    const record = await recordOf(name, faults, '2026-07-28');
     return judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
   };
 
@@ -263,17 +224,7 @@ describe('a client of the initialize wire told 2026-07-28', () => {
 
 describe('faulty OAuth clients', () => {
   it.each(ROWS.map((r) => [r.fault, r] as const))('%s trips its check and no other', async (_, row) => {
-    const pick = authPlan({ revision: row.revision }, [row.scenario])[0];
-    if (!pick) throw new Error(`no scenario ${row.scenario}`);
-    const record = await runScenario(
-      mcpScenarioOf(pick.scenario),
-      pick.revision,
-      {
-        ...options,
-        client: reference({ [row.fault]: true }),
-      },
-      pick,
-    );
+    const record = await recordOf(row.scenario, { [row.fault]: true }, row.revision);
     const results = judge([...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS], [record]);
     const got = results.find((r) => r.id === row.check);
     const others = results.filter((r) => r.id !== row.check && r.status !== 'pass' && r.status !== 'skip');
