@@ -288,16 +288,19 @@ export const CLIENT_HTTP_CHECKS: ClientCheckDef[] = [
     transport: 'http',
     revisions: [STATELESS],
     judge: (r) =>
-      judgeParamHeaders(r, (value, raw, name) =>
-        value === undefined || value === null
-          ? undefined
-          : raw === undefined
-            ? `no Mcp-Param-${name} for ${JSON.stringify(value)}`
-            : decodeHeader(raw) !== headerValue(value)
-              ? `Mcp-Param-${name}: ${JSON.stringify(raw)} for ${JSON.stringify(value)}`
-              : needsBase64(headerValue(value)) && decodeHeader(raw) === raw
-                ? `Mcp-Param-${name}: ${JSON.stringify(raw)} sent plain, not in the Base64 sentinel`
-                : undefined,
+      judgeParamHeaders(
+        r,
+        (value, raw, name) =>
+          value === undefined || value === null
+            ? undefined
+            : raw === undefined
+              ? `no Mcp-Param-${name} for ${JSON.stringify(value)}`
+              : decodeHeader(raw) !== headerValue(value)
+                ? `Mcp-Param-${name}: ${JSON.stringify(raw)} for ${JSON.stringify(value)}`
+                : needsBase64(headerValue(value)) && decodeHeader(raw) === raw
+                  ? `Mcp-Param-${name}: ${JSON.stringify(raw)} sent plain, not in the Base64 sentinel`
+                  : undefined,
+        { singleTypes: true },
       ),
   },
   {
@@ -384,9 +387,17 @@ const invalidTool = (r: ScenarioRecord, name: unknown) => {
  * Judges the Mcp-Param-* headers of every call of a tool with valid x-mcp-header annotations (a call of an invalid one
  * is client-side/http/invalid-header-tool-excluded's): `fault` says what is wrong with one parameter's header.
  */
+/** The `type` a parameter at `path` of an inputSchema declares. */
+function typeAt(schema: unknown, path: string[]): unknown {
+  let at: unknown = schema;
+  for (const key of path) at = isObject(at) && isObject(at.properties) ? at.properties[key] : undefined;
+  return isObject(at) ? at.type : undefined;
+}
+
 function judgeParamHeaders(
   r: ScenarioRecord,
   fault: (value: unknown, raw: string | undefined, name: string, path: string[]) => string | undefined,
+  { singleTypes = false } = {},
 ) {
   let judged = 0;
   for (const x of posts(r)) {
@@ -395,6 +406,9 @@ function judgeParamHeaders(
     const tool = m?.method === 'tools/call' ? r.scenario.tools.find((t) => t.name === p.name) : undefined;
     const params = tool && !headerAnnotationFault(tool.inputSchema) ? headerParams(tool.inputSchema) : [];
     if (params.length === 0) continue;
+    // "x-mcp-header MUST only be applied to parameters with primitive types": a client may read a nullable type
+    // (["string", "null"]) as none and send no header of that tool; only the null rule is judged there.
+    if (singleTypes && tool && params.some(({ path }) => typeof typeAt(tool.inputSchema, path) !== 'string')) continue;
     judged++;
     for (const { path, name } of params) {
       const found = fault(valueAt(p.arguments, path), x.requestHeaders[`mcp-param-${name.toLowerCase()}`], name, path);
