@@ -1,6 +1,8 @@
 // The stateless wire (2026-07-28) behind the Session interface: discovery through server/discover, the protocol
 // fields in every request's _meta, and the reference server in each of its modes, in this process (over HTTP, a
 // process: test/e2e/stateless.test.ts).
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { wrongRevision } from '../src/checks/kit/check.js';
 import { inputProbe } from '../src/checks/stateless/mrtr.js';
@@ -16,8 +18,9 @@ import { resolveTarget } from '../src/target/resolve.js';
 import { Session } from '../src/session/session.js';
 import { Transcript } from '../src/transcript.js';
 import { connect } from '../src/transport/connect.js';
-import type { Serve } from '../src/index.js';
+import { type Serve, runConformance } from '../src/index.js';
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
+import { appOf } from '../examples/reference-server/http.mjs';
 import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
 
 const open: { session: Session; close: () => Promise<void> }[] = [];
@@ -150,6 +153,33 @@ describe('the stateless wire', () => {
       return [check?.status, check?.transcript?.some((e) => e.dir === 'recv' && e.text.includes('"code":-32021'))];
     };
     expect(await judged('prompt-needs-elicitation')).toEqual(['pass', true]);
+  });
+
+  it('passes a body without its version refused with -32020 over HTTP, whose header names the version', async () => {
+    const app = (await appOf({ revision: STATELESS_REVISION, auth: undefined })) as Awaited<
+      ReturnType<typeof appOf>
+    > & { http: Server };
+    const headerProblem = app.headerProblem.bind(app);
+    // Server Validation's mismatch: the MCP-Protocol-Version header names a version the body's _meta lacks.
+    app.headerProblem = (req: unknown, msg: { params?: { _meta?: Record<string, unknown> } }) =>
+      msg.params?._meta && !('io.modelcontextprotocol/protocolVersion' in msg.params._meta)
+        ? 'the body names no version'
+        : headerProblem(req, msg);
+    await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
+    try {
+      const report = await runConformance({
+        target: `http://127.0.0.1:${(app.http.address() as AddressInfo).port}/mcp`,
+        revision: STATELESS_REVISION,
+        only: ['stateless/meta/protocol-version-required', 'stateless/http/meta-missing-400'],
+      });
+      expect(report.checks.map((c) => [c.id, c.status, /without protocolVersion[^;]*-32020/.test(c.message)])).toEqual([
+        ['stateless/meta/protocol-version-required', 'pass', true],
+        ['stateless/http/meta-missing-400', 'pass', true],
+      ]);
+    } finally {
+      app.http.closeAllConnections();
+      await new Promise((resolve) => app.http.close(resolve));
+    }
   });
 
   it('refuses 2026-07-28 over legacy HTTP+SSE, which has no stateless wire', async () => {

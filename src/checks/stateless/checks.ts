@@ -8,6 +8,7 @@ import {
   type Outcome,
   describeReply,
   errorOf,
+  expectCode,
   fail,
   pass,
   resultOf,
@@ -28,10 +29,20 @@ import {
   promptProbes,
   retried,
   CLIENT_CAPABILITIES,
+  PROTOCOL_VERSION,
 } from './mrtr.js';
 import { fixedWait } from '../../timing.js';
 
 const only07 = [STATELESS_REVISION];
+
+/** A request without a required protocol field in _meta is malformed (basic#per-request-protocol-fields). */
+const META_REQUIRED = requirement(
+  '07.meta.required',
+  'MUST',
+  'basic#per-request-protocol-fields',
+  'A request whose _meta lacks io.modelcontextprotocol/protocolVersion or …/clientCapabilities (each required) is malformed and rejected with -32602',
+  STATELESS_REVISION,
+);
 
 const SERVER_INFO = 'io.modelcontextprotocol/serverInfo';
 const CLIENT_INFO = 'io.modelcontextprotocol/clientInfo';
@@ -88,27 +99,32 @@ export const STATELESS_CHECKS: CheckDef[] = [
   {
     id: 'stateless/meta/required',
     scratch: true,
-    title: 'A request whose _meta lacks clientCapabilities is rejected with -32602',
-    requirement: requirement(
-      '07.meta.required',
-      'MUST',
-      'basic#per-request-protocol-fields',
-      'A request missing io.modelcontextprotocol/protocolVersion or …/clientCapabilities in _meta is rejected with -32602',
-      STATELESS_REVISION,
-    ),
+    title: 'A request whose _meta lacks only clientCapabilities is rejected with -32602',
+    requirement: META_REQUIRED,
     revisions: only07,
     async run(ctx) {
-      // The version stays: a dual-era server may rightly take a request with no protocol fields for a legacy one.
-      // Undefined drops the key from the frame the session sends.
       const session = await ctx.ownSession();
-      const reply = await session.request('tools/list', { _meta: { [CLIENT_CAPABILITIES]: undefined } });
-      const code = errorOf(reply)?.code;
-      if (code === -32602) return pass('tools/list without clientCapabilities → -32602');
-      const outcome = code === undefined ? fail : warn;
-      return outcome(
-        `tools/list without clientCapabilities was ${code === undefined ? 'served' : `rejected with ${JSON.stringify(code)}`}`,
-        { expected: { error: { code: -32602 } }, actual: describeReply(reply) },
-      );
+      // Undefined drops the key from the frame the session sends; server/discover is the one method every server has.
+      const reply = await session.request('server/discover', { _meta: { [CLIENT_CAPABILITIES]: undefined } });
+      return expectCode(reply, -32602, 'server/discover without clientCapabilities in _meta', 'fail');
+    },
+  },
+  {
+    id: 'stateless/meta/protocol-version-required',
+    scratch: true,
+    title: 'A request whose _meta lacks only protocolVersion is rejected with -32602',
+    requirement: META_REQUIRED,
+    revisions: only07,
+    async run(ctx) {
+      const session = await ctx.ownSession();
+      // server/discover exists on the stateless wire only, so not even a dual-era server may take it for a legacy request.
+      const reply = await session.request('server/discover', { _meta: { [PROTOCOL_VERSION]: undefined } });
+      const what = 'server/discover without protocolVersion in _meta';
+      // Over HTTP the MCP-Protocol-Version header still names the version the body lacks: header and body disagree,
+      // which HeaderMismatch answers as rightly (streamable-http#server-validation).
+      if (session.transport instanceof HttpTransport && errorOf(reply)?.code === -32020)
+        return pass(`${what} → -32020 (its MCP-Protocol-Version header names a version the body lacks)`);
+      return expectCode(reply, -32602, what, 'fail');
     },
   },
   {
@@ -215,7 +231,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
     async run(ctx) {
       const requested = '1900-01-01';
       const reply = await ctx.request('tools/list', {
-        _meta: { 'io.modelcontextprotocol/protocolVersion': requested },
+        _meta: { [PROTOCOL_VERSION]: requested },
       });
       const valid = validate(STATELESS_REVISION, 'UnsupportedProtocolVersionError', reply.message);
       if (!valid.ok)
@@ -224,6 +240,43 @@ export const STATELESS_CHECKS: CheckDef[] = [
           actual: { reply: describeReply(reply), problems: valid.errors },
         });
       return pass(`-32022; supported: ${JSON.stringify((errorOf(reply)!.data as { supported: unknown }).supported)}`);
+    },
+  },
+  {
+    id: 'stateless/version/requested-echo',
+    title: 'The -32022 error names in data.requested the version the request asked for',
+    requirement: requirement(
+      '07.version.requested',
+      'MUST',
+      'basic/versioning#protocol-version-negotiation',
+      'The UnsupportedProtocolVersionError a request gets names in data.requested the protocol version that request sent',
+      STATELESS_REVISION,
+    ),
+    revisions: only07,
+    async run(ctx) {
+      // Two versions: a server that always names one (the spec's example names 1900-01-01) cannot echo both.
+      const replies = await Promise.all(
+        ['1900-01-01', '1999-12-31'].map(async (requested) => {
+          const reply = await ctx.request('tools/list', { _meta: { [PROTOCOL_VERSION]: requested } });
+          const err = errorOf(reply);
+          const named = err?.code === -32022 && isObject(err.data) ? err.data.requested : undefined;
+          return { requested, named, reply };
+        }),
+      );
+      // An error without a data.requested string is stateless/version/unsupported's to judge (the schema requires one).
+      const judged = replies.filter((r) => typeof r.named === 'string');
+      if (judged.length === 0)
+        return skip('no -32022 error with a data.requested came back (stateless/version/unsupported judges the error)');
+      const wrong = judged.filter((r) => r.named !== r.requested);
+      if (wrong.length === 0)
+        return pass(`-32022 named ${judged.map((r) => r.requested).join(' and ')} in data.requested`);
+      return fail(
+        wrong.map((r) => `protocolVersion ${r.requested} → data.requested ${JSON.stringify(r.named)}`).join('; '),
+        {
+          expected: wrong.map(({ requested }) => ({ error: { code: -32022, data: { requested } } })),
+          actual: wrong.map(({ reply }) => describeReply(reply)),
+        },
+      );
     },
   },
   {

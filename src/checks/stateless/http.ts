@@ -9,7 +9,7 @@ import { type CheckContext, type CheckDef, describeReply, errorOf, fail, pass, s
 import { requirement } from '../kit/requirement.js';
 import { FABRICATED_SESSION, actualOf, httpOf, said } from '../kit/http.js';
 import { isObject } from '../../json.js';
-import { capabilitiesMeta, inputProbe } from './mrtr.js';
+import { CLIENT_CAPABILITIES, PROTOCOL_VERSION, capabilitiesMeta, inputProbe } from './mrtr.js';
 
 const only07 = [STATELESS_REVISION];
 const PAGE = 'basic/transports/streamable-http';
@@ -222,7 +222,7 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
   },
   {
     id: 'stateless/http/meta-missing-400',
-    title: 'A request without the protocol fields in _meta gets 400 and -32602',
+    title: 'A request without _meta, or without one of its required fields, gets 400',
     requirement: requirement(
       '07.meta.required',
       'MUST',
@@ -234,22 +234,54 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
     revisions: only07,
     async run(ctx) {
       const { session, http } = await openStateless(ctx);
-      // The headers still name the method and the version: only the body lacks its protocol fields.
-      const headers = { 'MCP-Protocol-Version': STATELESS_REVISION, 'Mcp-Method': 'tools/list' };
-      const o = await http.probe(
-        'POST',
-        'tools/list without _meta',
-        headers,
-        body(session, 'mcp-conformance-no-meta', 'tools/list', {}, false),
+      const meta = session.requestMeta ?? {};
+      // Undefined drops a key from the body. The headers mirror the body and the session's version, so
+      // MCP-Protocol-Version names a version even where the body lacks one: HeaderMismatch (-32020) fits that too.
+      const probes = [
+        { what: 'server/discover without _meta', params: {} },
+        {
+          what: 'server/discover without protocolVersion',
+          params: { _meta: { ...meta, [PROTOCOL_VERSION]: undefined } },
+        },
+        {
+          what: 'server/discover without clientCapabilities',
+          params: { _meta: { ...meta, [CLIENT_CAPABILITIES]: undefined } },
+        },
+      ];
+      const results = [];
+      for (const [i, p] of probes.entries())
+        results.push({
+          ...p,
+          o: await http.probe(
+            'POST',
+            p.what,
+            {},
+            body(session, `mcp-conformance-meta-${i}`, 'server/discover', p.params, false),
+          ),
+        });
+      const [whole, ...fields] = results;
+      // A request without one field that was served, or refused with another code, is stateless/meta/required's or
+      // stateless/meta/protocol-version-required's to judge: here only the status of a refusal. Only this check sends
+      // no _meta at all, so it judges that answer's code too.
+      const refused = fields.filter((r) => !isObject(messageOf(r.o)?.result));
+      const wrong = [
+        ...(whole.o.status === 400 && [-32602, -32020].includes(codeOf(messageOf(whole.o)) as number) ? [] : [whole]),
+        ...refused.filter((r) => r.o.status !== 400),
+      ];
+      if (wrong.length > 0)
+        return fail(wrong.map((r) => `${r.what} → ${answered(r.o)}`).join('; '), {
+          expected: 'HTTP 400, with error -32602 (or -32020, the header naming a version the body lacks)',
+          actual: wrong.map((r) => ({ sent: r.what, ...actualOf(r.o) })),
+        });
+      const served = fields
+        .filter((r) => !refused.includes(r))
+        .map((r) => `${r.what} was served (the stateless/meta checks judge that)`);
+      return pass(
+        [whole, ...refused]
+          .map((r) => `${r.what} → ${answered(r.o)}`)
+          .concat(served)
+          .join('; '),
       );
-      const code = codeOf(messageOf(o));
-      const what = `tools/list without _meta → ${answered(o)}`;
-      const expected = 'HTTP 400 with error -32602';
-      if (o.status === 400 && code === -32602) return pass(what);
-      // Another error with 400 still refuses the request, as the MUST asks; only the code differs.
-      if (o.status === 400 && code !== undefined)
-        return warn(`${what}; the spec asks for -32602`, { expected, actual: actualOf(o) });
-      return fail(what, { expected, actual: actualOf(o) });
     },
   },
   {

@@ -41,6 +41,7 @@ export const INPUT_ANSWER: Record<string, unknown> = {
 /** Retries a check gives a request that keeps asking for input. */
 const MAX_ROUNDS = 5;
 export const CLIENT_CAPABILITIES = 'io.modelcontextprotocol/clientCapabilities';
+export const PROTOCOL_VERSION = 'io.modelcontextprotocol/protocolVersion';
 
 export const capabilitiesMeta = (caps: Record<string, unknown>) => ({ _meta: { [CLIENT_CAPABILITIES]: caps } });
 /** The input requests of an InputRequiredResult, as [key, method] pairs. */
