@@ -6,6 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { HTTP_CHECKS } from '../src/checks/http/checks.js';
 import { HTTP_SESSION_CHECKS } from '../src/checks/http/sessions.js';
 import { HTTP_STREAM_CHECKS } from '../src/checks/http/streams.js';
+import { STATELESS_HEADER_CHECKS } from '../src/checks/stateless/headers.js';
 import { STATELESS_HTTP_CHECKS } from '../src/checks/stateless/http.js';
 import { type ConformanceOptions, runConformance } from '../src/index.js';
 import type { Report } from '../src/schema/generated/report.js';
@@ -66,13 +67,17 @@ describe.concurrent('each HTTP fault trips exactly the check that targets it', (
 describe.concurrent('each stateless HTTP fault trips exactly the check that targets it', () => {
   it('covers every stateless/http check with a fault', () => {
     expect(
-      STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !STATELESS_HTTP_FAULT_ROWS.some((f) => f.check === id)),
+      [...STATELESS_HTTP_CHECKS, ...STATELESS_HEADER_CHECKS]
+        .map((c) => c.id)
+        .filter((id) => !STATELESS_HTTP_FAULT_ROWS.some((f) => f.check === id)),
     ).toEqual([]);
   });
   // A row of tier process is run by test/e2e/http-stateless.test.ts.
-  for (const { fault, check, expect: status } of STATELESS_HTTP_FAULT_ROWS.filter((row) => row.tier !== 'process')) {
+  for (const { fault, check, expect: status, also = [] } of STATELESS_HTTP_FAULT_ROWS.filter(
+    (row) => row.tier !== 'process',
+  )) {
     it(`${fault} → ${check} ${status}`, async () => {
-      expect(notPassing(await run(fault, STATELESS_REVISION))).toEqual([`${check}: ${status}`]);
+      expect(notPassing(await run(fault, STATELESS_REVISION))).toEqual([`${check}: ${status}`, ...also].sort());
     });
   }
 });

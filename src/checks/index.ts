@@ -24,6 +24,7 @@ import { RESOURCE_PROPERTIES } from './resources/properties.js';
 import { RESOURCE_TEMPLATE_CHECKS } from './resources/templates.js';
 import { SKILLS_CHECKS } from './skills/checks.js';
 import { STATELESS_CHECKS } from './stateless/checks.js';
+import { STATELESS_HEADER_CHECKS } from './stateless/headers.js';
 import { STATELESS_HTTP_CHECKS } from './stateless/http.js';
 import { STATELESS_RULES } from './stateless/rules.js';
 import { TASK_EXTENSION_CHECKS } from './tasks-ext/checks.js';
@@ -43,6 +44,7 @@ export const CHECKS: CheckDef[] = [
   ...HTTP_STREAM_CHECKS,
   ...STATELESS_CHECKS,
   ...STATELESS_HTTP_CHECKS,
+  ...STATELESS_HEADER_CHECKS,
   ...CONVERSATION_CHECKS,
   ...AUTH_CHECKS,
   ...CLIENT_REQUEST_CHECKS,

@@ -4,6 +4,7 @@ import type http from 'node:http';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TASK_EXTENSION_CHECKS } from '../../src/checks/tasks-ext/checks.js';
+import { STATELESS_HEADER_CHECKS } from '../../src/checks/stateless/headers.js';
 import { STATELESS_HTTP_CHECKS } from '../../src/checks/stateless/http.js';
 import { paramHeadersOf, statelessMeta } from '../../src/discovery/discover.js';
 import { runConformance } from '../../src/index.js';
@@ -139,7 +140,8 @@ describe('the reference server on the stateless wire over HTTP', () => {
       expect(notPassing(r.report)).toEqual([]);
       expect(r.report!.server?.protocolVersion).toBe(STATELESS_REVISION);
       const passed = r.report!.checks.filter((c) => c.status === 'pass').map((c) => c.id);
-      expect(STATELESS_HTTP_CHECKS.map((c) => c.id).filter((id) => !passed.includes(id))).toEqual([]);
+      const httpChecks = [...STATELESS_HTTP_CHECKS, ...STATELESS_HEADER_CHECKS];
+      expect(httpChecks.map((c) => c.id).filter((id) => !passed.includes(id))).toEqual([]);
       for (const id of [
         'stateless/discover/result',
         'stateless/meta/required',

@@ -33,7 +33,7 @@ function body(session: Session, id: string, method: string, params: Record<strin
 }
 
 /** The JSON-RPC response a probe got: the JSON body, or the last response on an SSE stream. */
-function messageOf(o: HttpOutcome): Record<string, unknown> | undefined {
+export function messageOf(o: HttpOutcome): Record<string, unknown> | undefined {
   const texts: string[] = [];
   if (o.contentType === 'text/event-stream') {
     const parser = new SseParser((event) => texts.push(event.data));
@@ -54,8 +54,11 @@ function messageOf(o: HttpOutcome): Record<string, unknown> | undefined {
 }
 
 const codeOf = (m: Record<string, unknown> | undefined) => (isObject(m?.error) ? m.error.code : undefined);
+/** Whether a probe was refused as header validation failures must be: 400 with a HeaderMismatchError (-32020). */
+export const refusedAsMismatch = (o: HttpOutcome) =>
+  o.status === 400 && validate(STATELESS_REVISION, 'HeaderMismatchError', messageOf(o)).ok;
 /** `HTTP 400 application/json, error -32020`: the status and what the body said. */
-const answered = (o: HttpOutcome) => {
+export const answered = (o: HttpOutcome) => {
   const m = messageOf(o);
   return `${said(o)}${m === undefined ? '' : isObject(m.error) ? `, error ${JSON.stringify(m.error.code)}` : ', a result'}`;
 };
@@ -97,6 +100,12 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
           overrides: { 'Mcp-Method': 'prompts/list' },
           text: body(session, 'mcp-conformance-method-mismatch', 'tools/list'),
         },
+        // Header values are case-sensitive (streamable-http#case-sensitivity).
+        {
+          what: 'tools/list with Mcp-Method: TOOLS/LIST',
+          overrides: { 'Mcp-Method': 'TOOLS/LIST' },
+          text: body(session, 'mcp-conformance-method-case', 'tools/list'),
+        },
         {
           what: 'tools/list without Mcp-Method',
           overrides: { 'Mcp-Method': undefined },
@@ -117,12 +126,16 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
           overrides: { 'Mcp-Name': other },
           text: body(session, 'mcp-conformance-name-mismatch', named.method, named.params),
         });
+        // "A required standard header (MCP-Protocol-Version, Mcp-Method, Mcp-Name) is missing" fails validation too.
+        probes.push({
+          what: `${named.method} without Mcp-Name`,
+          overrides: { 'Mcp-Name': undefined },
+          text: body(session, 'mcp-conformance-name-missing', named.method, named.params),
+        });
       }
       const results = [];
       for (const p of probes) results.push({ ...p, o: await http.probe('POST', p.what, p.overrides, p.text) });
-      const wrong = results.filter(
-        ({ o }) => o.status !== 400 || !validate(STATELESS_REVISION, 'HeaderMismatchError', messageOf(o)).ok,
-      );
+      const wrong = results.filter(({ o }) => !refusedAsMismatch(o));
       if (wrong.length === 0)
         return pass(
           `${results.map((r) => r.what).join('; ')} → 400, -32020${named ? '' : ' (no tools, prompts or resources: Mcp-Name not probed)'}`,
