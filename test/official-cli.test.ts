@@ -9,6 +9,7 @@ import { clientCommandOf, officialSide, serverAreaOf, translateOfficial } from '
 import { UsageError } from '../src/cli/options.js';
 import { officialCheck, serverScenarios, writeOfficialResults } from '../src/report/official-results.js';
 import type { CheckResult } from '../src/schema/generated/report.js';
+import { cliHere } from './helpers.js';
 
 const result = (id: string, status: CheckResult['status'], area = id.split('/')[0]): CheckResult => ({
   id,
@@ -31,6 +32,17 @@ describe('officialSide', () => {
     expect(officialSide(['client', '--scenario', 'initialize', '--', 'node', 'c.js', '--command'])).toBeUndefined();
     expect(officialSide(['list', '--server'])).toBeUndefined();
     expect(officialSide(['./server', '--url', 'x'])).toBeUndefined();
+  });
+});
+
+describe('list', () => {
+  it('--server names the server scenarios first, as the official list does: our areas, frame rules included', async () => {
+    const r = await cliHere(['list', '--server']);
+    expect(r.exitCode).toBe(0);
+    const first = r.stdout.split('\n')[0];
+    expect(first).toMatch(/^Server scenarios \(areas\): /);
+    expect(first.split(': ')[1].split(', ')).toEqual(expect.arrayContaining(['tools', 'transport', 'schema']));
+    expect((await cliHere(['list'])).stdout).not.toContain('Server scenarios');
   });
 });
 
