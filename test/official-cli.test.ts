@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judgeScenarios, loadOfficialBaseline } from '../src/baseline/official.js';
-import { clientCommandOf, officialSide, serverAreaOf, translateOfficial } from '../src/cli/official.js';
+import { clientCommandOf, officialSide, requiredOf, serverAreaOf, translateOfficial } from '../src/cli/official.js';
 import { UsageError } from '../src/cli/options.js';
 import { officialCheck, serverScenarios, writeOfficialResults } from '../src/report/official-results.js';
 import type { CheckResult } from '../src/schema/generated/report.js';
@@ -109,6 +109,27 @@ describe('translateOfficial', () => {
     expect(names.every((n) => n.startsWith('auth/metadata-'))).toBe(true);
     expect(line.argv).toContain('--scenario-timeout');
     expect(line.argv[line.argv.indexOf('--scenario-timeout') + 1]).toBe('30');
+  });
+
+  it('runs a frozen requirement set: its scenarios at its revision, the unscored ones apart', () => {
+    const client = translateOfficial('client', ['--command', 'c', '--requirements', '2025-11-25']);
+    const names = client.argv.filter((_, i) => client.argv[i - 1] === '--scenario');
+    expect(names).toEqual(expect.arrayContaining(['initialize', 'sse-retry', 'auth/pre-registration', 'auth/dpop']));
+    expect(client.argv[client.argv.indexOf('--revision') + 1]).toBe('2025-11-25');
+    expect(client.requirements?.scored).toContain('initialize');
+    expect(client.requirements?.scored).not.toContain('auth/dpop');
+    expect(client.requirements?.notScored).toContainEqual({ scenario: 'auth/dpop', reason: 'extension' });
+    // A server's set is our areas: an area some scored scenario maps to is scored, whatever else maps to it.
+    const server = requiredOf('server', '2026-07-28');
+    expect(server.scored).toEqual(expect.arrayContaining(['stateless', 'tools', 'resources', 'prompts', 'transport']));
+    expect(server.notScored).toEqual([
+      { scenario: 'tasks-ext', reason: 'extension' },
+      { scenario: 'auth', reason: 'added-after-release' },
+    ]);
+    expect(translateOfficial('server', ['--url', 'u', '--requirements', '2026-07-28']).argv).toEqual(
+      expect.arrayContaining(['--only', 'tasks-ext/**', '--revision', '2026-07-28']),
+    );
+    expect(() => requiredOf('client', '2024-01-01')).toThrow(/the frozen sets are 2025-11-25, 2026-07-28/);
   });
 
   it('refuses what the official runner refuses, as usage errors', () => {

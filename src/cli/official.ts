@@ -7,6 +7,7 @@ import { SCENARIOS as AUTH_SCENARIOS } from '../auth/scenarios.js';
 import { CLIENT_SCENARIOS } from '../checks/client-side/scenarios.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { STATELESS_REVISION } from '../schema/revisions.js';
+import { REQUIREMENT_SETS } from './official-requirements.js';
 import { UsageError } from './options.js';
 
 export type Side = 'server' | 'client';
@@ -22,6 +23,41 @@ export interface OfficialLine {
   outputDir?: string;
   /** --expected-failures: read in the official shape, else handed to our run as our own baseline. */
   expectedFailures?: string;
+  /** --requirements: the frozen set in our scenario names (a server's: our areas), and what we have not. */
+  requirements?: Required;
+}
+
+/** A frozen requirement set mapped onto ours: what is scored, what runs unscored (with why), what we lack. */
+export interface Required {
+  revision: string;
+  scored: string[];
+  notScored: { scenario: string; reason: string }[];
+  missing: string[];
+}
+
+/** The frozen set of `revision` for one side, in our names; the official names we have no scenario for are `missing`. */
+export function requiredOf(side: Side, revision: string): Required {
+  const set = REQUIREMENT_SETS[revision];
+  if (!set)
+    throw new UsageError(
+      `--requirements ${JSON.stringify(revision)}: the frozen sets are ${Object.keys(REQUIREMENT_SETS).join(', ')}`,
+    );
+  const ours = side === 'server' ? serverAreaOf : (name: string) => name;
+  const known = new Set([...mcp, ...authNames]);
+  const have = (name: string) => side === 'server' || known.has(name);
+  const scored = [...new Set(set[side].filter(have).map(ours))];
+  const notScored = set.notScored
+    .filter((e) => e.leg === side && have(e.scenario) && !scored.includes(ours(e.scenario)))
+    .map((e) => ({ scenario: ours(e.scenario), reason: e.reason }));
+  const missing = [...set[side], ...set.notScored.filter((e) => e.leg === side).map((e) => e.scenario)].filter(
+    (n) => !have(n),
+  );
+  return {
+    revision,
+    scored,
+    notScored: notScored.filter((e, i) => notScored.findIndex((o) => o.scenario === e.scenario) === i),
+    missing,
+  };
 }
 
 const has = (args: readonly string[], flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
@@ -71,6 +107,10 @@ const SERVER_AREA: [prefix: string, area: string][] = [
   ['sep-2164', 'resources'],
   ['tasks-', 'tasks-ext'],
   ['elicitation-', 'tools'],
+  ['http-', 'transport'],
+  ['json-schema', 'tools'],
+  ['sep-2350', 'auth'],
+  ['server-session', 'lifecycle'],
 ];
 
 /** Our area for an official server scenario name, or the name itself when it is one of our areas. */
@@ -151,7 +191,10 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
   const outputDir = str('output-dir');
   const out = outputDir ?? DEFAULTS.out;
   const timeout = str('timeout') === undefined ? undefined : milliseconds(str('timeout')!) / 1000;
+  const required = requirements === undefined ? undefined : requiredOf(side, requirements);
+  const runs = required && [...required.scored, ...required.notScored.map((e) => e.scenario)];
   const common = {
+    ...(required && { requirements: required }),
     side,
     out,
     ...(outputDir && { outputDir }),
@@ -159,8 +202,9 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
   };
 
   if (side === 'server') {
-    const selection =
-      scenarios.length > 0
+    const selection = runs
+      ? runs.flatMap((a) => ['--only', `${a}/**`])
+      : scenarios.length > 0
         ? [...new Set(scenarios.map(serverAreaOf))].flatMap((a) => ['--only', `${a}/**`])
         : SERVER_SUITES[suite ?? 'active'];
     if (!selection) throw unknownSuite(suite!, SERVER_SUITES);
@@ -179,7 +223,7 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
 
   const command = str('command');
   if (!command) throw new UsageError('client: --command is empty');
-  let names = scenarios;
+  let names = runs ?? scenarios;
   if (suite) {
     const pick = CLIENT_SUITES[suite];
     if (!pick) throw unknownSuite(suite, CLIENT_SUITES);
@@ -190,7 +234,6 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
     ...common,
     argv: [
       ...names.flatMap((n) => ['--scenario', n]),
-      ...(requirements !== undefined ? ['--auth', '--auth-extensions'] : []),
       ...(revision ? ['--revision', revision] : []),
       ...(timeout !== undefined ? ['--scenario-timeout', String(timeout)] : []),
       '--out',

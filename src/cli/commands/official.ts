@@ -14,7 +14,7 @@ import {
 import type { Report } from '../../schema/generated/report.js';
 import { visible } from '../../report/text.js';
 import { EXIT } from '../exit-codes.js';
-import { type Side, translateOfficial } from '../official.js';
+import { type Required, type Side, translateOfficial } from '../official.js';
 
 export async function officialCommand(side: Side, argv: string[], signal?: AbortSignal): Promise<number> {
   const line = translateOfficial(side, argv);
@@ -27,7 +27,7 @@ export async function officialCommand(side: Side, argv: string[], signal?: Abort
     side === 'server'
       ? await (await import('./run.js')).runCommand(ours, signal)
       : await (await import('./client.js')).clientCommand(ours, signal, (r) => records.push(r));
-  if (!line.outputDir && !baseline) return code;
+  if (!line.outputDir && !baseline && !line.requirements) return code;
   const report = await readReport(line.out);
   if (!report) return code;
   const scenarios =
@@ -38,11 +38,35 @@ export async function officialCommand(side: Side, argv: string[], signal?: Abort
       `official    ${folders.length} scenario folders with checks.json in ${visible(line.outputDir)}\n`,
     );
   }
-  if (!baseline) return code;
-  const verdict = judgeScenarios(scenarios, baseline[side]);
-  process.stdout.write(renderVerdict(verdict, visible(baseline.file)));
-  // A run the harness could not judge stays exit 2 whatever the baseline says.
-  return code === EXIT.usage ? code : verdict.exitCode;
+  // Under a requirement set only its scored scenarios count, for the baseline too; the others are reported apart.
+  const required = line.requirements;
+  const scored = required ? scenarios.filter((s) => required.scored.includes(s.scenario)) : scenarios;
+  if (required) process.stdout.write(requiredLines(required, scored));
+  // A run the harness could not judge stays exit 2 whatever the official verdict.
+  if (code === EXIT.usage) return code;
+  if (baseline) {
+    const verdict = judgeScenarios(scored, baseline[side]);
+    process.stdout.write(renderVerdict(verdict, visible(baseline.file)));
+    return verdict.exitCode;
+  }
+  return required ? (failing(scored).length > 0 ? EXIT.failed : EXIT.ok) : code;
+}
+
+/** The scenarios with a FAILURE: what fails a requirement set (a WARNING does not, as there). */
+const failing = (results: readonly ScenarioResult[]) => [
+  ...new Set(results.filter((r) => r.checks.some((c) => c.status === 'FAILURE')).map((r) => r.scenario)),
+];
+
+/** What the requirement set scored, what ran beside it unscored, and what this suite has no scenario for. */
+function requiredLines(required: Required, scored: readonly ScenarioResult[]): string {
+  const failed = failing(scored);
+  const unscored = required.notScored.map((e) => `${e.scenario} (${e.reason})`);
+  return [
+    `required    ${required.revision} (frozen): ${required.scored.length} scenarios scored, ${failed.length} failing${failed.length > 0 ? `: ${failed.join(', ')}` : ''}`,
+    ...(unscored.length > 0 ? [`not scored  ${unscored.join(', ')}`] : []),
+    ...(required.missing.length > 0 ? [`not here    ${required.missing.join(', ')}`] : []),
+    '',
+  ].join('\n');
 }
 
 /** `flag value` put before the `--` of a client line, or at the end of a server one. */
