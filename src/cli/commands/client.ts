@@ -17,6 +17,7 @@ The client is started once per scenario with the test server's URL as its last a
 and MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_VERSION in its environment.
 A client that starts its server over stdio gets {server}: one argument, the command line of a stdio server wired
 back to the run (the run is then over stdio; docs/clients.md).
+The official suite's line, \`client --command "CMD" --suite all -o results\`, runs too (docs/official-command-line.md).
 
 Options:
   --revision REV          auto (every revision each scenario has; default) or one of ${SCHEMA_REVISIONS.join(', ')}
