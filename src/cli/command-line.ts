@@ -1,4 +1,5 @@
 import { usageOrHarness } from './exit-codes.js';
+import { officialSide } from './official.js';
 
 /** Subcommands, each loaded only when it runs; anything else is a target for the main job. */
 export const COMMANDS: Record<string, (argv: string[], signal: AbortSignal) => Promise<number>> = {
@@ -23,6 +24,9 @@ export const isSubcommand = (first: string | undefined): first is string =>
 export async function runCommandLine(argv: string[], signal: AbortSignal): Promise<number> {
   const [first, ...rest] = argv;
   try {
+    // The official suite's line (`server --url …`, `client --command …`): only after its subcommand word and flag.
+    const official = officialSide(argv);
+    if (official) return await (await import('./commands/official.js')).officialCommand(official, rest, signal);
     return isSubcommand(first)
       ? await COMMANDS[first](rest, signal)
       : await (await import('./commands/run.js')).runCommand(argv, signal);

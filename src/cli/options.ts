@@ -341,6 +341,7 @@ export function helpText(): string {
     '       mcp-conformance init [--target PATH | --url URL | -- <command>] [--force]   (config, CI workflow, baseline)',
     '       mcp-conformance mcp   (the suite as an MCP server over stdio, for MCP hosts and coding agents)',
     '       mcp-conformance explain <check-id>   (the requirement a check holds a server to, and how to fix it)',
+    '       mcp-conformance server --url URL | client --command "CMD" [--suite S] [-o DIR] …   (the official suite\'s line; docs/official-command-line.md)',
     '',
     'Tests an MCP server against the specification and writes reports.',
     '<target> is a directory (its package.json bin or main), a .js/.mjs/.cjs/.ts/.py file, an executable,',

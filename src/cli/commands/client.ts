@@ -7,6 +7,7 @@ import { renderConsole } from '../../report/console.js';
 import { checkFolder } from '../../report/output.js';
 import { writeReports } from '../../report/write.js';
 import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
+import type { ScenarioRecord } from '../../checks/kit/client-check.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
 import { UsageError } from '../options.js';
 
@@ -16,6 +17,7 @@ The client is started once per scenario with the test server's URL as its last a
 and MCP_CONFORMANCE_SCENARIO, MCP_CONFORMANCE_CONTEXT, MCP_CONFORMANCE_PROTOCOL_VERSION in its environment.
 A client that starts its server over stdio gets {server}: one argument, the command line of a stdio server wired
 back to the run (the run is then over stdio; docs/clients.md).
+The official suite's line, \`client --command "CMD" --suite all -o results\`, runs too (docs/official-command-line.md).
 
 Options:
   --revision REV          auto (every revision each scenario has; default) or one of ${SCHEMA_REVISIONS.join(', ')}
@@ -49,7 +51,12 @@ const count = (v: string, flag: string): number => {
   return n;
 };
 
-export async function clientCommand(argv: string[], signal?: AbortSignal): Promise<number> {
+/** `onScenario` sees each scenario's record as it ends (the official results layout judges them one by one). */
+export async function clientCommand(
+  argv: string[],
+  signal?: AbortSignal,
+  onScenario?: (record: ScenarioRecord) => void,
+): Promise<number> {
   const dash = argv.indexOf('--');
   const own = dash < 0 ? argv : argv.slice(0, dash);
   const command = dash < 0 ? [] : argv.slice(dash + 1);
@@ -88,6 +95,7 @@ export async function clientCommand(argv: string[], signal?: AbortSignal): Promi
       ...(values['max-starts'] !== undefined && { maxClients: count(values['max-starts'], 'max-starts') }),
       ...(values.auth && { auth: values['auth-extensions'] ? ('all' as const) : ('core' as const) }),
       signal,
+      onScenario,
     });
   } catch (err) {
     const message = (err as Error).message;

@@ -27,7 +27,7 @@ function needsOf(
 
 /**
  * `mcp-conformance list [--server] [--cases DIR] [--only ID] [--skip ID]`: every check with its id, level, requirement
- * and what it needs; `list --client`: every client scenario, then every client-side check.
+ * and what it needs (`--server`: the server scenarios first); `list --client`: every client scenario, then every client-side check.
  */
 export async function listCommand(argv: string[]): Promise<number> {
   if (argv.includes('--client')) return listClient(argv.filter((a) => a !== '--client'));
@@ -37,6 +37,12 @@ export async function listCommand(argv: string[]): Promise<number> {
     ...checks.map((c) => ({ ...c, kind: c.source ? 'case' : 'check' })),
     ...frameRules.map((r) => ({ ...r, kind: 'frame' })),
   ].sort((a, b) => a.id.localeCompare(b.id));
+  // `list --server`, as the official suite means it, first names the server scenarios: our areas, each the folder
+  // `server-<area>-…` of the official results layout (docs/official-command-line.md).
+  if (argv.includes('--server'))
+    process.stdout.write(
+      `Server scenarios (areas): ${[...new Set(rows.map((c) => c.id.split('/')[0]))].sort().join(', ')}\n\n`,
+    );
   const width = Math.max(...rows.map((r) => r.id.length));
   for (const r of rows) {
     process.stdout.write(

@@ -1,0 +1,106 @@
+// The official conformance suite's results layout, written beside our reports so that a CI script written for it
+// (one that reads `<output-dir>/*/checks.json`) reads ours unchanged: one folder per scenario, named as the official
+// runner names it (`<scenario>-<time>` for a client, `server-<scenario>-<time>` for a server), holding its checks in
+// the official check shape. Our check id, requirement and sentence ride in each check's `details`.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { CheckResult, Status } from '../schema/generated/report.js';
+
+/** The official runner's statuses. */
+export type OfficialStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
+
+/** One check as the official suite's checks.json holds it. */
+export interface OfficialCheck {
+  id: string;
+  name: string;
+  description: string;
+  status: OfficialStatus;
+  timestamp: string;
+  specReferences: { id: string; url?: string }[];
+  details: Record<string, unknown>;
+  errorMessage?: string;
+}
+
+/** The checks of one scenario (one folder), at the revision they ran at. */
+export interface ScenarioResult {
+  scenario: string;
+  revision?: string;
+  checks: OfficialCheck[];
+}
+
+/** A harness error is no verdict of ours, but the official runner has no such status: it reports a scenario that could not run as a FAILURE. */
+const STATUS: Record<Status, OfficialStatus> = {
+  pass: 'SUCCESS',
+  fail: 'FAILURE',
+  warn: 'WARNING',
+  skip: 'SKIPPED',
+  error: 'FAILURE',
+};
+
+/** Our check result in the official shape: the id one kebab-case segment, as official ids are; ours in `details`. */
+export function officialCheck(c: CheckResult, timestamp: string, revision?: string): OfficialCheck {
+  const failed = c.status === 'fail' || c.status === 'warn' || c.status === 'error';
+  return {
+    id: c.id.replaceAll('/', '-'),
+    name: c.title,
+    description: c.requirement.text,
+    status: STATUS[c.status],
+    timestamp,
+    specReferences: [{ id: c.requirement.id, ...(c.requirement.spec && { url: c.requirement.spec }) }],
+    details: {
+      check: c.id,
+      requirement: c.requirement.id,
+      level: c.requirement.level,
+      status: c.status,
+      ...(revision && { revision }),
+      message: c.message,
+      ...(c.expected !== undefined && { expected: c.expected }),
+      ...(c.actual !== undefined && { actual: c.actual }),
+      ...(c.baseline && { baseline: c.baseline }),
+    },
+    ...(failed && { errorMessage: c.message }),
+  };
+}
+
+/**
+ * A server run's checks grouped into scenarios: the official server scenarios have no counterpart check by check, so
+ * each of our areas is one scenario (`tools`, `http`, …). A report of several revisions prefixes its areas with the
+ * revision (`2026-07-28/tools`): the revision goes apart, the scenario keeps the area's name.
+ */
+export function serverScenarios(checks: readonly CheckResult[], timestamp: string): ScenarioResult[] {
+  const groups = new Map<string, ScenarioResult>();
+  for (const c of checks) {
+    const [first, ...rest] = c.area.split('/');
+    const revision = /^\d{4}-\d{2}-\d{2}$/.test(first) && rest.length > 0 ? first : undefined;
+    const scenario = revision ? rest.join('/') : c.area;
+    const key = `${revision ?? ''} ${scenario}`;
+    const group = groups.get(key) ?? { scenario, ...(revision && { revision }), checks: [] };
+    group.checks.push(officialCheck(revision ? { ...c, id: c.id.slice(revision.length + 1) } : c, timestamp, revision));
+    groups.set(key, group);
+  }
+  return [...groups.values()];
+}
+
+/** The official runner's folder time: an ISO time with `:` and `.` made `-`. */
+const folderTime = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-');
+
+/**
+ * Writes one folder per scenario under `dir` with its checks.json; returns the folders. Each folder's time is a millisecond later than the one before, so that a scenario
+ * run at two revisions gets two folders, as two official runs would.
+ */
+export async function writeOfficialResults(
+  dir: string,
+  side: 'client' | 'server',
+  scenarios: readonly ScenarioResult[],
+  startedAt = Date.now(),
+): Promise<string[]> {
+  const folders: string[] = [];
+  for (const [i, s] of scenarios.entries()) {
+    const name = `${side === 'server' ? 'server-' : ''}${s.scenario}-${folderTime(startedAt + i)}`;
+    const folder = join(dir, name);
+    await mkdir(folder, { recursive: true });
+    await writeFile(join(folder, 'checks.json'), JSON.stringify(s.checks, null, 2));
+    folders.push(folder);
+  }
+  return folders;
+}
