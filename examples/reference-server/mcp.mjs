@@ -524,6 +524,18 @@ function unseal(state) {
   return JSON.parse(Buffer.from(body, 'base64url').toString());
 }
 
+/** The client's answer to the elicitation `key` a retry carries: undefined when missing, -32602 when malformed. */
+function elicitAnswer(params, key) {
+  const responses = params.inputResponses;
+  if (responses === undefined) return undefined;
+  if (!isObject(responses)) throw invalidParams('inputResponses must be an object');
+  const answer = responses[key];
+  if (answer === undefined) return undefined;
+  if (!isObject(answer) || !['accept', 'decline', 'cancel'].includes(answer.action))
+    throw invalidParams(`inputResponses.${key} is not an ElicitResult`);
+  return answer;
+}
+
 const NAME_FORM = {
   mode: 'form',
   message: 'What is your name?',
@@ -545,8 +557,8 @@ function askName(args, params) {
       { requiredCapabilities: { elicitation: {} } },
     );
   }
-  const answer = params.inputResponses?.name;
-  if (params.requestState === undefined || !isObject(answer)) {
+  const answer = elicitAnswer(params, 'name');
+  if (params.requestState === undefined || answer === undefined) {
     return {
       resultType: 'input_required',
       inputRequests: { name: { method: 'elicitation/create', params: NAME_FORM } },
@@ -564,8 +576,8 @@ function askName(args, params) {
 function greetAsked(params) {
   const greeting = (name) => [{ role: 'user', content: text(`Please greet ${name ?? 'the user'} warmly.`) }];
   if (!clientCapabilities(params).elicitation) return greeting();
-  const answer = params.inputResponses?.name;
-  if (params.requestState === undefined || !isObject(answer)) {
+  const answer = elicitAnswer(params, 'name');
+  if (params.requestState === undefined || answer === undefined) {
     const ask = {
       mode: 'form',
       message: 'Whom should I greet?',

@@ -28,9 +28,11 @@ import {
   inputRequestsOf,
   promptProbes,
   retried,
+  toolCall,
   CLIENT_CAPABILITIES,
   PROTOCOL_VERSION,
 } from './mrtr.js';
+import { MRTR_RETRY_CHECKS } from './mrtr-retries.js';
 import { fixedWait } from '../../timing.js';
 
 const only07 = [STATELESS_REVISION];
@@ -415,8 +417,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
   },
   {
     id: 'stateless/mrtr/retry',
-    title:
-      'Retrying with the input responses and requestState completes the request; a tampered requestState is refused',
+    title: 'Retrying with the input responses and requestState completes the request',
     requirement: MRTR_RETRY,
     revisions: only07,
     async run(ctx) {
@@ -433,15 +434,12 @@ export const STATELESS_CHECKS: CheckDef[] = [
         });
       if (first.resultType !== 'input_required')
         return skip(`${tool} completed at once when the capabilities it named were declared`);
-      return retried(tool, first, (extra) =>
-        ctx.request('tools/call', { name: tool, arguments: probe.arguments, ...extra, ...capabilitiesMeta(caps) }),
-      );
+      return retried(tool, first, toolCall(ctx, probe));
     },
   },
   {
     id: 'stateless/mrtr/retry-prompt',
-    title:
-      'A prompt that asks for input completes when retried with the input responses and requestState; a tampered requestState is refused',
+    title: 'A prompt that asks for input completes when retried with the input responses and requestState',
     requirement: MRTR_RETRY,
     revisions: only07,
     requires: { capabilities: ['prompts'] },
@@ -460,6 +458,7 @@ export const STATELESS_CHECKS: CheckDef[] = [
         : worst(outcomes);
     },
   },
+  ...MRTR_RETRY_CHECKS,
   {
     id: 'stateless/subscriptions/listen',
     fresh: true,

@@ -14,7 +14,7 @@ import {
   pass,
   resultOf,
   skip,
-  warn,
+  worst,
 } from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
 import { isObject } from '../../json.js';
@@ -118,21 +118,20 @@ function answers(result: Record<string, unknown>): { responses: Record<string, u
   return { responses };
 }
 
-/** A requestState with its first character changed: what integrity protection must catch. */
-const tampered = (state: string) => (state.startsWith('A') ? 'B' : 'A') + state.slice(1);
+const cannotAnswer = (what: string, method: unknown) =>
+  skip(`${what} asks for input of a kind the suite cannot give: ${JSON.stringify(method)}`);
 
 export const MRTR_RETRY = requirement(
   '07.mrtr',
   'MUST',
   'basic/patterns/mrtr',
-  'A client retries a request that returned an InputRequiredResult with inputResponses and the requestState; the server completes it, and rejects a requestState that was tampered with',
+  'A client retries a request that returned an InputRequiredResult with inputResponses and the requestState; the server completes it',
   STATELESS_REVISION,
 );
 
 /**
  * Answers the input requests of `first` (what `what` returned) round after round through `call`, which repeats the
- * request with the extra params given, until the request completes; then retries the first round with a tampered
- * requestState, which must not complete.
+ * request with the extra params given, until the request completes.
  */
 export async function retried(
   what: string,
@@ -142,8 +141,7 @@ export async function retried(
   let result = first;
   for (let round = 1; round <= MAX_ROUNDS; round++) {
     const answered = answers(result);
-    if ('unknown' in answered)
-      return skip(`${what} asks for input of a kind the suite cannot give: ${JSON.stringify(answered.unknown)}`);
+    if ('unknown' in answered) return cannotAnswer(what, answered.unknown);
     const reply = await call({ inputResponses: answered.responses, requestState: result.requestState });
     const next = resultOf(reply);
     if (!next)
@@ -151,28 +149,14 @@ export async function retried(
         expected: 'a complete result',
         actual: describeReply(reply),
       });
-    if (next.resultType !== 'input_required') return tamper(round);
+    if (next.resultType !== 'input_required')
+      return pass(`${what} completed after ${round} retr${round === 1 ? 'y' : 'ies'}`);
     result = next;
   }
   return fail(`${what} still asked for input after ${MAX_ROUNDS} retries`, {
     expected: 'a complete result',
     actual: result,
   });
-
-  async function tamper(rounds: number): Promise<Outcome> {
-    const done = `completed after ${rounds} retr${rounds === 1 ? 'y' : 'ies'}`;
-    const state = first.requestState;
-    if (typeof state !== 'string') return pass(`${what} ${done} (no requestState to tamper with)`);
-    const answered = answers(first) as { responses: Record<string, unknown> };
-    const reply = await call({ inputResponses: answered.responses, requestState: tampered(state) });
-    // Integrity matters only when the state does: a SHOULD for a black box that cannot tell.
-    if (resultOf(reply)?.resultType === 'complete')
-      return warn(`${what} ${done}, and also completed with a tampered requestState`, {
-        expected: 'an error for the altered requestState',
-        actual: describeReply(reply),
-      });
-    return pass(`${what} ${done}; a tampered requestState was refused`);
-  }
 }
 
 /** The client capabilities whose input requests the suite can answer (INPUT_ANSWER): a prompt probe declares them all. */
@@ -209,4 +193,70 @@ export function promptProbes(ctx: CheckContext): Promise<PromptProbe[] | string>
     if (probes.length > 0) return probes;
     return `no listed prompt (${got.join(', ') || 'none got'}) asks for input when the client declares ${Object.keys(ANSWERABLE).join(', ')}`;
   });
+}
+
+/** A request that asked for input: what it returned first, and how to repeat it with extra params. */
+export interface Asking {
+  what: string;
+  first: Record<string, unknown>;
+  call: (extra: Record<string, unknown>) => Promise<Reply>;
+}
+
+/** Repeats the probed tool call with `extra` params, declaring the capabilities it required. */
+export const toolCall = (ctx: CheckContext, probe: InputProbe) => (extra: Record<string, unknown>) =>
+  ctx.request('tools/call', {
+    name: probe.tool,
+    arguments: probe.arguments,
+    ...extra,
+    ...capabilitiesMeta(probe.caps),
+  });
+
+/** The tool (inputProbe) and prompts (promptProbes) that asked for input, or why there are none. */
+export function askings(ctx: CheckContext): Promise<Asking[] | string> {
+  return ctx.memo('stateless:askings', async () => {
+    const found: Asking[] = [];
+    const why: string[] = [];
+    const probe = await inputProbe(ctx);
+    const first = typeof probe === 'string' ? undefined : resultOf(probe.asked);
+    if (typeof probe === 'string') why.push(probe);
+    else if (first?.resultType === 'input_required')
+      found.push({ what: probe.tool, first, call: toolCall(ctx, probe) });
+    else why.push(`${probe.tool} did not ask for input when its capabilities were declared (see stateless/mrtr/retry)`);
+    const prompts =
+      ctx.profile.capabilities.prompts === undefined ? undeclaredCapability('prompts') : await promptProbes(ctx);
+    if (typeof prompts === 'string') why.push(prompts);
+    else
+      for (const { prompt, arguments: args, asked } of prompts)
+        found.push({
+          what: `prompt ${prompt}`,
+          first: asked,
+          call: (extra) =>
+            ctx.request('prompts/get', { name: prompt, arguments: args, ...extra, ...capabilitiesMeta(ANSWERABLE) }),
+        });
+    return found.length > 0 ? found : why.join('; ');
+  });
+}
+
+/** The retry of an asking's first round with every answer and its requestState, as a well-behaved client sends it. */
+export function honestRetry(ctx: CheckContext, asking: Asking, responses: Record<string, unknown>): Promise<Reply> {
+  return ctx.memo(`stateless:honest-retry:${asking.what}`, () =>
+    asking.call({ inputResponses: responses, requestState: asking.first.requestState }),
+  );
+}
+
+/** Judges every asking with `judge`: the worst outcome, or a skip when none could be judged. */
+export async function judgeAskings(
+  ctx: CheckContext,
+  judge: (asking: Asking, responses: Record<string, unknown>) => Promise<Outcome>,
+): Promise<Outcome> {
+  const found = await askings(ctx);
+  if (typeof found === 'string') return skip(found);
+  const outcomes: Outcome[] = [];
+  for (const asking of found) {
+    const answered = answers(asking.first);
+    outcomes.push(
+      'unknown' in answered ? cannotAnswer(asking.what, answered.unknown) : await judge(asking, answered.responses),
+    );
+  }
+  return outcomes.every((o) => o.status === 'skip') ? skip(outcomes.map((o) => o.message).join('; ')) : worst(outcomes);
 }
