@@ -9,7 +9,8 @@ import { type CheckContext, type CheckDef, describeReply, errorOf, fail, pass, s
 import { requirement } from '../kit/requirement.js';
 import { FABRICATED_SESSION, actualOf, httpOf, said } from '../kit/http.js';
 import { isObject } from '../../json.js';
-import { capabilitiesMeta, inputProbe } from './mrtr.js';
+import { TASKS_EXTENSION, tasksAdvertised } from '../tasks-ext/checks.js';
+import { CLIENT_CAPABILITIES, capabilitiesMeta, inputProbe } from './mrtr.js';
 
 const only07 = [STATELESS_REVISION];
 const PAGE = 'basic/transports/streamable-http';
@@ -87,6 +88,7 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
       'A request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or does not match the body is rejected with 400 Bad Request and HeaderMismatch -32020',
       STATELESS_REVISION,
     ),
+    covers: ['tasksext.http.mcp-name.mismatch'],
     transport: 'http',
     revisions: only07,
     async run(ctx) {
@@ -116,6 +118,16 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
           what: `${named.method} with Mcp-Name: ${other}`,
           overrides: { 'Mcp-Name': other },
           text: body(session, 'mcp-conformance-name-mismatch', named.method, named.params),
+        });
+      }
+      // The Tasks extension mirrors a task request's taskId in Mcp-Name: a server that serves it checks that too.
+      if (tasksAdvertised(ctx)) {
+        const taskId = 'mcp-conformance-no-such-task';
+        const meta = { ...session.requestMeta, [CLIENT_CAPABILITIES]: { extensions: { [TASKS_EXTENSION]: {} } } };
+        probes.push({
+          what: `tasks/get with Mcp-Name: ${taskId}-other`,
+          overrides: { 'Mcp-Name': `${taskId}-other` },
+          text: body(session, 'mcp-conformance-task-name-mismatch', 'tasks/get', { taskId, _meta: meta }, false),
         });
       }
       const results = [];

@@ -205,10 +205,15 @@ function probe(ctx: CheckContext): Promise<Probe> {
   });
 }
 
-/** Skips unless the server advertises the extension in its server/discover capabilities. */
-function advertised(ctx: CheckContext): Outcome | undefined {
+/** Whether the server advertises the extension in its server/discover capabilities. */
+export function tasksAdvertised(ctx: CheckContext): boolean {
   const extensions = ctx.profile.capabilities.extensions;
-  return isObject(extensions) && extensions[TASKS_EXTENSION] !== undefined
+  return isObject(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+}
+
+/** Skips unless the server advertises the extension. */
+function advertised(ctx: CheckContext): Outcome | undefined {
+  return tasksAdvertised(ctx)
     ? undefined
     : skip(`the server does not advertise ${TASKS_EXTENSION} in its server/discover capabilities`);
 }
