@@ -19,6 +19,7 @@ import {
 import { requirement } from '../kit/requirement.js';
 import { isObject } from '../../json.js';
 import { HttpTransport } from '../../transport/http-base.js';
+import { TASKS_EXTENSION } from '../tasks-ext/checks.js';
 import {
   ANSWERABLE,
   INPUT_CAPABILITY,
@@ -160,18 +161,23 @@ export const STATELESS_CHECKS: CheckDef[] = [
       'base.method-not-found',
       'SHOULD',
       'changelog',
-      'ping, logging/setLevel, resources/subscribe and resources/unsubscribe are not methods of 2026-07-28: -32601 is the answer; serving them, or another error, warns (no sentence makes it a MUST for a server that keeps them for legacy clients)',
+      'ping, logging/setLevel, resources/subscribe and resources/unsubscribe are not methods of 2026-07-28, nor tasks/result and tasks/list (the Tasks extension has neither): -32601 is the answer; serving them, or another error, warns (no sentence makes it a MUST for a server that keeps them for legacy clients)',
       STATELESS_REVISION,
     ),
+    covers: ['tasksext.removed-methods'],
     revisions: only07,
     async run(ctx) {
       const session = await ctx.ownSession();
       const uri = 'mcp-conformance://does-not-exist/resource';
+      // The 2025-11-25 task methods are asked for by a client that declares the extension: the one they would serve.
+      const tasks = capabilitiesMeta({ extensions: { [TASKS_EXTENSION]: {} } });
       const calls: [string, Record<string, unknown>][] = [
         ['ping', {}],
         ['logging/setLevel', { level: 'error' }],
         ['resources/subscribe', { uri }],
         ['resources/unsubscribe', { uri }],
+        ['tasks/result', { taskId: 'mcp-conformance-no-such-task', ...tasks }],
+        ['tasks/list', tasks],
       ];
       const replies = await Promise.all(
         calls.map(([method, params]) => session.request(method, params).then((r) => ({ method, r }))),

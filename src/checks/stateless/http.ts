@@ -9,6 +9,7 @@ import { type CheckContext, type CheckDef, describeReply, errorOf, fail, pass, s
 import { requirement } from '../kit/requirement.js';
 import { FABRICATED_SESSION, actualOf, httpOf, said } from '../kit/http.js';
 import { isObject } from '../../json.js';
+import { TASKS_EXTENSION, tasksAdvertised } from '../tasks-ext/checks.js';
 import { CLIENT_CAPABILITIES, PROTOCOL_VERSION, capabilitiesMeta, inputProbe } from './mrtr.js';
 
 const only07 = [STATELESS_REVISION];
@@ -90,6 +91,7 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
       'A request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or does not match the body is rejected with 400 Bad Request and HeaderMismatch -32020',
       STATELESS_REVISION,
     ),
+    covers: ['tasksext.http.mcp-name.mismatch'],
     transport: 'http',
     revisions: only07,
     async run(ctx) {
@@ -131,6 +133,16 @@ export const STATELESS_HTTP_CHECKS: CheckDef[] = [
           what: `${named.method} without Mcp-Name`,
           overrides: { 'Mcp-Name': undefined },
           text: body(session, 'mcp-conformance-name-missing', named.method, named.params),
+        });
+      }
+      // The Tasks extension mirrors a task request's taskId in Mcp-Name: a server that serves it checks that too.
+      if (tasksAdvertised(ctx)) {
+        const taskId = 'mcp-conformance-no-such-task';
+        const meta = { ...session.requestMeta, [CLIENT_CAPABILITIES]: { extensions: { [TASKS_EXTENSION]: {} } } };
+        probes.push({
+          what: `tasks/get with Mcp-Name: ${taskId}-other`,
+          overrides: { 'Mcp-Name': `${taskId}-other` },
+          text: body(session, 'mcp-conformance-task-name-mismatch', 'tasks/get', { taskId, _meta: meta }, false),
         });
       }
       const results = [];

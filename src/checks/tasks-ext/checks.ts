@@ -36,6 +36,8 @@ const POLL_BUDGET = 3;
 const WITH_EXTENSION = { extensions: { [TASKS_EXTENSION]: {} }, elicitation: {} };
 /** The legacy (2025-11-25) tasks capability: on its own it does not declare the extension. */
 const LEGACY_ONLY = { tasks: { requests: { tools: { call: {} } } }, elicitation: {} };
+/** The legacy (2025-11-25) request parameter that asked for a task: the extension has no such signal. */
+const LEGACY_TASK_PARAM = { task: { ttl: 60_000 } };
 const NOTE = ' (--tool-calls all or --allow-tool NAME lets more tools be called)';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -67,7 +69,9 @@ interface Probe {
   tasks: Followed[];
   /** A task cancelled straight after its creation. */
   cancel?: Reply;
-  /** The first task's tool called by a client with the legacy tasks capability only. */
+  /** A task that had ended, cancelled: its last tasks/get, the cancel's reply, and a tasks/get after it. */
+  cancelEnded?: { tool: string; before: Record<string, unknown>; reply: Reply; after: Reply };
+  /** The first task's tool called as a 2025-11-25 client would: the legacy tasks capability and `task` parameter only. */
   legacy?: { tool: string; reply: Reply };
   /** Requests of a client without the extension: the task methods on a real task, and a listen for its notifications. */
   gated: { what: string; reply: Reply | 'no answer' }[];
@@ -161,10 +165,23 @@ function probe(ctx: CheckContext): Promise<Probe> {
         none: `no tool answered a call with a task (called: ${p.calls.map((c) => c.tool).join(', ')})${NOTE}`,
       };
     await Promise.all(p.tasks.map((t) => follow(ctx, t)));
+    const ended = p.tasks.find((t) => TERMINAL.has(String(resultOf(t.gets.at(-1)!)?.status)));
+    if (ended) {
+      const reply = await send(ctx, 'tasks/cancel', { taskId: ended.taskId });
+      p.cancelEnded = {
+        tool: ended.tool,
+        before: resultOf(ended.gets.at(-1)!)!,
+        reply,
+        after: await send(ctx, 'tasks/get', { taskId: ended.taskId }),
+      };
+    }
     const call = calls.find((c) => c.name === first.tool)!;
     const again = resultOf(await send(ctx, 'tools/call', call));
     if (taskLike(again)) p.cancel = await send(ctx, 'tasks/cancel', { taskId: again.taskId });
-    p.legacy = { tool: call.name, reply: await send(ctx, 'tools/call', call, LEGACY_ONLY) };
+    p.legacy = {
+      tool: call.name,
+      reply: await send(ctx, 'tools/call', { ...call, ...LEGACY_TASK_PARAM }, LEGACY_ONLY),
+    };
     for (const [method, params] of [
       ['tasks/get', {}],
       ['tasks/update', { inputResponses: {} }],
@@ -188,10 +205,15 @@ function probe(ctx: CheckContext): Promise<Probe> {
   });
 }
 
-/** Skips unless the server advertises the extension in its server/discover capabilities. */
-function advertised(ctx: CheckContext): Outcome | undefined {
+/** Whether the server advertises the extension in its server/discover capabilities. */
+export function tasksAdvertised(ctx: CheckContext): boolean {
   const extensions = ctx.profile.capabilities.extensions;
-  return isObject(extensions) && extensions[TASKS_EXTENSION] !== undefined
+  return isObject(extensions) && extensions[TASKS_EXTENSION] !== undefined;
+}
+
+/** Skips unless the server advertises the extension. */
+function advertised(ctx: CheckContext): Outcome | undefined {
+  return tasksAdvertised(ctx)
     ? undefined
     : skip(`the server does not advertise ${TASKS_EXTENSION} in its server/discover capabilities`);
 }
@@ -514,6 +536,38 @@ export const TASK_EXTENSION_CHECKS: CheckDef[] = [
     },
   },
   {
+    id: 'tasks-ext/cancel/ended',
+    revisions: REVISIONS,
+    extension: EXT,
+    slowWork: true,
+    title: 'tasks/cancel of a task that has ended is acknowledged, and the task keeps its end',
+    requirement: requirement(
+      'tasksext.cancel.ended',
+      'MUST',
+      `${SPEC}#task-cancellation`,
+      'A tasks/cancel of a task that already ended is acknowledged with an empty result (the 2025-11-25 -32602 is gone), and the task stays as it ended',
+    ),
+    async run(ctx) {
+      return withProbe(ctx, (p) => {
+        if (!p.cancelEnded) return skip(`no task ended within ${POLL_BUDGET} response timeouts of polling`);
+        const { tool, before, reply, after } = p.cancelEnded;
+        const what = `tasks/cancel of ${tool}'s ${String(before.status)} task`;
+        const problem = ackProblem(reply, what);
+        if (problem) return problem;
+        // Cancelling only signals intent: work that finished stays finished, with its result or error.
+        const now = resultOf(after);
+        if (!now) return pass(`${what} was acknowledged; the task was gone after it (no sentence keeps it)`);
+        const kept = (r: Record<string, unknown>) => JSON.stringify([r.status, r.result, r.error]);
+        if (kept(now) !== kept(before))
+          return fail(`${what} was acknowledged, but the task no longer reads as it ended`, {
+            expected: { status: before.status, result: before.result, error: before.error },
+            actual: describeReply(after),
+          });
+        return pass(`${what} was acknowledged; the task is still ${String(before.status)}`);
+      });
+    },
+  },
+  {
     id: 'tasks-ext/unknown-id',
     revisions: REVISIONS,
     extension: EXT,
@@ -546,7 +600,7 @@ export const TASK_EXTENSION_CHECKS: CheckDef[] = [
     extension: EXT,
     slowWork: true,
     title:
-      'A client that does not declare the extension never gets a task (the legacy tasks capability does not declare it)',
+      'A client that does not declare the extension never gets a task (the legacy tasks capability and task parameter do not declare it)',
     requirement: requirement(
       'tasksext.nocap.create',
       'MUST',
@@ -556,10 +610,11 @@ export const TASK_EXTENSION_CHECKS: CheckDef[] = [
     async run(ctx) {
       return withProbe(ctx, (p) => {
         const { tool, reply } = p.legacy!;
-        const what = `tools/call of ${tool} by a client with only the legacy tasks capability`;
+        const what = `tools/call of ${tool} by a client with only the legacy tasks capability and task parameter`;
         const r = resultOf(reply);
+        // A task in either shape: the extension's handle, or the 2025-11-25 { task } one.
         if (r)
-          return taskLike(r) || (r as Record<string, unknown>).resultType === 'task'
+          return r.resultType === 'task' || (isObject(r.task) && taskLike(r.task)) || taskLike(r)
             ? fail(`${what} got a task`, { expected: "the tool's result, or -32021", actual: describeReply(reply) })
             : pass(`${what} got its result`);
         const err = errorOf(reply)!;
