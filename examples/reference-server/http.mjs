@@ -88,6 +88,16 @@ export function createHttpServer({ revision } = {}) {
       }
     },
 
+    /** Only local names reach a local server: a foreign Host is a page whose name was rebound to 127.0.0.1. */
+    hostAllowed(host) {
+      if (host === undefined) return true;
+      try {
+        return LOCAL_HOSTS.has(new URL(`http://${host}`).hostname);
+      } catch {
+        return false;
+      }
+    },
+
     /** A missing header is fine (the session knows its version); a present one must name a supported version. */
     versionAllowed: (header) => header === undefined || SUPPORTED_VERSIONS.includes(header),
 
@@ -164,6 +174,7 @@ export function createHttpServer({ revision } = {}) {
       if (new URL(req.url, 'http://localhost').pathname !== ENDPOINT)
         return refuse(res, 404, `Not Found: the MCP endpoint is ${ENDPOINT}`);
       if (!this.originAllowed(req.headers.origin)) return refuse(res, 403, 'Forbidden: Origin not allowed');
+      if (!this.hostAllowed(req.headers.host)) return refuse(res, 403, 'Forbidden: Host not allowed');
       if (req.method === 'POST') return this.post(req, res, await readBody(req));
       if ((req.method === 'GET' || req.method === 'DELETE') && this.isStateless(req)) return this.retired(req, res);
       if (req.method === 'GET') return this.get(req, res);
