@@ -90,7 +90,8 @@ describe('server-everything over HTTP', () => {
       'transport/http/get-no-response': 'pass',
       'transport/http/concurrent-streams': 'pass',
       'transport/http/no-broadcast': 'skip',
-      'transport/http/resume-same-stream': 'pass',
+      // Its event store replays every later event of the session on a GET with Last-Event-ID: the other ping's response too.
+      'transport/http/resume-same-stream': 'fail',
     });
   }, 180_000);
 
