@@ -23,6 +23,8 @@ import {
 
 export const ENDPOINT = '/mcp';
 const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]']);
+/** How many SSE events of a session are kept for resumption. */
+const LOG_EVENTS = 200;
 /** HeaderMismatch (2026-07-28): the request metadata headers are missing or disagree with the body. */
 const HEADER_MISMATCH = -32020;
 /** The methods whose target (`params.name` or `params.uri`) is mirrored in Mcp-Name. */
@@ -88,6 +90,16 @@ export function createHttpServer({ revision } = {}) {
       }
     },
 
+    /** Only local names reach a local server: a foreign Host is a page whose name was rebound to 127.0.0.1. */
+    hostAllowed(host) {
+      if (host === undefined) return true;
+      try {
+        return LOCAL_HOSTS.has(new URL(`http://${host}`).hostname);
+      } catch {
+        return false;
+      }
+    },
+
     /** A missing header is fine (the session knows its version); a present one must name a supported version. */
     versionAllowed: (header) => header === undefined || SUPPORTED_VERSIONS.includes(header),
 
@@ -97,6 +109,8 @@ export function createHttpServer({ revision } = {}) {
         id: this.newSessionId(),
         server: createServer({ revision }),
         events: 0,
+        /** @type {{ id: string, stream: object, message: unknown }[]} */
+        log: [],
         stream: null,
         queue: [],
         /** @type {unknown[] | null} */
@@ -135,12 +149,37 @@ export function createHttpServer({ revision } = {}) {
 
     /** From 2025-11-25 a request's stream opens with an event id and empty data: a point the client could resume from. */
     prime(res, session) {
-      if (session.server.state.protocolVersion >= '2025-11-25')
-        res.write(`id: ${this.nextEventId(session)}\ndata: \n\n`);
+      if (session.server.state.protocolVersion < '2025-11-25') return;
+      const id = this.nextEventId(session);
+      this.remember(session, res, id, null);
+      res.write(`id: ${id}\ndata: \n\n`);
     },
 
     writeEvent(res, session, message) {
-      res.write(`id: ${this.nextEventId(session)}\ndata: ${JSON.stringify(message)}\n\n`);
+      const id = this.nextEventId(session);
+      this.remember(session, res, id, message);
+      res.write(`id: ${id}\ndata: ${JSON.stringify(message)}\n\n`);
+    },
+
+    /** Keeps an event (null: a priming event) of a session's stream (its response object) for resumption. */
+    remember(session, stream, id, message) {
+      session.log.push({ id, stream, message });
+      if (session.log.length > LOG_EVENTS) session.log.shift();
+    },
+
+    /** What a GET with Last-Event-ID replays: the later events of that event's stream only; null for an id not kept. */
+    replay(session, lastId) {
+      const at = session.log.findIndex((e) => e.id === lastId);
+      if (at < 0) return null;
+      return session.log.slice(at + 1).filter((e) => e.stream === session.log[at].stream);
+    },
+
+    /** Resumes a stream (2025-11-25: always by GET): its events after Last-Event-ID, with their ids, then the end. */
+    resume(res, events) {
+      res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+      for (const { id, message } of events)
+        if (message !== null) res.write(`id: ${id}\ndata: ${JSON.stringify(message)}\n\n`);
+      res.end();
     },
 
     /** Outside a request, messages go on the GET stream, or wait for one. */
@@ -164,6 +203,7 @@ export function createHttpServer({ revision } = {}) {
       if (new URL(req.url, 'http://localhost').pathname !== ENDPOINT)
         return refuse(res, 404, `Not Found: the MCP endpoint is ${ENDPOINT}`);
       if (!this.originAllowed(req.headers.origin)) return refuse(res, 403, 'Forbidden: Origin not allowed');
+      if (!this.hostAllowed(req.headers.host)) return refuse(res, 403, 'Forbidden: Host not allowed');
       if (req.method === 'POST') return this.post(req, res, await readBody(req));
       if ((req.method === 'GET' || req.method === 'DELETE') && this.isStateless(req)) return this.retired(req, res);
       if (req.method === 'GET') return this.get(req, res);
@@ -414,6 +454,10 @@ export function createHttpServer({ revision } = {}) {
       if (!session) return;
       if (!this.versionAllowed(req.headers['mcp-protocol-version']))
         return refuse(res, 400, 'Bad Request: unsupported MCP-Protocol-Version');
+      const lastId = req.headers['last-event-id'];
+      const events = typeof lastId === 'string' ? this.replay(session, lastId) : null;
+      // An id not kept (or never sent) resumes nothing: the GET opens the standalone stream.
+      if (events) return this.resume(res, events);
       if (session.stream) return refuse(res, 409, 'Conflict: this session already has a GET stream');
       this.openStream(req, res, session);
     },

@@ -85,9 +85,13 @@ describe('server-everything over HTTP', () => {
       'transport/http/sse-response': 'pass',
       'transport/http/sse-terminate': 'pass',
       'transport/http/sse-prime': 'pass',
+      'transport/http/sse-retry': 'skip',
       'transport/http/sse-data': 'pass',
       'transport/http/get-no-response': 'pass',
+      'transport/http/concurrent-streams': 'pass',
       'transport/http/no-broadcast': 'skip',
+      // Its event store replays every later event of the session on a GET with Last-Event-ID: the other ping's response too.
+      'transport/http/resume-same-stream': 'fail',
     });
   }, 180_000);
 

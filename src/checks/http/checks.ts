@@ -1,7 +1,8 @@
 import { isLocal } from '../../transport/http-client.js';
 import { StreamableHttpTransport } from '../../transport/http.js';
 import { TOOL } from '../../version.js';
-import { type CheckDef, fail, pass, skip, warn } from '../kit/check.js';
+import { type CheckContext, type CheckDef, type Outcome, fail, pass, skip, warn } from '../kit/check.js';
+import type { HttpOutcome } from '../../transport/http-base.js';
 import { requirement } from '../kit/requirement.js';
 import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../../schema/revisions.js';
 import {
@@ -22,9 +23,73 @@ import { within } from '../../timing.js';
 
 /** How long the GET stream may take to show its response head. */
 const GET_WAIT_MS = 2000;
-/** The foreign origin of a DNS-rebinding page; the Host header stays the server's own (requirements §5.10). */
+/** The foreign origin of a page on another site; the Host header stays the server's own (requirements §5.10). */
 const FOREIGN_ORIGIN = 'http://evil.example';
+/** The name a DNS-rebinding page is served from, until it resolves to the local server. */
+const FOREIGN_HOST = 'evil.example';
+/** The names of a loopback server whose origins are its own. */
+const LOOPBACK_NAMES = ['127.0.0.1', 'localhost'];
+const SECURITY = 'basic/transports#security-warning';
 const VISIBLE_ASCII = /^[\x21-\x7E]+$/;
+
+/** `url`'s origin under another host name. */
+function withHost(url: URL, hostname: string): string {
+  const other = new URL(url);
+  other.hostname = hostname;
+  return other.origin;
+}
+
+/** What an opening request sent with some headers got, and how to say it. */
+interface Opened {
+  o: HttpOutcome;
+  what: string;
+}
+
+/**
+ * Sends the request that opens a conversation (initialize; server/discover on the stateless wire) with header
+ * overrides, on a fresh transport of a local server; or the skip for a public one, which decides itself whom it serves.
+ */
+async function localOpener(
+  ctx: CheckContext,
+): Promise<
+  { http: StreamableHttpTransport; send(label: string, headers: Record<string, string>): Promise<Opened> } | Outcome
+> {
+  const session = await ctx.fresh();
+  const http = httpOf(session);
+  // Which origins are invalid is the server's call; only a local server must refuse a web page's (requirements §5.10).
+  if (!isLocal(http.url))
+    return skip(
+      `${http.url.hostname} is not a local address; whether a public server accepts other origins is its own decision`,
+    );
+  const version = ctx.profile.protocolVersion;
+  // The stateless wire asks server/discover (no session); the initialize wire opens a session.
+  const method = version === STATELESS_REVISION ? 'server/discover' : 'initialize';
+  const params =
+    method === 'server/discover'
+      ? { _meta: session.requestMeta }
+      : { protocolVersion: version, capabilities: {}, clientInfo: TOOL };
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'mcp-conformance-origin', method, params });
+  const send = async (label: string, headers: Record<string, string>) => {
+    const o = await http.probe('POST', label, headers, body);
+    const created = o.headers['mcp-session-id'];
+    if (typeof created === 'string')
+      await http.probe('DELETE', 'end the session this request opened', { 'Mcp-Session-Id': created });
+    return { o, what: `${method} with ${label} → ${said(o)}` };
+  };
+  return { http, send };
+}
+
+/** The verdict on a request from a foreign page: 403 (any refusal before 2025-11-25 made 403 explicit). */
+function refusal(o: HttpOutcome, what: string, version: string): Outcome {
+  if (o.status === 403) return pass(what);
+  const refused = o.status !== undefined && o.status >= 400 && o.status < 500;
+  if (refused && version < '2025-11-25') return pass(what);
+  if (refused) return warn(`${what}; the spec asks for 403`, { expected: 'HTTP 403', actual: actualOf(o) });
+  return fail(`${what}: a page on another site could drive this local server`, {
+    expected: 'HTTP 403',
+    actual: actualOf(o),
+  });
+}
 
 /** The Streamable HTTP transport's own rules (requirements §1.5), each probed on a session of its own. */
 export const HTTP_CHECKS: CheckDef[] = [
@@ -206,45 +271,75 @@ export const HTTP_CHECKS: CheckDef[] = [
     requirement: requirement(
       'http.origin.validate',
       'MUST',
-      'basic/transports#security-warning',
+      SECURITY,
       'Servers validate the Origin header of every connection; a present, invalid Origin gets 403 Forbidden (2025-11-25 and 2026-07-28)',
     ),
     transport: 'http',
     revisions: SCHEMA_REVISIONS,
     async run(ctx) {
-      const session = await ctx.fresh();
-      const http = httpOf(session);
-      // Which origins are invalid is the server's call; only a local server must refuse a web page's (requirements §5.10).
-      if (!isLocal(http.url))
-        return skip(
-          `${http.url.hostname} is not a local address; whether a public server accepts other origins is its own decision`,
-        );
-      const version = ctx.profile.protocolVersion;
-      // The stateless wire asks server/discover (no session); the initialize wire opens a session.
-      const stateless = version === STATELESS_REVISION;
-      const params = stateless
-        ? { _meta: session.requestMeta }
-        : { protocolVersion: version, capabilities: {}, clientInfo: TOOL };
-      const body = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 'mcp-conformance-origin',
-        method: stateless ? 'server/discover' : 'initialize',
-        params,
+      const opener = await localOpener(ctx);
+      if (!('send' in opener)) return opener;
+      const { o, what } = await opener.send(`Origin ${FOREIGN_ORIGIN}`, { Origin: FOREIGN_ORIGIN });
+      return refusal(o, what, ctx.profile.protocolVersion);
+    },
+  },
+  {
+    id: 'transport/http/dns-rebinding',
+    title: 'A local server refuses a DNS-rebinding request, whose Origin matches its Host, with 403',
+    requirement: requirement(
+      'http.origin.validate',
+      'MUST',
+      SECURITY,
+      "A request from a page on a foreign name that resolves to the local server (Host and Origin both that name's) gets 403 Forbidden: its Origin is invalid",
+    ),
+    transport: 'http',
+    revisions: SCHEMA_REVISIONS,
+    async run(ctx) {
+      const opener = await localOpener(ctx);
+      if (!('send' in opener)) return opener;
+      const rebound = new URL(opener.http.url);
+      rebound.hostname = FOREIGN_HOST;
+      // What the page's browser sends once the name resolves to 127.0.0.1: to it the request is same-origin.
+      const page = await opener.send(`Host ${rebound.host} and Origin ${rebound.origin}`, {
+        Host: rebound.host,
+        Origin: rebound.origin,
       });
-      const o = await http.probe('POST', `Origin: ${FOREIGN_ORIGIN}`, { Origin: FOREIGN_ORIGIN }, body);
-      const created = o.headers['mcp-session-id'];
-      if (typeof created === 'string')
-        await http.probe('DELETE', 'end the session the foreign origin opened', { 'Mcp-Session-Id': created });
-      const what = `${stateless ? 'server/discover' : 'initialize'} with Origin ${FOREIGN_ORIGIN} → ${said(o)}`;
-      if (o.status === 403) return pass(what);
-      const refused = o.status !== undefined && o.status >= 400 && o.status < 500;
-      // 403 is explicit from 2025-11-25; before, any refusal was enough.
-      if (refused && version < '2025-11-25') return pass(what);
-      if (refused) return warn(`${what}; the spec asks for 403`, { expected: 'HTTP 403', actual: actualOf(o) });
-      return fail(`${what}: a page on another site could drive this local server`, {
-        expected: 'HTTP 403',
-        actual: actualOf(o),
-      });
+      const verdict = refusal(page.o, page.what, ctx.profile.protocolVersion);
+      if (verdict.status !== 'pass') return verdict;
+      // The spec asks for Origin validation only: whether a foreign Host alone is refused is said, not judged.
+      const bare = await opener.send(`Host ${rebound.host}, no Origin`, { Host: rebound.host });
+      const host = is2xx(bare.o)
+        ? 'a foreign Host without Origin is served (the spec asks only that Origin be validated)'
+        : `a foreign Host without Origin → ${said(bare.o)} as well`;
+      return pass(`${verdict.message}; ${host}`);
+    },
+  },
+  {
+    id: 'transport/http/origin-local',
+    title: 'A local server serves requests whose Origin is its own',
+    requirement: requirement(
+      'http.origin.local-served',
+      'MUST',
+      SECURITY,
+      "Validating Origin tells valid from invalid: a request whose Origin is the local server's own (http://127.0.0.1:PORT, http://localhost:PORT) is served",
+    ),
+    transport: 'http',
+    revisions: SCHEMA_REVISIONS,
+    async run(ctx) {
+      const opener = await localOpener(ctx);
+      if (!('send' in opener)) return opener;
+      const origins = [
+        ...new Set([opener.http.url.origin, ...LOOPBACK_NAMES.map((name) => withHost(opener.http.url, name))]),
+      ];
+      const sent = [];
+      for (const origin of origins) sent.push(await opener.send(`Origin ${origin}`, { Origin: origin }));
+      const refused = sent.filter(({ o }) => !is2xx(o));
+      if (refused.length > 0)
+        return fail(`${refused[0]!.what}: the server refuses its own origin, so no local page can use it`, {
+          expected: 'a 2xx answer',
+          actual: refused.map(({ what, o }) => ({ sent: what, ...actualOf(o) })),
+        });
+      return pass(sent.map(({ what }) => what).join('; '));
     },
   },
   {

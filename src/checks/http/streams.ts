@@ -5,6 +5,7 @@ import { type CheckContext, type CheckDef, fail, pass, skip, warn } from '../kit
 import { requirement } from '../kit/requirement.js';
 import {
   SENDING,
+  openSession,
   actualOf,
   eventsOf,
   httpOf,
@@ -20,6 +21,7 @@ import {
 import type { HttpOutcome } from '../../transport/http-base.js';
 import type { SseEvent } from '../../transport/sse-parser.js';
 import { isObject } from '../../json.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../../schema/revisions.js';
 
 /** How long the probe reads the ping's stream, at least: long enough for a server to answer a ping. */
 const STREAM_WAIT_MS = 3000;
@@ -30,6 +32,13 @@ const WATCH_MS = 2000;
 /** How long the GET stream is still watched once the ping's stream has ended: what the server sends after it. */
 const AFTER_MS = 300;
 const PROBE_ID = 'mcp-conformance-stream';
+/** The requests POSTed at once: their ids start so, and how many. */
+const CONCURRENT_ID = 'mcp-conformance-concurrent-';
+const CONCURRENT = 3;
+/** How long a GET with Last-Event-ID is read: a server that does not resume may hold it open as the standalone stream. */
+const RESUME_WAIT_MS = 1000;
+const RESUME_IDS = ['mcp-conformance-resume-a', 'mcp-conformance-resume-b'] as const;
+const RESUMABILITY = 'basic/transports#resumability-and-redelivery';
 const LISTENING = 'basic/transports#listening-for-messages-from-the-server';
 
 interface Watched {
@@ -105,6 +114,28 @@ function notJsonRpc(data: string, version: string): string | undefined {
       ? undefined
       : `a JSON array in a ${version} session`;
   return one(m) ? undefined : 'JSON, but not a JSON-RPC message';
+}
+
+/** Several requests POSTed at once, each read whole (up to --timeout): what each was, and its answer. */
+async function concurrentPosts(ctx: CheckContext): Promise<{ id: string; what: string; o: HttpOutcome }[]> {
+  // A request any server answers without a capability: ping, or server/discover on the stateless wire (no ping there).
+  const stateless = ctx.profile.protocolVersion === STATELESS_REVISION;
+  const session = stateless ? await ctx.fresh() : (await openSession(ctx)).session;
+  const http = httpOf(session);
+  const method = stateless ? 'server/discover' : 'ping';
+  const params = stateless ? { _meta: session.requestMeta } : undefined;
+  const ids = Array.from({ length: CONCURRENT }, (_, i) => `${CONCURRENT_ID}${i + 1}`);
+  return Promise.all(
+    ids.map(async (id) => {
+      const what = `${method} ${JSON.stringify(id)}`;
+      const body = JSON.stringify({ jsonrpc: '2.0', id, method, ...(params && { params }) });
+      return {
+        id,
+        what,
+        o: await http.probe('POST', `${what}, sent at once with the others`, {}, body, ctx.timeoutMs),
+      };
+    }),
+  );
 }
 
 export const HTTP_STREAM_CHECKS: CheckDef[] = [
@@ -222,6 +253,36 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
     },
   },
   {
+    id: 'transport/http/sse-retry',
+    title: 'A stream closed before its response first sends a retry field',
+    requirement: requirement(
+      'http.sse.retry',
+      'SHOULD',
+      SENDING,
+      "A server that closes an SSE stream's connection before the stream is done (its response not yet sent) first sends an event with a retry field, so the client knows when to poll",
+    ),
+    transport: 'http',
+    revisions: ['2025-11-25'],
+    async run(ctx) {
+      const stream = await pingStream(ctx);
+      if (typeof stream === 'string') return skip(stream);
+      const { post, events } = stream;
+      if (post.cut)
+        return skip(`the ping's stream was still open after ${stream.waitMs} ms: no closed connection to judge`);
+      if (events.some(answersProbe))
+        return skip("the ping's stream ended after its response: the server closed no connection early");
+      // Without an event id there is nothing to resume: an early end is transport/http/sse-response's to judge.
+      if (!events.some((e) => e.id !== undefined))
+        return skip("the ping's stream ended early without an event id: it is not resumable, so no polling to judge");
+      const retry = events.find((e) => e.retry !== undefined);
+      if (retry) return pass(`the ping's stream was closed before its response, after retry ${retry.retry} ms`);
+      return warn("the ping's stream was closed before its response without a retry field", {
+        expected: 'an event with a retry field before the connection closed',
+        actual: events,
+      });
+    },
+  },
+  {
     id: 'transport/http/sse-data',
     title: 'Every SSE event with data holds one JSON-RPC message',
     requirement: requirement(
@@ -282,6 +343,45 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
     },
   },
   {
+    id: 'transport/http/concurrent-streams',
+    title: 'Requests POSTed at once each get an answer of their own',
+    requirement: requirement(
+      'http.multi.streams',
+      'MUST',
+      'basic/transports#multiple-connections',
+      'Several requests POSTed at once (a client may hold several SSE streams) each get a 2xx answer, JSON or a stream of their own, carrying their own response and no other',
+    ),
+    transport: 'http',
+    revisions: SCHEMA_REVISIONS,
+    async run(ctx) {
+      const answers = await concurrentPosts(ctx);
+      const refused = answers.filter(({ o }) => !is2xx(o));
+      if (refused.length > 0)
+        return fail(`${refused[0]!.what} → ${said(refused[0]!.o)} while ${CONCURRENT - 1} others were under way`, {
+          expected: 'a 2xx answer to each',
+          actual: answers.map(({ what, o }) => ({ sent: what, ...actualOf(o) })),
+        });
+      const ids = answers.map((a) => a.id);
+      const crossed = answers.flatMap(({ id, what, o }) =>
+        messagesOf(o)
+          .filter(isResponse)
+          .filter((m) => m.id !== id && ids.includes(m.id as string))
+          .map((m) => `${what}'s answer carried the response to ${JSON.stringify(m.id)}`),
+      );
+      if (crossed.length > 0)
+        return fail(crossed[0]!, { expected: 'each answer with its own response only', actual: crossed });
+      const unanswered = answers.filter(({ id, o }) => !messagesOf(o).some((m) => isResponse(m) && m.id === id));
+      if (unanswered.length > 0)
+        return warn(`${unanswered[0]!.what} → ${said(unanswered[0]!.o)} without its response`, {
+          expected: 'each answer with its own response',
+          actual: unanswered.map(({ what, o }) => ({ sent: what, ...actualOf(o) })),
+        });
+      return pass(
+        `${CONCURRENT} requests at once: ${answers.map(({ o }) => `${o.status} ${o.contentType}`).join(', ')}, each with its own response`,
+      );
+    },
+  },
+  {
     id: 'transport/http/no-broadcast',
     title: 'No message is sent on more than one stream',
     requirement: requirement(
@@ -308,6 +408,61 @@ export const HTTP_STREAM_CHECKS: CheckDef[] = [
       return pass(
         `the ${post.length + get.length} server request(s) on the ping's stream and the GET stream each came on one stream`,
       );
+    },
+  },
+  {
+    id: 'transport/http/resume-same-stream',
+    title: 'Resuming a stream with Last-Event-ID replays that stream only',
+    requirement: requirement(
+      'http.resume.same-stream',
+      'MUST',
+      RESUMABILITY,
+      "A GET with Last-Event-ID replays, if anything, what followed that event on its own stream: never another stream's messages",
+    ),
+    covers: ['http.resume.via-get'],
+    transport: 'http',
+    async run(ctx) {
+      const http = httpOf(await ctx.fresh());
+      const s = await probeSession(ctx, http, 'initialize, to resume a stream');
+      if (!s.result) return skip(`initialize by probe → ${said(s.init)}, so there is no stream to resume`);
+      try {
+        // Two streams, one after the other: the first is resumed from its first event, the second must stay out of it.
+        const streams = [];
+        for (const id of RESUME_IDS)
+          streams.push(await http.probe('POST', `ping ${id}`, s.headers, ping(id), ctx.timeoutMs));
+        const from = eventsOf(streams[0]!).find((e) => e.id !== undefined)?.id;
+        if (from === undefined)
+          return skip(
+            `the ping was answered with ${said(streams[0]!)} and no SSE event id: the server offers no resumption`,
+          );
+        const g = await http.probe(
+          'GET',
+          `resume from event ${from}`,
+          { ...s.headers, 'Last-Event-ID': from },
+          undefined,
+          RESUME_WAIT_MS,
+        );
+        if (!(is2xx(g) && g.contentType === 'text/event-stream'))
+          return pass(
+            `GET with Last-Event-ID ${JSON.stringify(from)} → ${said(g)}: the server resumes no stream (it may not)`,
+          );
+        const replayed = messagesOf(g).filter(isResponse);
+        const other = replayed.filter((m) => m.id === RESUME_IDS[1]);
+        if (other.length > 0)
+          return fail(
+            `resuming ${RESUME_IDS[0]}'s stream from event ${JSON.stringify(from)} replayed the response to ${RESUME_IDS[1]}, sent on another stream`,
+            {
+              expected: `only messages of ${RESUME_IDS[0]}'s stream`,
+              actual: replayed,
+            },
+          );
+        const own = replayed.some((m) => m.id === RESUME_IDS[0]);
+        return pass(
+          `GET with Last-Event-ID ${JSON.stringify(from)} → ${said(g)}: ${own ? `replayed ${RESUME_IDS[0]}'s response` : 'replayed no response'}, nothing of the other stream`,
+        );
+      } finally {
+        await s.end();
+      }
     },
   },
 ];
