@@ -7,6 +7,7 @@ import { HTTP_CHECKS } from '../src/checks/http/checks.js';
 import { HTTP_SESSION_CHECKS } from '../src/checks/http/sessions.js';
 import { HTTP_STREAM_CHECKS } from '../src/checks/http/streams.js';
 import { STATELESS_HEADER_CHECKS } from '../src/checks/stateless/headers.js';
+import { HTTP_ISOLATION_CHECKS } from '../src/checks/http/isolation.js';
 import { STATELESS_HTTP_CHECKS } from '../src/checks/stateless/http.js';
 import { type ConformanceOptions, runConformance } from '../src/index.js';
 import type { Report } from '../src/schema/generated/report.js';
@@ -20,7 +21,7 @@ import { createFaultyHttpApp } from './fixtures/servers/faulty-http-server.mjs';
 vi.setConfig({ maxConcurrency: 3 });
 
 /** The checks of the Streamable HTTP transport on the initialize wire. */
-const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS];
+const TRANSPORT_CHECKS = [...HTTP_CHECKS, ...HTTP_SESSION_CHECKS, ...HTTP_STREAM_CHECKS, ...HTTP_ISOLATION_CHECKS];
 
 /** Every check that neither passed nor was skipped, as `id: status`. */
 const notPassing = (r: Report) =>

@@ -16,6 +16,7 @@ import { SESSION_RULES } from './frames/session.js';
 import { HTTP_CHECKS } from './http/checks.js';
 import { HTTP_SESSION_CHECKS } from './http/sessions.js';
 import { HTTP_STREAM_CHECKS } from './http/streams.js';
+import { HTTP_ISOLATION_CHECKS } from './http/isolation.js';
 import { LIFECYCLE_CHECKS } from './lifecycle/checks.js';
 import { PAGINATION_CHECKS } from './pagination/checks.js';
 import { PAGINATION_PROPERTIES } from './pagination/properties.js';
@@ -42,6 +43,7 @@ export const CHECKS: CheckDef[] = [
   ...HTTP_CHECKS,
   ...HTTP_SESSION_CHECKS,
   ...HTTP_STREAM_CHECKS,
+  ...HTTP_ISOLATION_CHECKS,
   ...STATELESS_CHECKS,
   ...STATELESS_HTTP_CHECKS,
   ...STATELESS_HEADER_CHECKS,
