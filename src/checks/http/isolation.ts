@@ -185,9 +185,12 @@ export const HTTP_ISOLATION_CHECKS: CheckDef[] = [
           ctx.timeoutMs,
         );
       const seen: HttpOutcome[] = [];
-      if (logging) seen.push(await post(b, 'B-set-level', 'logging/setLevel', { level: B_LEVEL }));
-      // What B's server sent before B's level was set goes first, on a stream of its own.
-      await http.probe('GET', "session B's stream, drained", b.headers, undefined, DRAIN_MS);
+      // B's own messages from before its level took hold: on setLevel's stream, then queued for B, drained first. A copy
+      // of one later is B's own again (a broadcast, judged by transport/http/no-broadcast), not A's.
+      const before: HttpOutcome[] = [];
+      if (logging) before.push(await post(b, 'B-set-level', 'logging/setLevel', { level: B_LEVEL }));
+      before.push(await http.probe('GET', "session B's stream, drained", b.headers, undefined, DRAIN_MS));
+      const own = new Set(before.flatMap((o) => messagesOf(o).map((m) => JSON.stringify(m))));
       let done!: () => void;
       const stop = new Promise<void>((resolve) => (done = resolve));
       const get = http.probe('GET', "session B's stream, watched", b.headers, undefined, ctx.timeoutMs, stop);
@@ -202,7 +205,9 @@ export const HTTP_ISOLATION_CHECKS: CheckDef[] = [
       seen.push(await get);
       await a.end();
       await b.end();
-      const leaks = seen.flatMap((o) => messagesOf(o).flatMap((m) => foreign(m) ?? []));
+      const leaks = seen.flatMap((o) =>
+        messagesOf(o).flatMap((m) => (own.has(JSON.stringify(m)) ? [] : (foreign(m) ?? []))),
+      );
       const did = [logging && `set log level "${B_LEVEL}" in B and "debug" in A`, uri && `subscribed to ${uri} in A`]
         .filter(Boolean)
         .join(', ');
