@@ -1,0 +1,57 @@
+// `mcp-conformance authorization` judged on a real authorization server: oidc-provider configured for MCP passes every
+// check; each misconfigured copy fails (or warns on) the check that owns its fault, and no other check.
+import { afterAll, describe, expect, it } from 'vitest';
+import { AUTHZ_CHECKS } from '../src/checks/authz/checks.js';
+import { judgeAuthz } from '../src/run/authz/run.js';
+import { probe } from '../src/run/authz/probe.js';
+import { type Misconfig, type RunningProvider, startProvider } from './fixtures/authz/oidc-provider.js';
+
+const running: RunningProvider[] = [];
+afterAll(() => Promise.all(running.map((p) => p.close())));
+
+async function verdicts(misconfig?: Misconfig) {
+  const p = await startProvider(misconfig);
+  running.push(p);
+  const record = await probe({ issuer: p.issuer, scope: 'mcp', timeoutMs: 5000, browserMs: 5000 });
+  return judgeAuthz(record);
+}
+
+const notPassing = (results: Awaited<ReturnType<typeof verdicts>>) =>
+  Object.fromEntries(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => [r.id, r.status]));
+
+describe('authorization server checks on oidc-provider', () => {
+  it('passes every check when configured for MCP', async () => {
+    const results = await verdicts();
+    expect(results.map((r) => [r.id, r.status, r.message]).filter(([, s]) => s !== 'pass')).toEqual([]);
+    expect(results.map((r) => r.id)).toEqual(AUTHZ_CHECKS.map((c) => c.id));
+  });
+
+  // One row per misconfiguration: the only checks that fail or warn.
+  const rows: [Misconfig, Record<string, string>][] = [
+    ['no-discovery', { 'authz/metadata/discovery': 'fail' }],
+    ['wrong-issuer', { 'authz/metadata/issuer': 'fail' }],
+    ['no-s256', { 'authz/metadata/pkce-s256': 'fail' }],
+    ['registration-no-client-id', { 'authz/registration/response': 'fail' }],
+    ['token-cacheable', { 'authz/code/token': 'fail' }],
+    ['pkce-optional', { 'authz/pkce/required': 'fail' }],
+    ['no-audience', { 'authz/resource/audience': 'warn' }],
+    ['token-errors-200', { 'authz/token/error-response': 'fail' }],
+    ['no-registration', {}],
+  ];
+  it.each(rows)('%s: %j', async (misconfig, expected) => {
+    expect(notPassing(await verdicts(misconfig))).toEqual(expected);
+  });
+
+  it('skips the flow with the reason when the authorization endpoint shows a login page, without hanging', async () => {
+    const results = await verdicts('login-page');
+    expect(notPassing(results)).toEqual({});
+    const flow = results.find((r) => r.id === 'authz/code/token');
+    expect(flow?.status).toBe('skip');
+    expect(flow?.message).toMatch(/needs a person; set BROWSER/);
+  });
+
+  it('says which clients break in a failure', async () => {
+    const results = await verdicts('no-s256');
+    expect(results.find((r) => r.id === 'authz/metadata/pkce-s256')?.message).toMatch(/breaks: every MCP client/);
+  });
+});
