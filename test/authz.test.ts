@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { AUTHZ_CHECKS } from '../src/checks/authz/checks.js';
 import { judgeAuthz } from '../src/run/authz/run.js';
 import { probe } from '../src/run/authz/probe.js';
+import { startMock } from './fixtures/authz/oauth2-mock-server.js';
 import { type Misconfig, type RunningProvider, startProvider } from './fixtures/authz/oidc-provider.js';
 
 const running: RunningProvider[] = [];
@@ -33,6 +34,7 @@ describe('authorization server checks on oidc-provider', () => {
     ['no-s256', { 'authz/metadata/pkce-s256': 'fail' }],
     ['registration-no-client-id', { 'authz/registration/response': 'fail' }],
     ['token-cacheable', { 'authz/code/token': 'fail' }],
+    ['wrong-iss', { 'authz/authorize/iss': 'fail' }],
     ['pkce-optional', { 'authz/pkce/required': 'fail' }],
     ['no-audience', { 'authz/resource/audience': 'warn' }],
     ['token-errors-200', { 'authz/token/error-response': 'fail' }],
@@ -53,5 +55,27 @@ describe('authorization server checks on oidc-provider', () => {
   it('says which clients break in a failure', async () => {
     const results = await verdicts('no-s256');
     expect(results.find((r) => r.id === 'authz/metadata/pkce-s256')?.message).toMatch(/breaks: every MCP client/);
+  });
+});
+
+describe('authorization server checks on oauth2-mock-server (a pre-registered client)', () => {
+  const judged = async (pkceVerifierOnly: boolean) => {
+    const m = await startMock(pkceVerifierOnly);
+    running.push(m);
+    return notPassing(
+      judgeAuthz(await probe({ issuer: m.issuer, clientId: 'mcp-client', timeoutMs: 5000, browserMs: 5000 })),
+    );
+  };
+
+  it('as it comes: a code without PKCE, a code redeemed without its verifier, no audience', async () => {
+    expect(await judged(false)).toEqual({
+      'authz/pkce/required': 'fail',
+      'authz/pkce/verifier': 'fail',
+      'authz/resource/audience': 'warn',
+    });
+  });
+
+  it('hooked to leave its verifier alone as its one fault: only authz/pkce/verifier fails', async () => {
+    expect(await judged(true)).toEqual({ 'authz/pkce/verifier': 'fail' });
   });
 });

@@ -168,6 +168,42 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       }),
   },
   {
+    id: 'authz/authorize/iss',
+    title: 'Where the metadata says so, every authorization response carries iss, the issuer',
+    requirement: requirement(
+      'authz.authorize.iss',
+      'MUST',
+      'https://datatracker.ietf.org/doc/html/rfc9207#section-2',
+      'RFC 9207 §2: "In authorization responses to the client, including error responses, an authorization server supporting this specification MUST indicate its identity by including the iss parameter in the response"; §2.3: "The issuer identifier included in the server\'s metadata value issuer MUST be identical to the iss parameter\'s value"; "The server MUST indicate its support for the iss parameter by setting the metadata parameter authorization_response_iss_parameter_supported … to true"',
+    ),
+    breaks:
+      'MCP clients of 2026-07-28 reject an authorization response whose iss is missing where advertised, wrong, or not advertised',
+    judge: (r) => {
+      const responses = Object.values(r.rounds).flatMap((round) =>
+        round?.authorized.redirect ? [round.authorized.redirect] : [],
+      );
+      if (responses.length === 0) return skip(r.noRounds ?? 'no authorization response came back');
+      const supported = r.metadata?.authorization_response_iss_parameter_supported === true;
+      const wrong = responses.flatMap((u) => {
+        const iss = u.searchParams.getAll('iss');
+        const what = u.searchParams.has('error')
+          ? `the error response (${u.searchParams.get('error')})`
+          : 'the response with a code';
+        if (!supported)
+          return iss.length ? [`${what} has iss ${JSON.stringify(iss[0])} but the metadata does not advertise it`] : [];
+        if (iss.length === 0) return [`${what} has no iss`];
+        return iss.length === 1 && iss[0] === r.issuer
+          ? []
+          : [`${what} has iss ${JSON.stringify(iss.join(', '))}, not ${JSON.stringify(r.issuer)}`];
+      });
+      if (wrong.length)
+        return fail(wrong.join('; '), { expected: supported ? { iss: r.issuer } : 'no iss', actual: wrong });
+      return supported
+        ? pass(`${responses.length} authorization responses, each with iss ${JSON.stringify(r.issuer)}`)
+        : pass('the metadata does not advertise iss and no response carries it');
+    },
+  },
+  {
     id: 'authz/pkce/required',
     title: 'An authorization request without code_challenge is refused',
     requirement: requirement(
