@@ -37,6 +37,7 @@ describe('authorization server checks on oidc-provider', () => {
     ['wrong-iss', { 'authz/authorize/iss': 'fail' }],
     ['pkce-optional', { 'authz/pkce/required': 'fail' }],
     ['no-audience', { 'authz/resource/audience': 'warn' }],
+    ['no-rotation', { 'authz/token/refresh-rotation': 'fail' }],
     ['token-errors-200', { 'authz/token/error-response': 'fail' }],
     ['no-registration', {}],
   ];

@@ -273,6 +273,37 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       }),
   },
   {
+    id: 'authz/token/refresh-rotation',
+    title: 'A refresh token of a public client works once and is replaced',
+    requirement: requirement(
+      'authz.token.refresh-rotation',
+      'MUST',
+      MCP_AUTH('token-theft'),
+      '"For public clients, authorization servers MUST rotate refresh tokens as described in OAuth 2.1 Section 4.3.1 "Token Endpoint Extension""',
+    ),
+    breaks: 'no client fails; a leaked refresh token of a public MCP client stays usable for as long as it lives',
+    judge: (r) => {
+      const a = r.refresh;
+      if (!a) return skip(r.noRounds ?? 'the token response had no refresh_token (issuing one is optional)');
+      const old = r.rounds.good?.token?.json?.refresh_token;
+      if (!issuedToken(a))
+        return fail(`the refresh grant with the refresh token just issued: ${said(a)}`, {
+          expected: 'HTTP 200 with a new access_token',
+          actual: { status: a.status, body: a.json ?? null },
+        });
+      if (r.client?.authMethod !== 'none') return pass(`${said(a)} (a confidential client: rotation is not required)`);
+      const fresh = a.json?.refresh_token;
+      if (typeof fresh === 'string' && fresh !== old) return pass(`${said(a)} with a new refresh_token`);
+      return fail(
+        `the refresh grant of a public client ${fresh === undefined ? 'gave no new refresh_token' : 'gave the same refresh_token back'}`,
+        {
+          expected: 'a new refresh_token',
+          actual: { refresh_token: fresh === undefined ? null : 'the same one' },
+        },
+      );
+    },
+  },
+  {
     id: 'authz/token/error-response',
     title: 'A token request with a code never issued gets 400 and an error',
     requirement: requirement(

@@ -64,6 +64,8 @@ export interface AuthzRecord {
     /** An authorization request without code_challenge. */
     noChallenge?: Round;
   };
+  /** The refresh grant with the good round's refresh token, when it issued one. */
+  refresh?: Answer;
   /** A token request with a code the server never issued. */
   bogusCode?: Answer;
 }

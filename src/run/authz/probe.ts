@@ -162,6 +162,9 @@ export async function probe(options: ProbeOptions): Promise<AuthzRecord> {
       record.noRounds = record.rounds.good.authorized.stuck;
       return record;
     }
+    const refreshToken = record.rounds.good.token?.json?.refresh_token;
+    if (typeof refreshToken === 'string')
+      record.refresh = await token({ grant_type: 'refresh_token', refresh_token: refreshToken, resource });
     record.rounds.missingVerifier = await round(() => undefined);
     record.rounds.wrongVerifier = await round(() => b64url(randomBytes(32)));
     record.rounds.plainVerifier = await round((_v, c) => c);

@@ -41,6 +41,8 @@ function secretsOf(record: AuthzRecord): string[] {
     record.client?.secret,
     record.registration?.json?.client_secret,
     record.registration?.json?.registration_access_token,
+    record.refresh?.json?.access_token,
+    record.refresh?.json?.refresh_token,
     ...rounds.flatMap((r) => [
       r?.authorized.redirect?.searchParams.get('code'),
       r?.token?.json?.access_token,
