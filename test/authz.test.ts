@@ -25,6 +25,8 @@ describe('authorization server checks on oidc-provider', () => {
     const results = await verdicts();
     expect(results.map((r) => [r.id, r.status, r.message]).filter(([, s]) => s !== 'pass')).toEqual([]);
     expect(results.map((r) => r.id)).toEqual(AUTHZ_CHECKS.map((c) => c.id));
+    // The provider fetched the document the suite served and took its URL as a client_id.
+    expect(results.find((r) => r.id === 'authz/registration/cimd')?.message).toMatch(/as client_id got a code/);
   });
 
   // One row per misconfiguration: the only checks that fail or warn.
@@ -33,6 +35,7 @@ describe('authorization server checks on oidc-provider', () => {
     ['wrong-issuer', { 'authz/metadata/issuer': 'fail' }],
     ['no-s256', { 'authz/metadata/pkce-s256': 'fail' }],
     ['registration-no-client-id', { 'authz/registration/response': 'fail' }],
+    ['no-cimd', { 'authz/registration/cimd': 'warn' }],
     ['token-cacheable', { 'authz/code/token': 'fail' }],
     ['wrong-iss', { 'authz/authorize/iss': 'fail' }],
     ['pkce-optional', { 'authz/pkce/required': 'fail' }],
@@ -68,8 +71,9 @@ describe('authorization server checks on oauth2-mock-server (a pre-registered cl
     );
   };
 
-  it('as it comes: a code without PKCE, a code redeemed without its verifier, no audience', async () => {
+  it('as it comes: no client ID metadata documents, a code without PKCE, a code redeemed without its verifier, no audience', async () => {
     expect(await judged(false)).toEqual({
+      'authz/registration/cimd': 'warn',
       'authz/pkce/required': 'fail',
       'authz/pkce/verifier': 'fail',
       'authz/resource/audience': 'warn',
@@ -77,6 +81,7 @@ describe('authorization server checks on oauth2-mock-server (a pre-registered cl
   });
 
   it('hooked to leave its verifier alone as its one fault: only authz/pkce/verifier fails', async () => {
-    expect(await judged(true)).toEqual({ 'authz/pkce/verifier': 'fail' });
+    // It has no client ID metadata documents either: a SHOULD, so a warning beside the one failure.
+    expect(await judged(true)).toEqual({ 'authz/registration/cimd': 'warn', 'authz/pkce/verifier': 'fail' });
   });
 });

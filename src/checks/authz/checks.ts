@@ -138,6 +138,38 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
     },
   },
   {
+    id: 'authz/registration/cimd',
+    title: 'Client ID metadata documents are supported, and a client_id URL is accepted',
+    requirement: requirement(
+      'authz.registration.cimd',
+      'SHOULD',
+      MCP_AUTH('client-id-metadata-documents'),
+      '"MCP clients and authorization servers SHOULD support OAuth Client ID Metadata Documents"; for authorization servers: "SHOULD fetch metadata documents when encountering URL-formatted client_ids"',
+    ),
+    breaks:
+      'MCP clients with no prior relationship to the server (the common case) fall back to dynamic registration, or cannot proceed without it',
+    judge: (r) => {
+      if (!r.metadata) return skip('no metadata (authz/metadata/discovery judges that)');
+      if (r.metadata.client_id_metadata_document_supported !== true)
+        return warn(
+          `the metadata has client_id_metadata_document_supported ${JSON.stringify(r.metadata.client_id_metadata_document_supported ?? null)}, not true`,
+          {
+            expected: { client_id_metadata_document_supported: true },
+            actual: { client_id_metadata_document_supported: r.metadata.client_id_metadata_document_supported ?? null },
+          },
+        );
+      const round = r.rounds.cimd;
+      if (!round) return pass(`advertised; the document's flow was not tried: ${r.noCimd ?? r.noRounds}`);
+      const q = round.authorized.redirect?.searchParams;
+      if (q?.get('code'))
+        return pass('advertised, and an authorization request with the document URL as client_id got a code');
+      return warn(
+        `advertised, but an authorization request with the document URL as client_id got ${q ? `error ${q.get('error')}` : `no answer: ${round.authorized.stuck}`}`,
+        { expected: 'a code', actual: q ? Object.fromEntries(q) : round.authorized.stuck },
+      );
+    },
+  },
+  {
     id: 'authz/code/token',
     title: 'The authorization code grant with PKCE S256 and a resource gives a token',
     requirement: requirement(

@@ -50,6 +50,8 @@ export interface AuthzRecord {
   noClient?: string;
   /** Why the rounds did not run (no S256, no client, no endpoints); set when `rounds` is empty. */
   noRounds?: string;
+  /** Why the client ID metadata document round did not run, where the metadata advertises the documents. */
+  noCimd?: string;
   /** The `resource` (RFC 8707) the rounds asked for. */
   resource: string;
   rounds: {
@@ -63,6 +65,8 @@ export interface AuthzRecord {
     plainVerifier?: Round;
     /** An authorization request without code_challenge. */
     noChallenge?: Round;
+    /** The good flow's authorization request with the suite's client ID metadata document URL as client_id. */
+    cimd?: Round;
   };
   /** The refresh grant with the good round's refresh token, when it issued one. */
   refresh?: Answer;

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { asMetadataUrls } from '../../auth/challenge.js';
+import { asMetadataUrls, isLoopback } from '../../auth/challenge.js';
 import type { Answer, Authorized, AuthzRecord, Round } from '../../checks/authz/record.js';
 import { isObject } from '../../json.js';
 
@@ -28,6 +28,8 @@ export interface ProbeOptions {
 }
 
 const MAX_REDIRECTS = 20;
+/** Where the redirect_uri's listener serves the suite's client ID metadata document. */
+const DOCUMENT_PATH = '/client-metadata.json';
 /** A code the server never issued, for the error response. */
 export const NEVER_ISSUED = 'mcp-conformance-never-issued';
 
@@ -130,12 +132,15 @@ export async function probe(options: ProbeOptions): Promise<AuthzRecord> {
     };
 
     /** One round: an authorization request (S256 unless `challenge` is false), then the token request `verifierOf` picks. */
-    const round = async (verifierOf?: (verifier: string, challenge: string) => string | undefined): Promise<Round> => {
+    const round = async (
+      verifierOf?: (verifier: string, challenge: string) => string | undefined,
+      clientId = client.id,
+    ): Promise<Round> => {
       const verifier = b64url(randomBytes(32));
       const challenge = s256(verifier);
       const params = new URLSearchParams({
         response_type: 'code',
-        client_id: client.id,
+        client_id: clientId,
         redirect_uri: redirectUri,
         state: b64url(randomBytes(12)),
         resource,
@@ -144,7 +149,8 @@ export async function probe(options: ProbeOptions): Promise<AuthzRecord> {
       });
       const authorized = await authorize(`${authorization}?${params}`, redirectUri, callback, options);
       const code = authorized.redirect?.searchParams.get('code');
-      if (!code || !verifierOf) return { authorized };
+      // The document's round asks only for the code: its token request would be the good round's again.
+      if (!code || !verifierOf || clientId !== client.id) return { authorized };
       const v = verifierOf(verifier, challenge);
       return {
         authorized,
@@ -169,6 +175,13 @@ export async function probe(options: ProbeOptions): Promise<AuthzRecord> {
     record.rounds.wrongVerifier = await round(() => b64url(randomBytes(32)));
     record.rounds.plainVerifier = await round((_v, c) => c);
     record.rounds.noChallenge = await round();
+    if (meta.client_id_metadata_document_supported === true) {
+      // The document is served on loopback, so only a server on this machine can fetch it.
+      if (isLoopback(new URL(authorization))) record.rounds.cimd = await round((v) => v, callback.documentUrl);
+      else
+        record.noCimd =
+          'the suite serves its client ID metadata document on loopback: a server elsewhere cannot fetch it';
+    }
     record.bogusCode = await token({
       grant_type: 'authorization_code',
       code: NEVER_ISSUED,
@@ -190,6 +203,8 @@ function secretMethod(meta: Record<string, unknown>): string {
 
 interface Callback {
   port: number;
+  /** The URL of the suite's client ID metadata document (its client_id). */
+  documentUrl: string;
   /** The next request to the redirect_uri, or undefined after `ms`. */
   next(ms: number): Promise<URL | undefined>;
   close(): Promise<void>;
@@ -198,7 +213,23 @@ interface Callback {
 /** The redirect_uri's listener on loopback: a browser lands there. */
 async function listen(port: number): Promise<Callback> {
   let waiting: ((url: URL) => void) | undefined;
+  let documentUrl = '';
   const server = http.createServer((req, res) => {
+    if (req.url === DOCUMENT_PATH) {
+      const redirect = new URL('/callback', documentUrl).href;
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(
+        JSON.stringify({
+          client_id: documentUrl,
+          client_name: 'mcp-conformance',
+          redirect_uris: [redirect],
+          grant_types: ['authorization_code'],
+          response_types: ['code'],
+          token_endpoint_auth_method: 'none',
+          application_type: 'native',
+        }),
+      );
+      return;
+    }
     res
       .writeHead(200, { 'Content-Type': 'text/plain' })
       .end('mcp-conformance has the authorization response; close this page.');
@@ -209,8 +240,10 @@ async function listen(port: number): Promise<Callback> {
     server.listen(port, '127.0.0.1', () => resolve());
   });
   const bound = (server.address() as AddressInfo).port;
+  documentUrl = `http://127.0.0.1:${bound}${DOCUMENT_PATH}`;
   return {
     port: bound,
+    documentUrl,
     next: (ms) =>
       new Promise((resolve) => {
         const timer = setTimeout(() => resolve(undefined), ms);
