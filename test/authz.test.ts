@@ -56,6 +56,15 @@ describe('authorization server checks on oidc-provider', () => {
     expect(flow?.message).toMatch(/needs a person; set BROWSER/);
   });
 
+  it('skips with the reason when a BROWSER never reaches the redirect_uri, at the end of its budget', async () => {
+    const p = await startProvider('login-page');
+    running.push(p);
+    const record = await probe({ issuer: p.issuer, scope: 'mcp', browser: 'true', timeoutMs: 5000, browserMs: 300 });
+    const flow = judgeAuthz(record).find((r) => r.id === 'authz/code/token');
+    expect(flow?.status).toBe('skip');
+    expect(flow?.message).toMatch(/the browser \(true\) did not reach the redirect_uri within 0.3 s/);
+  });
+
   it('says which clients break in a failure', async () => {
     const results = await verdicts('no-s256');
     expect(results.find((r) => r.id === 'authz/metadata/pkce-s256')?.message).toMatch(/breaks: every MCP client/);
