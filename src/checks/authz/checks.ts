@@ -182,10 +182,13 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
     judge: (r) =>
       withRound(r, r.rounds.good, ({ authorized, token }) => {
         if (!token)
-          return fail(`the authorization response has no code: ${authorized.redirect?.search}`, {
-            expected: 'a redirect to the redirect_uri with code',
-            actual: Object.fromEntries(authorized.redirect?.searchParams ?? []),
-          });
+          return fail(
+            `the authorization response has no code: ${authorized.redirect?.search}${r.scope ? '' : ' (no scope was asked for: --scope names one)'}`,
+            {
+              expected: 'a redirect to the redirect_uri with code',
+              actual: Object.fromEntries(authorized.redirect?.searchParams ?? []),
+            },
+          );
         const problems = [
           ...(token.status === 200 ? [] : [`HTTP ${token.status}`]),
           ...(typeof token.json?.access_token === 'string' ? [] : ['no access_token']),

@@ -52,6 +52,8 @@ export interface AuthzRecord {
   noRounds?: string;
   /** Why the client ID metadata document round did not run, where the metadata advertises the documents. */
   noCimd?: string;
+  /** The scope the rounds asked for, if any. */
+  scope?: string;
   /** The `resource` (RFC 8707) the rounds asked for. */
   resource: string;
   rounds: {

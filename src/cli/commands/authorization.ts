@@ -60,7 +60,8 @@ export async function authorizationCommand(argv: string[]): Promise<number> {
   await checkFolder(out, `reports folder ${out}`);
   const { runAuthorizationConformance } = await import('../../run/authz/run.js');
   const report = await runAuthorizationConformance({
-    issuer: values.url,
+    // An issuer without a path is written without the slash a URL gets (RFC 8414 §2 compares it as a string).
+    issuer: new URL(values.url).pathname === '/' ? values.url.replace(/\/$/, '') : values.url,
     clientId: values['client-id'],
     clientSecret: values['client-secret'],
     resource: values.resource,

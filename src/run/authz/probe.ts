@@ -39,7 +39,7 @@ const s256 = (verifier: string) => b64url(createHash('sha256').update(verifier).
 export async function probe(options: ProbeOptions): Promise<AuthzRecord> {
   const signal = () => AbortSignal.timeout(options.timeoutMs);
   const resource = options.resource ?? new URL('/mcp', options.issuer).href;
-  const record: AuthzRecord = { issuer: options.issuer, discovery: [], resource, rounds: {} };
+  const record: AuthzRecord = { issuer: options.issuer, discovery: [], resource, scope: options.scope, rounds: {} };
 
   async function send(method: string, url: string, init: RequestInit & { sent?: Record<string, unknown> } = {}) {
     const answer: Answer = { method, url, status: 0, ...(init.sent && { sent: init.sent }) };
