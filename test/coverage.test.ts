@@ -4,6 +4,7 @@ import _Ajv2020 from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import type { Catalogue, CatalogueRequirement } from '../src/schema/generated/catalogue.js';
+import { AUTHZ_CHECKS } from '../src/checks/authz/checks.js';
 import { CLIENT_AUTH_CHECKS } from '../src/checks/client-side/auth.js';
 import { loadSuite } from '../src/suite/suite.js';
 import { CLIENT_CHECKS } from '../src/checks/client-side/index.js';
@@ -43,7 +44,7 @@ describe('coverage of the requirement catalogue', () => {
   it('covers every black-box requirement by a check, case or property, or excludes it with a reason', async () => {
     const { checks, frameRules } = await loadSuite();
     const covered = new Set(
-      [...checks, ...frameRules, ...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS].flatMap((c) => [
+      [...checks, ...frameRules, ...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS, ...AUTHZ_CHECKS].flatMap((c) => [
         c.requirement.id,
         ...(c.covers ?? []),
       ]),
@@ -64,7 +65,7 @@ describe('coverage of the requirement catalogue', () => {
   it('names only catalogue requirements', async () => {
     const { checks, frameRules } = await loadSuite();
     const known = new Set(rows.map((r) => r.id));
-    const unknown = [...checks, ...frameRules, ...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS]
+    const unknown = [...checks, ...frameRules, ...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS, ...AUTHZ_CHECKS]
       .flatMap((c) => [c.requirement.id, ...(c.covers ?? [])].map((id) => `${c.id} → ${id}`))
       .filter((pair) => !known.has(pair.split(' → ')[1]));
     expect(unknown).toEqual([]);

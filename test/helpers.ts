@@ -23,7 +23,7 @@ export interface CliRun {
 /** The CLI's arguments with reports in `out`: a subcommand stays first; the report folder goes after it. */
 function withOut(args: string[], out: string): string[] {
   const [first, ...rest] = args;
-  return ['list', 'report', 'badge', 'client'].includes(first)
+  return ['list', 'report', 'badge', 'client', 'authorization'].includes(first)
     ? [first, '--out', out, ...rest]
     : ['--out', out, ...args];
 }

@@ -58,6 +58,20 @@ export function wellKnownUrls(endpoint: URL): { url: URL; suffixed: boolean }[] 
   return [...(path ? [{ url: at(path), suffixed: true }] : []), { url: at(''), suffixed: false }];
 }
 
+/**
+ * Where MCP clients look for an authorization server's metadata, in the order they try (MCP authorization › Authorization
+ * Server Metadata Discovery): RFC 8414 with path insertion, OpenID Connect discovery with path insertion, then appended.
+ */
+export function asMetadataUrls(issuer: URL): { url: URL; kind: 'oauth' | 'openid' }[] {
+  const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
+  const at = (p: string) => new URL(p, issuer.origin);
+  return [
+    { url: at(`/.well-known/oauth-authorization-server${path}`), kind: 'oauth' },
+    { url: at(`/.well-known/openid-configuration${path}`), kind: 'openid' },
+    ...(path ? [{ url: at(`${path}/.well-known/openid-configuration`), kind: 'openid' as const }] : []),
+  ];
+}
+
 /** Whether a URL names this machine. */
 export { isLocal as isLoopback } from '../transport/http-client.js';
 

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { isLoopback } from './challenge.js';
+import { asMetadataUrls, isLoopback } from './challenge.js';
 import { isObject } from '../json.js';
 
 /** Where the authorization server is told to send the code: nothing listens there, the suite reads it off the redirect. */
@@ -26,11 +26,7 @@ export async function loopbackToken(issuer: string, resource: string | undefined
       `the authorization server ${base.origin} is not on this machine; the suite asks only loopback ones for tokens`,
     );
   const signal = () => AbortSignal.timeout(WAIT_MS);
-  const path = base.pathname === '/' ? '' : base.pathname.replace(/\/$/, '');
-  const meta = await json(
-    await fetch(new URL(`/.well-known/oauth-authorization-server${path}`, base.origin), { signal: signal() }),
-    'its metadata',
-  );
+  const meta = await json(await fetch(asMetadataUrls(base)[0].url, { signal: signal() }), 'its metadata');
   const endpoint = (name: string) => {
     const v = meta[name];
     if (typeof v !== 'string' || !isLoopback(new URL(v))) throw new Error(`its metadata names no loopback ${name}`);

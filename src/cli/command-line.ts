@@ -9,6 +9,7 @@ export const COMMANDS: Record<string, (argv: string[], signal: AbortSignal) => P
   diff: async (argv) => (await import('./commands/diff.js')).diffCommand(argv),
   matrix: async (argv, signal) => (await import('./commands/matrix.js')).matrixCommand(argv, signal),
   client: async (argv, signal) => (await import('./commands/client.js')).clientCommand(argv, signal),
+  authorization: async (argv) => (await import('./commands/authorization.js')).authorizationCommand(argv),
   init: async (argv, signal) => (await import('./commands/init.js')).initCommand(argv, signal),
   mcp: async (argv) => (await import('./commands/mcp.js')).mcpCommand(argv),
   explain: async (argv) => (await import('./commands/explain.js')).explainCommand(argv),

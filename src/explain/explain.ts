@@ -1,4 +1,5 @@
 // `explain <check-id>`: what a check holds a server to, what it sends, the faults that fail it and how to fix them.
+import { AUTHZ_CHECKS } from '../checks/authz/checks.js';
 import { CLIENT_AUTH_CHECKS } from '../checks/client-side/auth.js';
 import { CLIENT_CHECKS } from '../checks/client-side/index.js';
 import type { CheckDef } from '../checks/kit/check.js';
@@ -15,7 +16,7 @@ import { type CatalogueRow, type FaultRow, explainData } from './data.js';
 export interface Explanation {
   id: string;
   title: string;
-  kind: 'check' | 'case' | 'frame rule' | 'client check';
+  kind: 'check' | 'case' | 'frame rule' | 'client check' | 'authorization-server check';
   /** The case file, for a case. */
   source?: string;
   requirement: Requirement;
@@ -43,6 +44,10 @@ const FIX_BY_AREA: [string, string][] = [
   [
     'client-side/auth',
     'Follow the MCP authorization flow: discover the protected resource and its authorization server from the challenge and the well-known documents, check `resource` and `issuer`, use PKCE S256 and `state`, name the resource (RFC 8707), ask for the scopes the challenge names, and send the token only in the Authorization header to its resource.',
+  ],
+  [
+    'authz',
+    'Configure the authorization server for MCP clients: metadata at the RFC 8414 or OpenID location of its issuer, with `code_challenge_methods_supported` listing S256; PKCE required and verified; tokens audience-restricted to the `resource` asked for; refresh tokens of public clients rotated; dynamic registration or client ID metadata documents for clients without a prior relationship.',
   ],
   [
     'base',
@@ -144,6 +149,14 @@ export async function allChecks(caseDirs: string[] = []): Promise<Described[]> {
       ...('revisions' in rest && rest.revisions ? { revisions: rest.revisions } : {}),
       kind: 'client check' as const,
     })),
+    ...AUTHZ_CHECKS.map(({ id, title, requirement, covers }) => ({
+      id,
+      title,
+      requirement,
+      covers,
+      revisions: catalogueRevisions(explainData().requirements[requirement.id]),
+      kind: 'authorization-server check' as const,
+    })),
   ].sort((a, b) => a.id.localeCompare(b.id));
 }
 
@@ -205,7 +218,9 @@ export function renderExplanation(e: Explanation, heading = '#'): string {
       ? 'Nothing of its own: it judges every frame the server sends.'
       : e.kind === 'client check'
         ? (e.row?.test ?? 'The scenarios of a client run: it judges what the client sends the test server.')
-        : e.row?.test;
+        : e.kind === 'authorization-server check'
+          ? `\`mcp-conformance authorization --url ISSUER\`: ${e.row?.test ?? 'what the authorization server answered'}`
+          : e.row?.test;
   if (sends) lines.push(`- sends: ${sends}`);
   if (e.row?.expected) lines.push(`- expects: ${e.row.expected}`);
   lines.push(`- verdict: ${VERDICT[r.level]}; skip where it does not apply`);

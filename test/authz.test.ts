@@ -1,0 +1,96 @@
+// `mcp-conformance authorization` judged on a real authorization server: oidc-provider configured for MCP passes every
+// check; each misconfigured copy fails (or warns on) the check that owns its fault, and no other check.
+import { afterAll, describe, expect, it } from 'vitest';
+import { AUTHZ_CHECKS } from '../src/checks/authz/checks.js';
+import { judgeAuthz } from '../src/run/authz/run.js';
+import { probe } from '../src/run/authz/probe.js';
+import { startMock } from './fixtures/authz/oauth2-mock-server.js';
+import { type Misconfig, type RunningProvider, startProvider } from './fixtures/authz/oidc-provider.js';
+
+const running: RunningProvider[] = [];
+afterAll(() => Promise.all(running.map((p) => p.close())));
+
+async function verdicts(misconfig?: Misconfig) {
+  const p = await startProvider(misconfig);
+  running.push(p);
+  const record = await probe({ issuer: p.issuer, scope: 'mcp', timeoutMs: 5000, browserMs: 5000 });
+  return judgeAuthz(record);
+}
+
+const notPassing = (results: Awaited<ReturnType<typeof verdicts>>) =>
+  Object.fromEntries(results.filter((r) => r.status === 'fail' || r.status === 'warn').map((r) => [r.id, r.status]));
+
+describe('authorization server checks on oidc-provider', () => {
+  it('passes every check when configured for MCP', async () => {
+    const results = await verdicts();
+    expect(results.map((r) => [r.id, r.status, r.message]).filter(([, s]) => s !== 'pass')).toEqual([]);
+    expect(results.map((r) => r.id)).toEqual(AUTHZ_CHECKS.map((c) => c.id));
+    // The provider fetched the document the suite served and took its URL as a client_id.
+    expect(results.find((r) => r.id === 'authz/registration/cimd')?.message).toMatch(/as client_id got a code/);
+  });
+
+  // One row per misconfiguration: the only checks that fail or warn.
+  const rows: [Misconfig, Record<string, string>][] = [
+    ['no-discovery', { 'authz/metadata/discovery': 'fail' }],
+    ['wrong-issuer', { 'authz/metadata/issuer': 'fail' }],
+    ['no-s256', { 'authz/metadata/pkce-s256': 'fail' }],
+    ['registration-no-client-id', { 'authz/registration/response': 'fail' }],
+    ['no-cimd', { 'authz/registration/cimd': 'warn' }],
+    ['token-cacheable', { 'authz/code/token': 'fail' }],
+    ['wrong-iss', { 'authz/authorize/iss': 'fail' }],
+    ['pkce-optional', { 'authz/pkce/required': 'fail' }],
+    ['no-audience', { 'authz/resource/audience': 'warn' }],
+    ['no-rotation', { 'authz/token/refresh-rotation': 'fail' }],
+    ['token-errors-200', { 'authz/token/error-response': 'fail' }],
+    ['no-registration', {}],
+  ];
+  it.each(rows)('%s: %j', async (misconfig, expected) => {
+    expect(notPassing(await verdicts(misconfig))).toEqual(expected);
+  });
+
+  it('skips the flow with the reason when the authorization endpoint shows a login page, without hanging', async () => {
+    const results = await verdicts('login-page');
+    expect(notPassing(results)).toEqual({});
+    const flow = results.find((r) => r.id === 'authz/code/token');
+    expect(flow?.status).toBe('skip');
+    expect(flow?.message).toMatch(/needs a person; set BROWSER/);
+  });
+
+  it('skips with the reason when a BROWSER never reaches the redirect_uri, at the end of its budget', async () => {
+    const p = await startProvider('login-page');
+    running.push(p);
+    const record = await probe({ issuer: p.issuer, scope: 'mcp', browser: 'true', timeoutMs: 5000, browserMs: 300 });
+    const flow = judgeAuthz(record).find((r) => r.id === 'authz/code/token');
+    expect(flow?.status).toBe('skip');
+    expect(flow?.message).toMatch(/the browser \(true\) did not reach the redirect_uri within 0.3 s/);
+  });
+
+  it('says which clients break in a failure', async () => {
+    const results = await verdicts('no-s256');
+    expect(results.find((r) => r.id === 'authz/metadata/pkce-s256')?.message).toMatch(/breaks: every MCP client/);
+  });
+});
+
+describe('authorization server checks on oauth2-mock-server (a pre-registered client)', () => {
+  const judged = async (pkceVerifierOnly: boolean) => {
+    const m = await startMock(pkceVerifierOnly);
+    running.push(m);
+    return notPassing(
+      judgeAuthz(await probe({ issuer: m.issuer, clientId: 'mcp-client', timeoutMs: 5000, browserMs: 5000 })),
+    );
+  };
+
+  it('as it comes: no client ID metadata documents, a code without PKCE, a code redeemed without its verifier, no audience', async () => {
+    expect(await judged(false)).toEqual({
+      'authz/registration/cimd': 'warn',
+      'authz/pkce/required': 'fail',
+      'authz/pkce/verifier': 'fail',
+      'authz/resource/audience': 'warn',
+    });
+  });
+
+  it('hooked to leave its verifier alone as its one fault: only authz/pkce/verifier fails', async () => {
+    // It has no client ID metadata documents either: a SHOULD, so a warning beside the one failure.
+    expect(await judged(true)).toEqual({ 'authz/registration/cimd': 'warn', 'authz/pkce/verifier': 'fail' });
+  });
+});
