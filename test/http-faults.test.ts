@@ -32,12 +32,21 @@ const notPassing = (r: Report) =>
 
 type FaultyApp = Awaited<ReturnType<typeof createFaultyHttpApp>> & { http: Server };
 
-/** Runs the suite in `revision` against the faulty app with `fault` on, served here until the run ends. */
-async function run(fault: string, revision: string): Promise<Report> {
+/**
+ * Runs the suite in `revision` against the faulty app with `fault` on, served here until the run ends; `change` alters
+ * the app first, and `only` narrows the run.
+ */
+async function run(
+  fault: string,
+  revision: string,
+  change?: (app: FaultyApp) => void,
+  only?: string[],
+): Promise<Report> {
   // createHttpServer adds `http` after building the app object, which the type inferred from JavaScript does not see.
   const app = (await createFaultyHttpApp([fault], {
     revision: revision === STATELESS_REVISION ? revision : undefined,
   })) as FaultyApp;
+  change?.(app);
   await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
   try {
     const { port } = app.http.address() as AddressInfo;
@@ -46,6 +55,7 @@ async function run(fault: string, revision: string): Promise<Report> {
       revision: revision as ConformanceOptions['revision'],
       seed: 7,
       runs: 10,
+      only,
     });
   } finally {
     app.http.closeAllConnections();
@@ -63,6 +73,25 @@ describe.concurrent('each HTTP fault trips exactly the check that targets it', (
       expect(notPassing(await run(fault, '2025-11-25'))).toEqual([`${check}: ${status}`, ...also].sort());
     });
   }
+});
+
+// The reference server closes no stream early, so sse-retry skips there: its pass is shown on the polling fault's
+// server once its priming event carries the retry field the SHOULD asks for.
+it('passes transport/http/sse-retry on a server that closes a stream early with a retry field', async () => {
+  const report = await run(
+    'poll-no-retry',
+    '2025-11-25',
+    (app) => {
+      const prime = app.prime.bind(app);
+      app.prime = (res, session) => {
+        prime(res, session);
+        res.write('retry: 500\n\n');
+      };
+    },
+    ['transport/http/sse-retry'],
+  );
+  const check = report.checks.find((c) => c.id === 'transport/http/sse-retry');
+  expect([check?.status, check?.message]).toEqual(['pass', expect.stringMatching(/after retry 500 ms/)]);
 });
 
 describe.concurrent('each stateless HTTP fault trips exactly the check that targets it', () => {

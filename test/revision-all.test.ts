@@ -5,6 +5,9 @@ import { runConformance, type Serve, verdict } from '../src/index.js';
 import type { Report } from '../src/schema/generated/report.js';
 import { createServer, serveStreams } from '../examples/reference-server/mcp.mjs';
 import { createFaultyServer } from './fixtures/servers/faulty-server.mjs';
+import { createHttpServer } from '../examples/reference-server/http.mjs';
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 
 /** The reference server on the initialize wire only (its default): server/discover is an unknown method (-32601). */
 const legacyOnly: Serve = (streams) => serveStreams(createServer(), streams);
@@ -44,6 +47,23 @@ describe.concurrent('--revision all', () => {
     );
     expect(of(report, '2025-11-25').get('lifecycle/initialize/result')?.status).toBe('pass');
     expect(verdict(report)).toBe('pass');
+  });
+
+  it('reports 2026-07-28 as not spoken on a legacy HTTP server that wants a session (-32000, 400), and passes', async () => {
+    // createHttpServer adds `http` after building the app, which the type inferred from JavaScript does not see.
+    const app = createHttpServer({}) as unknown as { http: Server };
+    await new Promise<void>((resolve) => app.http.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = app.http.address() as AddressInfo;
+      const report = await runConformance({ ...QUICK, target: `http://127.0.0.1:${port}/mcp`, revision: 'all' });
+      expect(of(report, '2026-07-28').get('stateless/discover/result')?.message).toMatch(
+        /^the server does not speak 2026-07-28: server\/discover was answered with the error \{"code":-32000/,
+      );
+      expect(verdict(report)).toBe('pass');
+    } finally {
+      app.http.closeAllConnections();
+      await new Promise((resolve) => app.http.close(resolve));
+    }
   });
 
   it('still fails 2026-07-28 named alone', async () => {

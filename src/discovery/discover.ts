@@ -35,7 +35,8 @@ export function eraRefusal(result: Record<string, unknown>, revision: string): s
 
 /**
  * Why a failed handshake shows that the server does not speak `revision` at all, rather than that it speaks it badly:
- * server/discover unknown (-32601) or listing other versions, or initialize of a legacy revision refused with an
+ * server/discover unknown (-32601), refused as a legacy HTTP server refuses a request without a session (-32000), or
+ * listing other versions, or initialize of a legacy revision refused with an
  * error. Undefined for any other failure (no answer, a malformed one, a crash).
  */
 export function unspokenBy(err: unknown, revision: string): string | undefined {
@@ -43,7 +44,10 @@ export function unspokenBy(err: unknown, revision: string): string | undefined {
   if (!(err instanceof DiscoveryError) || !isObject(err.answer)) return undefined;
   const answer = JSON.stringify(err.answer);
   if (revision !== STATELESS_REVISION) return `initialize at ${revision} was answered with the error ${answer}`;
-  return err.answer.code === -32601 ? `server/discover was answered with the error ${answer}` : undefined;
+  // A legacy Streamable HTTP server refuses a request without a session as implementation-defined -32000 (with 400).
+  return err.answer.code === -32601 || err.answer.code === -32000
+    ? `server/discover was answered with the error ${answer}`
+    : undefined;
 }
 
 /** The id of the check that owns the handshake of a revision's wire. */
