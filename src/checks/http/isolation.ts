@@ -1,7 +1,8 @@
 // Two Streamable HTTP sessions of one server at once (requirements §1.5): what one session asks for must not reach,
 // or change, the other. A server that shares one MCP server object, one notification target or one log level between
 // its sessions sends session A's notifications on session B's streams; this probe makes them observable.
-import { type CheckContext, type CheckDef, type Outcome, pass, skip, warn } from '../kit/check.js';
+import { type CheckContext, type CheckDef, type Outcome, fail, pass, skip, warn } from '../kit/check.js';
+import { nextToken, probeRun } from '../conversation/probe.js';
 import { requirement } from '../kit/requirement.js';
 import { NO_SESSIONS, SENDING, httpOf, isResponse, messagesOf, ping, probeSession, said } from '../kit/http.js';
 import type { HttpOutcome } from '../../transport/http-base.js';
@@ -26,6 +27,9 @@ function foreign(m: unknown): string | undefined {
     return `a log at level ${JSON.stringify(m.params.level)}, below the "${B_LEVEL}" session B set (session A set "debug")`;
   return undefined;
 }
+
+/** The id of progress-isolation's two calls (test/fixtures/servers/faulty-http-server.mjs holds those back). */
+const PROGRESS_ID = 'mcp-conformance-progress-isolation';
 
 /** Rounds of colliding requests: a server that shares one stream table answers one round right only by luck of timing. */
 const ROUNDS = 3;
@@ -149,6 +153,73 @@ export const HTTP_ISOLATION_CHECKS: CheckDef[] = [
           actual: crossed,
         });
       return pass(`${what}, ${ROUNDS} rounds: each stream carried its own request's response`);
+    },
+  },
+  {
+    id: 'transport/http/progress-isolation',
+    title: "Progress of one client's tool call reaches that client alone",
+    requirement: requirement(
+      'prog.token-known',
+      'MUST',
+      'basic/utilities/progress#behavior-requirements',
+      'Progress notifications MUST only reference tokens that were provided in an active request',
+    ),
+    transport: 'http',
+    revisions: [...SCHEMA_REVISIONS],
+    fresh: true,
+    elsewhere: true,
+    slowWork: true,
+    async run(ctx): Promise<Outcome> {
+      // The run's progress probe found which callable tools report progress (the tool-call policy applied there).
+      const { traces } = await (await probeRun(ctx)).done;
+      const tool = traces.find((t) => t.method === 'tools/call' && t.progress.length > 0 && t.reply && !t.timedOut);
+      if (!tool) return skip('no tool the run may call reported progress in the progress probe');
+      const two = await twoClients(ctx);
+      if (!('clients' in two)) return two;
+      const { http, clients } = two;
+      const tokens = clients.map(() => nextToken());
+      // One id for both: a server that keys requests in flight by the id alone sends one call's progress to the other.
+      // The stateless wire's clients are told apart by nothing, so there each has its own id (the reference server
+      // keys slow work by id there).
+      const ids = clients.map((_, i) =>
+        ctx.profile.revision === STATELESS_REVISION ? `${PROGRESS_ID}-${'AB'[i]}` : PROGRESS_ID,
+      );
+      const outcomes = await atOnce(
+        ctx,
+        http,
+        clients,
+        clients.map((c, i) =>
+          c.body(ids[i]!, 'tools/call', {
+            ...tool.params,
+            _meta: { progressToken: tokens[i] },
+          }),
+        ),
+        tokens.map(
+          (t, i) => `client ${'AB'[i]}: ${tool.label} with id ${ids[i]} and progressToken ${JSON.stringify(t)}`,
+        ),
+      );
+      await Promise.all(clients.map((c) => c.end()));
+      const progress = outcomes.map((o) =>
+        messagesOf(o).filter((m) => isObject(m) && m.method === 'notifications/progress' && isObject(m.params)),
+      ) as { params: Record<string, unknown> }[][];
+      const leaks = progress.flatMap((ms, i) =>
+        ms
+          .filter((m) => m.params.progressToken === tokens[1 - i])
+          .map((m) => ({ client: 'AB'[i], own: tokens[i], progress: m.params })),
+      );
+      const what = `${tool.label} called at once by two clients, with progressToken ${tokens.map((t) => JSON.stringify(t)).join(' and ')}`;
+      if (leaks.length > 0)
+        return fail(
+          `${what}: ${leaks.length} progress notification(s) reached the client that did not send its token`,
+          {
+            expected: "on each client's stream, progress for its own token only",
+            actual: leaks,
+          },
+        );
+      if (progress.every((ms) => ms.length === 0)) return skip(`${what}: neither call reported progress this time`);
+      return pass(
+        `${what}: ${progress.map((ms, i) => `${ms.length} on ${'AB'[i]}'s stream`).join(', ')}, each for its own token`,
+      );
     },
   },
   {
