@@ -44,6 +44,17 @@ describe('list', () => {
     expect(first.split(': ')[1].split(', ')).toEqual(expect.arrayContaining(['tools', 'transport', 'schema']));
     expect((await cliHere(['list'])).stdout).not.toContain('Server scenarios');
   });
+
+  it('--authorization lists the checks of the authorization command, each with its level and requirement', async () => {
+    const r = await cliHere(['list', '--authorization', '--only', 'authz/pkce/*']);
+    expect(r.exitCode).toBe(0);
+    const rows = r.stdout.trim().split('\n');
+    expect(rows.slice(1, -1).map((l) => l.split(/\s{2,}/).slice(0, 3))).toEqual([
+      ['authz/pkce/required', 'MUST', 'authz.pkce.required'],
+      ['authz/pkce/verifier', 'MUST', 'authz.pkce.verifier'],
+    ]);
+    expect(rows.at(-1)).toMatch(/^2 authorization-server checks/);
+  });
 });
 
 describe('translateOfficial', () => {

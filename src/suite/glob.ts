@@ -7,6 +7,10 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${body}$`);
 }
 
+/** Whether --only (any glob, when given) and --skip (none) select a check id. */
+export const selects = (id: string, only?: readonly string[], skip?: readonly string[]): boolean =>
+  (!only?.length || only.some((g) => globToRegExp(g).test(id))) && !skip?.some((g) => globToRegExp(g).test(id));
+
 /** What --help and errors say of a glob's stars. */
 export const GLOB_RULE = '`*` stays within one segment of an id and does not cross `/`; `**` does';
 

@@ -314,7 +314,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.token.refresh-rotation',
       'MUST',
       MCP_AUTH('token-theft'),
-      '"For public clients, authorization servers MUST rotate refresh tokens as described in OAuth 2.1 Section 4.3.1 "Token Endpoint Extension""',
+      '"For public clients, authorization servers MUST rotate refresh tokens as described in OAuth 2.1 Section 4.3.1 "Token Endpoint Extension"."; OAuth 2.1 §4.3.1: "Authorization servers MUST utilize one of these methods to detect refresh token replay by malicious actors for public clients"; its refresh token rotation: "The previous refresh token is invalidated but information about the relationship is retained by the authorization server."',
     ),
     breaks: 'no client fails; a leaked refresh token of a public MCP client stays usable for as long as it lives',
     judge: (r) => {
@@ -328,7 +328,16 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
         });
       if (r.client?.authMethod !== 'none') return pass(`${said(a)} (a confidential client: rotation is not required)`);
       const fresh = a.json?.refresh_token;
-      if (typeof fresh === 'string' && fresh !== old) return pass(`${said(a)} with a new refresh_token`);
+      const reuse = r.refreshReuse;
+      if (reuse && issuedToken(reuse))
+        return fail(`the replaced refresh token, used again, still got an access token: ${said(reuse)}`, {
+          expected: 'the replaced refresh token refused (400 invalid_grant)',
+          actual: { status: reuse.status, body: reuse.json ?? null },
+        });
+      if (typeof fresh === 'string' && fresh !== old)
+        return pass(
+          `${said(a)} with a new refresh_token${reuse ? `; the replaced one, used again → ${said(reuse)}` : ''}`,
+        );
       return fail(
         `the refresh grant of a public client ${fresh === undefined ? 'gave no new refresh_token' : 'gave the same refresh_token back'}`,
         {

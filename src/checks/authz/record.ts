@@ -72,6 +72,8 @@ export interface AuthzRecord {
   };
   /** The refresh grant with the good round's refresh token, when it issued one. */
   refresh?: Answer;
+  /** The refresh grant with that refresh token again, once the refresh replaced it (made last: it may revoke the grant). */
+  refreshReuse?: Answer;
   /** A token request with a code the server never issued. */
   bogusCode?: Answer;
 }

@@ -1,6 +1,8 @@
 // `mcp-conformance authorization --url ISSUER`: judges an authorization server as MCP clients need it, and writes the
 // same reports as the other sides.
 import { parseArgs } from 'node:util';
+import { baselineAdvice } from '../../baseline/advice.js';
+import { applyBaseline, loadBaseline } from '../../baseline/baseline.js';
 import { DEFAULTS } from '../../config/defaults.js';
 import { renderConsole } from '../../report/console.js';
 import { checkFolder } from '../../report/output.js';
@@ -27,6 +29,7 @@ Options:
   --only GLOB             Only checks whose id matches (repeatable)
   --skip GLOB             Skip checks whose id matches (repeatable)
   --out DIR               Folder for the reports (default ${DEFAULTS.out})
+  --expected-failures F   Baseline of expected failures (entries with on: are for server runs, not this one)
   --strict                SHOULD violations fail instead of warn
   -h, --help              Show this help`;
 
@@ -58,8 +61,9 @@ export async function authorizationCommand(argv: string[]): Promise<number> {
     throw new UsageError(`--port takes a port number, not ${JSON.stringify(values.port)}`);
   const out = values.out ?? DEFAULTS.out;
   await checkFolder(out, `reports folder ${out}`);
+  const baseline = values['expected-failures'] ? await loadBaseline(values['expected-failures']) : undefined;
   const { runAuthorizationConformance } = await import('../../run/authz/run.js');
-  const report = await runAuthorizationConformance({
+  let report = await runAuthorizationConformance({
     // An issuer without a path is written without the slash a URL gets (RFC 8414 §2 compares it as a string).
     issuer: new URL(values.url).pathname === '/' ? values.url.replace(/\/$/, '') : values.url,
     clientId: values['client-id'],
@@ -74,12 +78,14 @@ export async function authorizationCommand(argv: string[]): Promise<number> {
     skip: values.skip,
     strict: values.strict,
   });
+  // An authorization server has no revision or transport of its own: an entry limited to runs (on:) is not for it.
+  if (baseline) report = { ...report, checks: applyBaseline(report.checks, baseline, { revision: '' }) };
   const written = await writeReports(report, out);
   process.stdout.write(
     renderConsole(report, {
       color: process.stdout.isTTY === true,
       paths: Object.values(written).filter((p): p is string => typeof p === 'string'),
-    }),
+    }) + (baseline ? `\n${baselineAdvice(report, baseline, false)}` : ''),
   );
   return exitCodeFor(report);
 }
@@ -100,6 +106,7 @@ function parse(args: string[]) {
       only: { type: 'string', multiple: true },
       skip: { type: 'string', multiple: true },
       out: { type: 'string' },
+      'expected-failures': { type: 'string' },
       strict: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },

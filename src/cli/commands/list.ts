@@ -1,7 +1,7 @@
 import type { CheckDef } from '../../checks/kit/check.js';
 import type { FrameRule } from '../../checks/kit/frame-rule.js';
 import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
-import { globToRegExp } from '../../suite/glob.js';
+import { selects } from '../../suite/glob.js';
 import { loadSuite } from '../../suite/suite.js';
 import { parseCli } from '../options.js';
 
@@ -27,10 +27,12 @@ function needsOf(
 
 /**
  * `mcp-conformance list [--server] [--cases DIR] [--only ID] [--skip ID]`: every check with its id, level, requirement
- * and what it needs (`--server`: the server scenarios first); `list --client`: every client scenario, then every client-side check.
+ * and what it needs (`--server`: the server scenarios first); `list --client`: every client scenario, then every client-side check;
+ * `list --authorization`: the checks of `mcp-conformance authorization`.
  */
 export async function listCommand(argv: string[]): Promise<number> {
   if (argv.includes('--client')) return listClient(argv.filter((a) => a !== '--client'));
+  if (argv.includes('--authorization')) return listAuthorization(argv.filter((a) => a !== '--authorization'));
   const { cases, only, skip } = parseCli(argv.filter((a) => a !== '--server')).options;
   const { checks, frameRules } = await loadSuite({ caseDirs: cases, only, skip });
   const rows = [
@@ -80,10 +82,7 @@ async function listClient(argv: string[]): Promise<number> {
     ...AUTH_SCENARIOS.map((s) => [s.name, s.tier, s.revisions.join(', '), s.description]),
   ];
   scenarios.unshift(['scenario', 'tier', 'revisions', 'what it asks of the client']);
-  const checks = [...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS].filter(
-    (c) =>
-      (!only?.length || only.some((g) => globToRegExp(g).test(c.id))) && !skip?.some((g) => globToRegExp(g).test(c.id)),
-  );
+  const checks = [...CLIENT_CHECKS, ...CLIENT_AUTH_CHECKS].filter((c) => selects(c.id, only, skip));
   const lines = [
     ...table(scenarios),
     '',
@@ -93,6 +92,20 @@ async function listClient(argv: string[]): Promise<number> {
     ]),
     `${CLIENT_SCENARIOS.length} MCP scenarios (tier core), ${AUTH_SCENARIOS.length} authorization scenarios (auth/…, run with --auth or by name); ${checks.length} client-side checks`,
   ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+  return 0;
+}
+
+/** `list --authorization`: the checks `mcp-conformance authorization --url ISSUER` runs on an authorization server. */
+async function listAuthorization(argv: string[]): Promise<number> {
+  const { only, skip } = parseCli(argv).options;
+  const { AUTHZ_CHECKS } = await import('../../checks/authz/checks.js');
+  const checks = AUTHZ_CHECKS.filter((c) => selects(c.id, only, skip));
+  const lines = table([
+    ['check', 'level', 'requirement', 'title'],
+    ...checks.map((c) => [c.id, c.requirement.level, c.requirement.id, c.title]),
+  ]);
+  lines.push(`${checks.length} authorization-server checks (mcp-conformance authorization --url ISSUER runs them)`);
   process.stdout.write(`${lines.join('\n')}\n`);
   return 0;
 }

@@ -187,6 +187,10 @@ export async function probe(options: ProbeOptions): Promise<AuthzRecord> {
       code: NEVER_ISSUED,
       code_verifier: b64url(randomBytes(32)),
     });
+    // The replaced refresh token again, last: a server that detects the replay revokes the whole grant (OAuth 2.1 §4.3.1).
+    const fresh = record.refresh?.json?.refresh_token;
+    if (typeof refreshToken === 'string' && typeof fresh === 'string' && fresh !== refreshToken)
+      record.refreshReuse = await token({ grant_type: 'refresh_token', refresh_token: refreshToken, resource });
     return record;
   } finally {
     await callback.close();

@@ -4,7 +4,7 @@ import { AUTHZ_CHECKS } from '../../checks/authz/checks.js';
 import type { AuthzRecord } from '../../checks/authz/record.js';
 import type { CheckResult, Report } from '../../schema/generated/report.js';
 import { summarize } from '../../report/summary.js';
-import { globToRegExp } from '../../suite/glob.js';
+import { selects } from '../../suite/glob.js';
 import { redact } from '../../transport/secrets.js';
 import { TOOL } from '../../version.js';
 import { checkResult } from '../result.js';
@@ -21,11 +21,7 @@ export function judgeAuthz(
   record: AuthzRecord,
   options: Pick<AuthzRunOptions, 'only' | 'skip' | 'strict'> = {},
 ): CheckResult[] {
-  return AUTHZ_CHECKS.filter(
-    (c) =>
-      (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
-      !options.skip?.some((g) => globToRegExp(g).test(c.id)),
-  ).map((def) => {
+  return AUTHZ_CHECKS.filter((c) => selects(c.id, options.only, options.skip)).map((def) => {
     const t0 = performance.now();
     let o = def.judge(record);
     if (o.status === 'fail' || o.status === 'warn') o = { ...o, message: `${o.message} — breaks: ${def.breaks}` };
@@ -43,6 +39,8 @@ function secretsOf(record: AuthzRecord): string[] {
     record.registration?.json?.registration_access_token,
     record.refresh?.json?.access_token,
     record.refresh?.json?.refresh_token,
+    record.refreshReuse?.json?.access_token,
+    record.refreshReuse?.json?.refresh_token,
     ...rounds.flatMap((r) => [
       r?.authorized.redirect?.searchParams.get('code'),
       r?.token?.json?.access_token,

@@ -8,7 +8,7 @@ import { type ClientCheckDef, type ScenarioRecord, appliesTo, where } from '../.
 import { citing } from '../../checks/kit/requirement.js';
 import type { CheckResult, Report } from '../../schema/generated/report.js';
 import { summarize } from '../../report/summary.js';
-import { globToRegExp, nearestName } from '../../suite/glob.js';
+import { nearestName, selects } from '../../suite/glob.js';
 import { type ClientExit, runClientProcess } from '../../transport/client-process.js';
 import { Conversation, STATELESS } from '../../transport/test-server/conversation.js';
 import { httpTestServer } from '../../transport/test-server/endpoint.js';
@@ -395,10 +395,8 @@ export async function runClientConformance(options: ClientRunOptions): Promise<R
     ),
   ];
   records.push(...(await sideBySide(jobs, widthOf(options), options.signal)).flat());
-  const selected = [...CLIENT_CHECKS, ...(records.some((r) => r.auth) ? CLIENT_AUTH_CHECKS : [])].filter(
-    (c) =>
-      (!options.only?.length || options.only.some((g) => globToRegExp(g).test(c.id))) &&
-      !options.skip?.some((g) => globToRegExp(g).test(c.id)),
+  const selected = [...CLIENT_CHECKS, ...(records.some((r) => r.auth) ? CLIENT_AUTH_CHECKS : [])].filter((c) =>
+    selects(c.id, options.only, options.skip),
   );
   let checks = judge(selected, records);
   // A client that made no request at all, in any scenario: every check is a harness error. One that made some (a flow
