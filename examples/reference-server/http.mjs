@@ -372,17 +372,52 @@ export function createHttpServer({ revision } = {}) {
       // A legacy initialize gets the core's -32022 naming the supported versions, not a header complaint.
       const mismatch = msg.method === 'initialize' ? null : this.headerProblem(req, msg);
       if (mismatch) return json(res, 400, errorResponse(msg.id, HEADER_MISMATCH, `Header mismatch: ${mismatch}`));
+      // Every stateless client has ids of its own, and all share this core: it sees a request under an id unique here,
+      // and what it sends goes out under the client's id again.
+      const own = this.inward(msg);
       this.coreSink = [];
-      const response = this.core.handleMessage(msg);
-      const messages = [...this.coreSink, ...(response === null ? [] : [response])];
+      const response = this.core.handleMessage(own);
+      const messages = [...this.coreSink, ...(response === null ? [] : [response])].map((m) => this.outward(m));
       this.coreSink = null;
       // No response yet: a subscriptions/listen request, answered only with notifications for as long as it lasts, or
       // slow work, answered on its stream when done.
-      if (response === null)
+      if (response === null) {
+        res.on('close', () => this.inFlight.delete(own.id));
         return msg.method === 'subscriptions/listen'
-          ? this.listen(res, msg.id, messages)
-          : this.working07(res, msg, messages);
-      this.answer(res, this.statusOf(msg, response), messages);
+          ? this.listen(res, own.id, messages)
+          : this.working07(res, own, messages);
+      }
+      this.inFlight.delete(own.id);
+      this.answer(res, this.statusOf(msg, this.outward(response)), messages);
+    },
+
+    /** The client's id and progressToken of each stateless request the core is handling, by the id it sees. */
+    inFlight: new Map(),
+    lastInternal: 0,
+
+    /** A stateless request as the core sees it: under an id unique here, which is its progressToken too when it has one. */
+    inward(msg) {
+      const id = `mcp-reference-${++this.lastInternal}`;
+      const meta = isObject(msg.params?._meta) ? msg.params._meta : undefined;
+      this.inFlight.set(id, { id: msg.id, token: meta?.progressToken });
+      if (meta?.progressToken === undefined) return { ...msg, id };
+      return { ...msg, id, params: { ...msg.params, _meta: { ...meta, progressToken: id } } };
+    },
+
+    /** A message of the core as its client sees it: the client's id, progressToken and subscription id again. */
+    outward(message) {
+      const params = isObject(message.params) ? message.params : undefined;
+      const subscription = params?._meta?.[META.subscriptionId];
+      const mine = (key) => (typeof key === 'string' ? this.inFlight.get(key) : undefined);
+      if ('id' in message && mine(message.id)) return { ...message, id: mine(message.id).id };
+      if (mine(params?.progressToken))
+        return { ...message, params: { ...params, progressToken: mine(params.progressToken).token } };
+      if (mine(subscription))
+        return {
+          ...message,
+          params: { ...params, _meta: { ...params._meta, [META.subscriptionId]: mine(subscription).id } },
+        };
+      return message;
     },
 
     post(req, res, text) {
@@ -477,11 +512,12 @@ export function createHttpServer({ revision } = {}) {
     app.core.send = (message) => {
       const stream = app.listenStreams.get(JSON.stringify(message.params?._meta?.[META.subscriptionId]));
       const work = app.coreSink ? undefined : app.workStreamOf(message);
-      if (stream) stream.write(`data: ${JSON.stringify(message)}\n\n`);
+      if (stream) stream.write(`data: ${JSON.stringify(app.outward(message))}\n\n`);
       else if (work) {
-        work.res.write(`data: ${JSON.stringify(message)}\n\n`);
+        work.res.write(`data: ${JSON.stringify(app.outward(message))}\n\n`);
         if ('id' in message) {
           app.workStreams.delete(JSON.stringify(message.id));
+          app.inFlight.delete(message.id);
           work.res.end();
         }
       } else app.coreSink?.push(message);

@@ -179,11 +179,8 @@ export const HTTP_ISOLATION_CHECKS: CheckDef[] = [
       const { http, clients } = two;
       const tokens = clients.map(() => nextToken());
       // One id for both: a server that keys requests in flight by the id alone sends one call's progress to the other.
-      // The stateless wire's clients are told apart by nothing, so there each has its own id (the reference server
-      // keys slow work by id there).
-      const ids = clients.map((_, i) =>
-        ctx.profile.revision === STATELESS_REVISION ? `${PROGRESS_ID}-${'AB'[i]}` : PROGRESS_ID,
-      );
+      // On the stateless wire too, where every client's ids are its own and nothing else tells two clients apart.
+      const ids = clients.map(() => PROGRESS_ID);
       const outcomes = await atOnce(
         ctx,
         http,
