@@ -127,6 +127,13 @@ export const STATELESS_CHECKS: CheckDef[] = [
       // which HeaderMismatch answers as rightly (streamable-http#server-validation).
       if (session.transport instanceof HttpTransport && errorOf(reply)?.code === -32020)
         return pass(`${what} → -32020 (its MCP-Protocol-Version header names a version the body lacks)`);
+      // Without its version a request may be read as one of an earlier revision, where server/discover is unknown
+      // (or, over HTTP, needs a session): a server that speaks both eras cannot be held to the stateless answer.
+      const code = errorOf(reply)?.code;
+      if (ctx.profile.spoken?.includes(REVISIONS[0]) && (code === -32601 || code === -32000))
+        return skip(
+          `${what} → ${code}: the server speaks the initialize wire too, and took it for a request of that wire`,
+        );
       return expectCode(reply, -32602, what, 'fail');
     },
   },

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { callableTools } from '../../generate/tool-policy.js';
 import { promptArgumentsSchema, schemaArbitraries } from '../../generate/schema-arbitrary.js';
 import { STATELESS_REVISION } from '../../schema/validators.js';
-import type { Reply } from '../../session/session.js';
+import { type Reply, RequestTimeout } from '../../session/session.js';
 import {
   type CheckContext,
   type Outcome,
@@ -222,8 +222,14 @@ export function askings(ctx: CheckContext): Promise<Asking[] | string> {
     else if (first?.resultType === 'input_required')
       found.push({ what: probe.tool, first, call: toolCall(ctx, probe) });
     else why.push(`${probe.tool} did not ask for input when its capabilities were declared (see stateless/mrtr/retry)`);
+    // A prompt that went unanswered is stateless/mrtr/retry-prompt's finding (it owns the probe): one fault, one finding.
     const prompts =
-      ctx.profile.capabilities.prompts === undefined ? undeclaredCapability('prompts') : await promptProbes(ctx);
+      ctx.profile.capabilities.prompts === undefined
+        ? undeclaredCapability('prompts')
+        : await promptProbes(ctx).catch((err: unknown) => {
+            if (!(err instanceof RequestTimeout)) throw err;
+            return `the prompt probe had no answer to ${err.method} within --timeout (see stateless/mrtr/retry-prompt)`;
+          });
     if (typeof prompts === 'string') why.push(prompts);
     else
       for (const { prompt, arguments: args, asked } of prompts)
