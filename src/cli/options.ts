@@ -28,6 +28,10 @@ function seconds(value: string, flag: string): number {
   return n;
 }
 
+/** A flag's seconds, or `fallback` when it was not given. */
+export const secondsOr = (value: string | undefined, flag: string, fallback: number): number =>
+  value === undefined ? fallback : seconds(value, flag);
+
 function integer(min: number) {
   return (value: string, flag: string): number => {
     const n = Number(value);

@@ -8,7 +8,7 @@ import { renderConsole } from '../../report/console.js';
 import { checkFolder } from '../../report/output.js';
 import { writeReports } from '../../report/write.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { UsageError } from '../options.js';
+import { secondsOr, UsageError } from '../options.js';
 
 export const AUTHORIZATION_USAGE = `Usage: mcp-conformance authorization --url ISSUER [options]
 
@@ -32,14 +32,6 @@ Options:
   --expected-failures F   Baseline of expected failures (entries with on: are for server runs, not this one)
   --strict                SHOULD violations fail instead of warn
   -h, --help              Show this help`;
-
-const seconds = (v: string | undefined, flag: string, fallback: number): number => {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new UsageError(`--${flag} takes a positive number of seconds, not ${JSON.stringify(v)}`);
-  return n;
-};
 
 export async function authorizationCommand(argv: string[]): Promise<number> {
   let values: ReturnType<typeof parse>['values'];
@@ -72,8 +64,8 @@ export async function authorizationCommand(argv: string[]): Promise<number> {
     scope: values.scope,
     browser: process.env.BROWSER || undefined,
     redirectPort: port,
-    timeoutMs: seconds(values.timeout, 'timeout', 10) * 1000,
-    browserMs: seconds(values['browser-timeout'], 'browser-timeout', 120) * 1000,
+    timeoutMs: secondsOr(values.timeout, 'timeout', 10) * 1000,
+    browserMs: secondsOr(values['browser-timeout'], 'browser-timeout', 120) * 1000,
     only: values.only,
     skip: values.skip,
     strict: values.strict,

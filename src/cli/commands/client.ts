@@ -9,7 +9,7 @@ import { writeReports } from '../../report/write.js';
 import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
 import type { ScenarioRecord } from '../../checks/kit/client-check.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { UsageError } from '../options.js';
+import { secondsOr, UsageError } from '../options.js';
 
 export const CLIENT_USAGE = `Usage: mcp-conformance client [options] -- <client command…>
 
@@ -35,14 +35,6 @@ Options:
   --expected-failures F   Baseline of expected failures
   --strict                SHOULD violations fail instead of warn
   -h, --help              Show this help`;
-
-const positive = (v: string | undefined, flag: string, fallback: number): number => {
-  if (v === undefined) return fallback;
-  const n = Number(v);
-  if (!Number.isFinite(n) || n <= 0)
-    throw new UsageError(`--${flag} takes a positive number of seconds, not ${JSON.stringify(v)}`);
-  return n;
-};
 
 const count = (v: string, flag: string): number => {
   const n = Number(v);
@@ -88,8 +80,8 @@ export async function clientCommand(
       scenarios: values.scenario,
       only: values.only,
       skip: values.skip,
-      timeoutMs: positive(values.timeout, 'timeout', 5) * 1000,
-      scenarioMs: positive(values['scenario-timeout'], 'scenario-timeout', 10) * 1000,
+      timeoutMs: secondsOr(values.timeout, 'timeout', 5) * 1000,
+      scenarioMs: secondsOr(values['scenario-timeout'], 'scenario-timeout', 10) * 1000,
       seed: values.seed === undefined ? Date.now() % 2 ** 31 : Number(values.seed),
       strict: values.strict,
       ...(values['max-starts'] !== undefined && { maxClients: count(values['max-starts'], 'max-starts') }),
