@@ -16,6 +16,8 @@ const VARYING = [
   [/^\d+ ([a-z]+(?:\/[A-Za-z]+)*) request\(s\)/g, '<n> $1 request(s)'],
   [/\b\d+ declined, \d+ accepted\b/g, '<n> declined, <n> accepted'],
   [/\b\d+(?:\.\d+)? ?ms\b/g, '<ms>'],
+  // The port a served server listens on, as the origin checks name it.
+  [/\b(127\.0\.0\.1|localhost|evil\.example):\d+\b/g, '$1:<port>'],
   [/\(id [^)]*\) answered after \d+(?:\.\d+)? s/g, '(id <id>) answered after <s>'],
   // How many progress notifications came before --timeout gave up on a call.
   [/^\d+ (progress notification\(s\) for .*unanswered within --timeout)/gs, '<n> $1'],
