@@ -9,6 +9,8 @@ import { clientCommandOf, officialSide, requiredOf, serverAreaOf, translateOffic
 import { UsageError } from '../src/cli/options.js';
 import { officialCheck, serverScenarios, writeOfficialResults } from '../src/report/official-results.js';
 import type { CheckResult } from '../src/schema/generated/report.js';
+import { Transcript } from '../src/transcript.js';
+import { OUTPUT_CAP, runClientProcess } from '../src/transport/client-process.js';
 import { cliHere } from './helpers.js';
 
 const result = (id: string, status: CheckResult['status'], area = id.split('/')[0]): CheckResult => ({
@@ -122,6 +124,14 @@ describe('translateOfficial', () => {
     expect(line.argv[line.argv.indexOf('--scenario-timeout') + 1]).toBe('30');
   });
 
+  it('maps the client backcompat suite to the authorization scenarios of 2025-03-26 alone', () => {
+    const line = translateOfficial('client', ['--command', 'c', '--suite', 'backcompat']);
+    expect(line.argv.filter((_, i) => line.argv[i - 1] === '--scenario')).toEqual([
+      'auth/2025-03-26-oauth-metadata-backcompat',
+      'auth/2025-03-26-oauth-endpoint-fallback',
+    ]);
+  });
+
   it('runs a frozen requirement set: its scenarios at its revision, the unscored ones apart', () => {
     const client = translateOfficial('client', ['--command', 'c', '--requirements', '2025-11-25']);
     const names = client.argv.filter((_, i) => client.argv[i - 1] === '--scenario');
@@ -205,6 +215,47 @@ describe('the official results layout', () => {
     expect(checks.map((c: { id: string; status: string }) => `${c.id} ${c.status}`)).toEqual(['base-b FAILURE']);
     await writeOfficialResults(dir, 'client', [{ scenario: 'initialize', checks: [] }], 0);
     expect(await readdir(dir)).toContain('initialize-1970-01-01T00-00-00-000Z');
+    // A server's folder has its checks alone.
+    expect(await readdir(join(dir, 'server-base-2026-01-02T03-04-05-007Z'))).toEqual(['checks.json']);
+  });
+
+  it("writes the client's stdout.txt and stderr.txt beside each client scenario's checks.json", async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'official-'));
+    const client = join(dir, 'client.mjs');
+    await writeFile(client, "process.stdout.write('to stdout\\n');\nprocess.stderr.write('to stderr\\n');\n");
+    const out = join(dir, 'results');
+    const r = await cliHere([
+      'client',
+      '--command',
+      `${process.execPath} ${client}`,
+      '--scenario',
+      'initialize',
+      '--spec-version',
+      '2025-11-25',
+      '-o',
+      out,
+    ]);
+    const folders = (await readdir(out, { withFileTypes: true })).filter((d) => d.isDirectory());
+    expect(
+      folders.map((d) => d.name.replace(/-\d{4}-.*$/, '')),
+      r.stdout,
+    ).toEqual(['initialize']);
+    const folder = join(out, folders[0]!.name);
+    expect((await readdir(folder)).sort()).toEqual(['checks.json', 'stderr.txt', 'stdout.txt']);
+    expect(await readFile(join(folder, 'stdout.txt'), 'utf8')).toBe('to stdout\n');
+    expect(await readFile(join(folder, 'stderr.txt'), 'utf8')).toBe('to stderr\n');
+  });
+
+  it("keeps a flooding client's output up to its cap, and says how much more it wrote", async () => {
+    const exit = await runClientProcess({
+      command: process.execPath,
+      args: ['-e', `process.stdout.write('x'.repeat(${OUTPUT_CAP + 10}))`],
+      env: {},
+      budgetMs: 10_000,
+      transcript: new Transcript(),
+    });
+    expect(exit.output?.stdout).toBe(`${'x'.repeat(OUTPUT_CAP)}\n[10 more characters not kept]\n`);
+    expect(exit.output?.stderr).toBe('');
   });
 });
 

@@ -6,7 +6,7 @@ import { parseArgs } from 'node:util';
 import { SCENARIOS as AUTH_SCENARIOS } from '../auth/scenarios.js';
 import { CLIENT_SCENARIOS } from '../checks/client-side/scenarios.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { STATELESS_REVISION } from '../schema/revisions.js';
+import { REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { REQUIREMENT_SETS } from './official-requirements.js';
 import { UsageError } from './options.js';
 
@@ -134,6 +134,8 @@ const auth = (tier: string) => AUTH_SCENARIOS.filter((s) => s.tier === tier).map
 const mcp = CLIENT_SCENARIOS.map((s) => s.name);
 const draftOnly = CLIENT_SCENARIOS.filter((s) => s.revisions.every((r) => r === STATELESS_REVISION)).map((s) => s.name);
 const authNames = AUTH_SCENARIOS.map((s) => s.name);
+/** The authorization scenarios of the oldest revision alone (2025-03-26: before resource metadata). */
+const backcompat = AUTH_SCENARIOS.filter((s) => s.revisions.every((r) => r === REVISIONS.at(-1))).map((s) => s.name);
 
 /** What each official client suite selects, as our scenario names. */
 const CLIENT_SUITES: Record<string, () => string[]> = {
@@ -141,6 +143,7 @@ const CLIENT_SUITES: Record<string, () => string[]> = {
   core: () => [...mcp, ...auth('core')],
   auth: () => [...auth('core'), ...auth('draft')],
   extensions: () => auth('extension'),
+  backcompat: () => backcompat,
   metadata: () => authNames.filter((n) => n.startsWith('auth/metadata-')),
   'sep-835': () => authNames.filter((n) => n.startsWith('auth/scope-')),
   draft: () => [...draftOnly, ...auth('draft')],

@@ -1,10 +1,12 @@
 // The official conformance suite's results layout, written beside our reports so that a CI script written for it
 // (one that reads `<output-dir>/*/checks.json`) reads ours unchanged: one folder per scenario, named as the official
 // runner names it (`<scenario>-<time>` for a client, `server-<scenario>-<time>` for a server), holding its checks in
-// the official check shape. Our check id, requirement and sentence ride in each check's `details`.
+// the official check shape, and a client scenario's folder the client's stdout.txt and stderr.txt. Our check id,
+// requirement and sentence ride in each check's `details`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { CheckResult, Status } from '../schema/generated/report.js';
+import type { ClientOutput } from '../transport/client-process.js';
 
 /** The official runner's statuses. */
 export type OfficialStatus = 'SUCCESS' | 'FAILURE' | 'WARNING' | 'SKIPPED' | 'INFO';
@@ -26,6 +28,8 @@ export interface ScenarioResult {
   scenario: string;
   revision?: string;
   checks: OfficialCheck[];
+  /** A client scenario's: what the client process wrote. */
+  output?: ClientOutput;
 }
 
 /** A harness error is no verdict of ours, but the official runner has no such status: it reports a scenario that could not run as a FAILURE. */
@@ -85,8 +89,9 @@ export function serverScenarios(checks: readonly CheckResult[], timestamp: strin
 const folderTime = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-');
 
 /**
- * Writes one folder per scenario under `dir` with its checks.json; returns the folders. Each folder's time is a millisecond later than the one before, so that a scenario
- * run at two revisions gets two folders, as two official runs would.
+ * Writes one folder per scenario under `dir` with its checks.json (and a client's stdout.txt and stderr.txt, as the
+ * official runner writes them beside it); returns the folders. Each folder's time is a millisecond later than the one
+ * before, so that a scenario run at two revisions gets two folders, as two official runs would.
  */
 export async function writeOfficialResults(
   dir: string,
@@ -100,6 +105,10 @@ export async function writeOfficialResults(
     const folder = join(dir, name);
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'checks.json'), JSON.stringify(s.checks, null, 2));
+    if (s.output) {
+      await writeFile(join(folder, 'stdout.txt'), s.output.stdout);
+      await writeFile(join(folder, 'stderr.txt'), s.output.stderr);
+    }
     folders.push(folder);
   }
   return folders;

@@ -12,6 +12,13 @@ export interface ClientExit {
   /** It could not be started (e.g. no such command). */
   spawnError?: string;
   durationMs: number;
+  /** What it wrote, as written (the official results' stdout.txt and stderr.txt); a process's only. */
+  output?: ClientOutput;
+}
+
+export interface ClientOutput {
+  stdout: string;
+  stderr: string;
 }
 
 export interface ClientLaunch {
@@ -28,6 +35,10 @@ export interface ClientLaunch {
 
 /** Lines of output kept per stream are bounded by the transcript; a line longer than this is cut. */
 const LINE_CAP = 4096;
+/** Characters of output kept whole per stream: past them a flooding client's output is counted, not kept. */
+export const OUTPUT_CAP = 1 << 20;
+/** How long, once the client exited, its output may take to drain (a process it left may hold the pipes open). */
+const DRAIN_MS = 500;
 
 /** Starts the client and resolves when it exited, or was stopped at the end of its budget. */
 export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
@@ -48,6 +59,12 @@ export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
     }
     let stopped = false;
     let tree: number[] = [];
+    const output: ClientOutput = { stdout: '', stderr: '' };
+    const cut = { stdout: 0, stderr: 0 };
+    const kept = (): ClientOutput => {
+      const tail = (name: keyof ClientOutput) => (cut[name] ? `\n[${cut[name]} more characters not kept]\n` : '');
+      return { stdout: output.stdout + tail('stdout'), stderr: output.stderr + tail('stderr') };
+    };
     const pid = child.pid;
     const stop = (why: string) => {
       if (pid === undefined || stopped) return;
@@ -69,6 +86,9 @@ export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
       let rest = '';
       stream?.setEncoding('utf8');
       stream?.on('data', (chunk: string) => {
+        const room = Math.max(0, OUTPUT_CAP - output[name].length);
+        output[name] += chunk.slice(0, room);
+        cut[name] += Math.max(0, chunk.length - room);
         const lines = (rest + chunk).split('\n');
         rest = lines.pop() ?? '';
         if (rest.length > LINE_CAP) rest = rest.slice(0, LINE_CAP);
@@ -76,11 +96,20 @@ export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
       });
       stream?.on('end', () => rest && transcript.add('stderr', `${name}: ${rest}`));
     }
+    // 'exit' can come before the last of the output: 'close' comes after it.
+    const closed = new Promise<void>((done) => child.on('close', () => done()));
     child.on('error', (err) => {
       clearTimeout(timer);
       launch.signal?.removeEventListener('abort', onAbort);
       transcript.add('event', `could not start: ${err.message}`);
-      resolve({ code: null, signal: null, stopped, spawnError: err.message, durationMs: performance.now() - t0 });
+      resolve({
+        code: null,
+        signal: null,
+        stopped,
+        spawnError: err.message,
+        durationMs: performance.now() - t0,
+        output: kept(),
+      });
     });
     child.on('exit', async (code, signal) => {
       clearTimeout(timer);
@@ -88,8 +117,9 @@ export function runClientProcess(launch: ClientLaunch): Promise<ClientExit> {
       if (!stopped) await launch.settle?.();
       // What it left running (its process group, descendants found while it lived) goes too.
       if (pid !== undefined) killTree(pid, tree.filter(isAlive));
+      await Promise.race([closed, new Promise((done) => setTimeout(done, DRAIN_MS).unref())]);
       transcript.add('event', `exit code ${code} signal ${signal}`);
-      resolve({ code, signal, stopped, durationMs: performance.now() - t0 });
+      resolve({ code, signal, stopped, durationMs: performance.now() - t0, output: kept() });
     });
   });
 }

@@ -58,6 +58,12 @@ describe.concurrent('the official command line', () => {
     expect(checks.some((c) => c.status === 'SUCCESS')).toBe(true);
     expect(checks.filter((c) => c.status === 'FAILURE' || c.status === 'WARNING')).toEqual([]);
     expect(checks.every((c) => c.id === c.details.check.replaceAll('/', '-'))).toBe(true);
+    // The client's output beside its checks, as the official runner keeps it.
+    expect((await readdir(join(r.cwd, 'results', names[0]))).sort()).toEqual([
+      'checks.json',
+      'stderr.txt',
+      'stdout.txt',
+    ]);
     // Our reports are beside them.
     expect(JSON.parse(await readFile(join(r.cwd, 'results', 'report.json'), 'utf8')).client.scenarios).toHaveLength(1);
   });

@@ -86,7 +86,7 @@ async function readReport(out: string): Promise<Report | undefined> {
 
 /**
  * A client run's checks, scenario by scenario as the official runner judges them: each scenario's record judged
- * alone by the checks that apply to it.
+ * alone by the checks that apply to it, with the client's output of that scenario.
  */
 async function byScenario(records: readonly ScenarioRecord[], timestamp: string): Promise<ScenarioResult[]> {
   const { judge } = await import('../../run/client/run.js');
@@ -95,10 +95,18 @@ async function byScenario(records: readonly ScenarioRecord[], timestamp: string)
   const { appliesTo } = await import('../../checks/kit/client-check.js');
   return records.map((r) => {
     const defs = [...CLIENT_CHECKS, ...(r.auth ? CLIENT_AUTH_CHECKS : [])].filter((d) => appliesTo(d, r));
-    return {
+    const { output, spawnError } = r.exit;
+    const result: ScenarioResult = {
       scenario: r.scenario.name,
       revision: r.revision,
       checks: judge(defs, [r]).map((c) => officialCheck(c, timestamp, r.revision)),
+      // A client that could not start says why in its stderr.txt, as there.
+      output: {
+        stdout: output?.stdout ?? '',
+        stderr: `${output?.stderr ?? ''}${spawnError ? `could not start the client: ${spawnError}\n` : ''}`,
+      },
     };
+    // The tokens, codes and secrets an authorization scenario issued read *** here too, as in our report.
+    return r.auth ? r.auth.rig.log.hide(result) : result;
   });
 }
