@@ -45,7 +45,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.metadata.discovery',
       'MUST',
       MCP_AUTH('authorization-server-metadata-discovery'),
-      '"MCP authorization servers MUST provide at least one of the following discovery mechanisms: OAuth 2.0 Authorization Server Metadata (RFC8414); OpenID Connect Discovery 1.0"',
+      '"MCP authorization servers MUST provide at least one of the following discovery mechanisms:" followed by the list "OAuth 2.0 Authorization Server Metadata (RFC8414)", "OpenID Connect Discovery 1.0"',
     ),
     breaks: 'every MCP client: none finds the authorization and token endpoints',
     judge: (r) => {
@@ -113,8 +113,8 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
     requirement: requirement(
       'authz.registration.response',
       'MUST',
-      'https://datatracker.ietf.org/doc/html/rfc7591#section-3.2.1',
-      'RFC 7591 §3.2.1: "The server responds with an HTTP 201 Created status code and a body of type "application/json" with content as described in Section 3.2.1"; "client_id REQUIRED"',
+      'https://datatracker.ietf.org/doc/html/rfc7591#section-3.2',
+      'RFC 7591 §3.2: "The server responds with an HTTP 201 Created status code and a body of type "application/json" with content as described in Section 3.2.1."; §3.2.1, client_id: "REQUIRED. OAuth 2.0 client identifier string."',
     ),
     breaks:
       'MCP clients without a pre-registered client or a client ID metadata document: they register and get no client',
@@ -144,7 +144,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.registration.cimd',
       'SHOULD',
       MCP_AUTH('client-id-metadata-documents'),
-      '"MCP clients and authorization servers SHOULD support OAuth Client ID Metadata Documents"; for authorization servers: "SHOULD fetch metadata documents when encountering URL-formatted client_ids"',
+      '"MCP clients and authorization servers SHOULD support OAuth Client ID Metadata Documents"; its implementation requirements for authorization servers: "SHOULD fetch metadata documents when encountering URL-formatted client_ids"',
     ),
     breaks:
       'MCP clients with no prior relationship to the server (the common case) fall back to dynamic registration, or cannot proceed without it',
@@ -176,7 +176,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.code.token',
       'MUST',
       OAUTH21('3.2.3'),
-      'MCP: "Authorization servers MUST implement OAuth 2.1 with appropriate security measures for both confidential and public clients"; OAuth 2.1 §3.2.3: "The authorization server MUST include the HTTP Cache-Control response header field with a value of no-store in any response containing tokens"; access_token and token_type REQUIRED',
+      'MCP: "Authorization servers MUST implement OAuth 2.1 with appropriate security measures for both confidential and public clients"; OAuth 2.1 §3.2.3: "The authorization server MUST include the HTTP Cache-Control response header field (see Section 5.2 of [RFC9111]) with a value of no-store in any response containing tokens, credentials, or other sensitive information."; access_token and token_type REQUIRED',
     ),
     breaks: 'every MCP client: the flow they all run ends without a token',
     judge: (r) =>
@@ -245,7 +245,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.pkce.required',
       'MUST',
       OAUTH21('4.1.1'),
-      'OAuth 2.1 §4.1.1: "Clients MUST use code_challenge and code_verifier and authorization servers MUST enforce their use except under the conditions described in Section 7.5.1"',
+      'OAuth 2.1 §4.1.1: "Clients MUST use code_challenge and code_verifier and authorization servers MUST enforce their use except under the conditions described in Section 7.5.1."; §4.1.2.1: "An AS MUST reject requests without a code_challenge from public clients, and MUST reject such requests from other clients unless there is reasonable assurance that the client mitigates authorization code injection in other ways."',
     ),
     breaks: 'no client fails; any code intercepted from a client that forgets PKCE can be redeemed',
     judge: (r) =>
@@ -265,7 +265,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.pkce.verifier',
       'MUST',
       OAUTH21('4.1.3'),
-      'OAuth 2.1 §4.1.3: the authorization server MUST "ensure that the code_verifier parameter is present if a code_challenge parameter was present in the authorization request" and "if a code_verifier parameter is present, verify the code_verifier by calculating the code challenge from the received code_verifier and comparing it with the previously associated code_challenge"',
+      'OAuth 2.1 §4.1.3, the authorization server MUST: "verify that the code_verifier parameter is present if and only if a code_challenge parameter was present in the authorization request"; "if a code_verifier is present, verify the code_verifier by calculating the code challenge from the received code_verifier and comparing it with the previously associated code_challenge, after first transforming it according to the code_challenge_method method specified by the client"',
     ),
     breaks: 'no client fails; a stolen code is redeemed without its verifier (the attack PKCE is there for)',
     judge: (r) => {
@@ -286,7 +286,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.resource.audience',
       'SHOULD',
       'https://www.rfc-editor.org/rfc/rfc8707#section-2',
-      'RFC 8707 §2: "the authorization server SHOULD audience-restrict issued access tokens to the resource(s) indicated by the resource parameter"; MCP: tokens are bound to their intended audiences "when the Authorization Server supports the capability"',
+      'RFC 8707 §2: "The authorization server SHOULD audience-restrict issued access tokens to the resource(s) indicated by the resource parameter."; MCP: "RFC 8707 Resource Indicators provide critical security benefits by binding tokens to their intended audiences when the Authorization Server supports the capability."',
     ),
     breaks:
       'MCP servers that validate the audience (as they MUST) refuse the token: the client authorizes and is still refused',
@@ -354,7 +354,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       'authz.token.error-response',
       'MUST',
       'https://datatracker.ietf.org/doc/html/rfc6749#section-5.2',
-      'RFC 6749 §5.2: "The authorization server responds with an HTTP 400 (Bad Request) status code (unless specified otherwise) and includes the following parameters with the response: error REQUIRED"; invalid_grant: "The provided authorization grant (e.g., authorization code …) is invalid, expired, revoked"',
+      'RFC 6749 §5.2: "The authorization server responds with an HTTP 400 (Bad Request) status code (unless specified otherwise) and includes the following parameters with the response:"; error: "REQUIRED. A single ASCII [USASCII] error code from the following"; invalid_grant: "The provided authorization grant (e.g., authorization code, resource owner credentials) or refresh token is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client."',
     ),
     breaks: 'MCP clients that read the error to start over (a new authorization) see no error to act on',
     judge: (r) => {
