@@ -6,9 +6,11 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judgeScenarios, loadOfficialBaseline } from '../src/baseline/official.js';
 import { clientCommandOf, officialSide, requiredOf, serverAreaOf, translateOfficial } from '../src/cli/official.js';
+import { OFFICIAL_SERVER_SCENARIOS } from '../src/cli/official-server-scenarios.js';
 import { UsageError } from '../src/cli/options.js';
 import { officialCheck, serverScenarios, writeOfficialResults } from '../src/report/official-results.js';
 import type { CheckResult } from '../src/schema/generated/report.js';
+import { loadSuite } from '../src/suite/suite.js';
 import { Transcript } from '../src/transcript.js';
 import { OUTPUT_CAP, runClientProcess } from '../src/transport/client-process.js';
 import { cliHere } from './helpers.js';
@@ -83,18 +85,25 @@ describe('translateOfficial', () => {
     });
   });
 
-  it('maps server scenarios to our areas, each once, and the official suites to ours', () => {
+  it('maps server scenarios to the checks judging them, fixture-only ones to our areas, and the suites to ours', () => {
     const { argv } = translateOfficial('server', [
       '--url',
       'u',
       '--scenario',
       'tools-call-image',
       '--scenario',
-      'tools-list',
+      'tools-call-audio',
       '--scenario',
       'server-initialize',
     ]);
-    expect(argv).toEqual(['u', '--out', 'reports', '--only', 'tools/**', '--only', 'lifecycle/**']);
+    expect(argv).toEqual([
+      'u',
+      '--out',
+      'reports',
+      '--only',
+      'tools/**',
+      ...OFFICIAL_SERVER_SCENARIOS['server-initialize'].flatMap((id) => ['--only', id]),
+    ]);
     expect(translateOfficial('server', ['--url', 'u', '--suite', 'draft']).argv).toContain('2026-07-28');
     expect(translateOfficial('server', ['--url', 'u']).argv).toEqual(['u', '--out', 'reports']);
     expect(serverAreaOf('dns-rebinding-protection')).toBe('transport');
@@ -203,6 +212,52 @@ describe('the official results layout', () => {
     ]);
   });
 
+  it('groups a server run by official scenario too, with the checks judging it, a revision prefix apart', () => {
+    const groups = serverScenarios(
+      [
+        result('2025-11-25/ping/respond', 'pass', '2025-11-25/ping'),
+        result('2025-11-25/schema/results', 'fail', '2025-11-25/schema'),
+        result('2026-07-28/stateless/caching', 'warn', '2026-07-28/stateless'),
+      ],
+      't',
+    );
+    const official = groups.filter((g) => g.scenario in OFFICIAL_SERVER_SCENARIOS);
+    expect(official.map((g) => [g.scenario, g.revision, g.checks.map((c) => `${c.id} ${c.status}`)])).toEqual([
+      // `ping` is our area's folder, once.
+      ['ping', '2025-11-25', ['ping-respond SUCCESS']],
+      ['tools-list', '2025-11-25', ['schema-results FAILURE']],
+      ['resources-list', '2025-11-25', ['schema-results FAILURE']],
+      ['prompts-list', '2025-11-25', ['schema-results FAILURE']],
+      ['tasks-wire-fields', '2025-11-25', ['schema-results FAILURE']],
+      ['caching', '2026-07-28', ['stateless-caching WARNING']],
+    ]);
+    // The areas come first, each as before.
+    expect(groups.slice(0, 3).map((g) => g.scenario)).toEqual(['ping', 'schema', 'stateless']);
+  });
+
+  it('maps exactly the official scenarios the doc table judges here, to the check ids it names', async () => {
+    const suite = await loadSuite();
+    const ids = new Set([...suite.checks, ...suite.frameRules].map((c) => c.id));
+    const doc = await readFile(join(import.meta.dirname, '..', 'docs', 'official-server-scenarios.md'), 'utf8');
+    const table: Record<string, string[]> = {};
+    for (const line of doc.split('\n')) {
+      const cells = line.split(' | ');
+      const name = /^\| `([a-z0-9-]+)`$/.exec(cells[0])?.[1];
+      const judged = cells.at(-1) ?? '';
+      // Only the scenario table's rows (four columns); fixture-only and unjudged rows have no checks here.
+      if (!name || cells.length !== 4 || /^(Fixture-only|Not judged)/.test(judged)) continue;
+      const named = [...judged.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((t) => ids.has(t));
+      table[name] = [...new Set(named)];
+    }
+    expect(OFFICIAL_SERVER_SCENARIOS).toEqual(table);
+    // Every id is a check of this suite, so `--scenario NAME` never selects nothing.
+    expect(
+      Object.values(OFFICIAL_SERVER_SCENARIOS)
+        .flat()
+        .filter((id) => !ids.has(id)),
+    ).toEqual([]);
+  });
+
   it('writes one folder per scenario, named as the official runner names them, with its checks.json', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'official-'));
     const scenarios = serverScenarios([result('tools/a', 'pass'), result('base/b', 'fail')], 't');
@@ -294,5 +349,15 @@ describe('the official expected-failures file', () => {
       exitCode: 1,
     });
     expect(judgeScenarios(results.slice(0, 2), ['a', 'b']).exitCode).toBe(0);
+  });
+
+  it('judges an entry naming an official server scenario on the checks judging it; a fixture-only one is left alone', () => {
+    const run = serverScenarios([result('ping/respond', 'pass'), result('lifecycle/version/echo', 'fail')], 't');
+    expect(judgeScenarios(run, ['ping', 'server-initialize', 'tools-call-audio'])).toEqual({
+      expected: ['server-initialize'],
+      stale: ['ping'],
+      unexpected: ['lifecycle'],
+      exitCode: 1,
+    });
   });
 });

@@ -8,6 +8,7 @@ import { CLIENT_SCENARIOS } from '../checks/client-side/scenarios.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { REQUIREMENT_SETS } from './official-requirements.js';
+import { OFFICIAL_SERVER_SCENARIOS } from './official-server-scenarios.js';
 import { UsageError } from './options.js';
 
 export type Side = 'server' | 'client';
@@ -118,6 +119,11 @@ export function serverAreaOf(name: string): string {
   return SERVER_AREA.find(([prefix]) => name.startsWith(prefix))?.[1] ?? name.split('-')[0];
 }
 
+/** What `--scenario NAME` selects: the checks judging an official scenario's rule, else the area holding it. */
+export function serverSelectionOf(name: string): readonly string[] {
+  return OFFICIAL_SERVER_SCENARIOS[name] ?? [`${serverAreaOf(name)}/**`];
+}
+
 /** What each official server suite selects, as our flags. */
 const SERVER_SUITES: Record<string, string[]> = {
   active: [],
@@ -208,7 +214,7 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
     const selection = runs
       ? runs.flatMap((a) => ['--only', `${a}/**`])
       : scenarios.length > 0
-        ? [...new Set(scenarios.map(serverAreaOf))].flatMap((a) => ['--only', `${a}/**`])
+        ? [...new Set(scenarios.flatMap(serverSelectionOf))].flatMap((glob) => ['--only', glob])
         : SERVER_SUITES[suite ?? 'active'];
     if (!selection) throw unknownSuite(suite!, SERVER_SUITES);
     return {

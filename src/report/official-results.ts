@@ -5,6 +5,7 @@
 // requirement and sentence ride in each check's `details`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { officialScenariosOf } from '../cli/official-server-scenarios.js';
 import type { CheckResult, Status } from '../schema/generated/report.js';
 import type { ClientOutput } from '../transport/client-process.js';
 
@@ -67,22 +68,36 @@ export function officialCheck(c: CheckResult, timestamp: string, revision?: stri
 }
 
 /**
- * A server run's checks grouped into scenarios: the official server scenarios have no counterpart check by check, so
- * each of our areas is one scenario (`tools`, `http`, …). A report of several revisions prefixes its areas with the
- * revision (`2026-07-28/tools`): the revision goes apart, the scenario keeps the area's name.
+ * A server run's checks grouped into scenarios: each of our areas is one (`tools`, `http`, …), then each official
+ * scenario that checks here judge (`server-initialize`, …: official-server-scenarios.ts) is one with those checks. A
+ * report of several revisions prefixes its areas and ids with the revision (`2026-07-28/tools`): the revision goes
+ * apart, the scenario keeps its name.
  */
 export function serverScenarios(checks: readonly CheckResult[], timestamp: string): ScenarioResult[] {
-  const groups = new Map<string, ScenarioResult>();
+  const areas = new Map<string, ScenarioResult>();
+  const official = new Map<string, ScenarioResult>();
+  const add = (
+    groups: Map<string, ScenarioResult>,
+    scenario: string,
+    revision: string | undefined,
+    c: OfficialCheck,
+  ) => {
+    const key = `${revision ?? ''} ${scenario}`;
+    const group = groups.get(key) ?? { scenario, ...(revision && { revision }), checks: [] };
+    group.checks.push(c);
+    groups.set(key, group);
+  };
   for (const c of checks) {
     const [first, ...rest] = c.area.split('/');
     const revision = /^\d{4}-\d{2}-\d{2}$/.test(first) && rest.length > 0 ? first : undefined;
-    const scenario = revision ? rest.join('/') : c.area;
-    const key = `${revision ?? ''} ${scenario}`;
-    const group = groups.get(key) ?? { scenario, ...(revision && { revision }), checks: [] };
-    group.checks.push(officialCheck(revision ? { ...c, id: c.id.slice(revision.length + 1) } : c, timestamp, revision));
-    groups.set(key, group);
+    const id = revision ? c.id.slice(revision.length + 1) : c.id;
+    const check = officialCheck({ ...c, id }, timestamp, revision);
+    add(areas, revision ? rest.join('/') : c.area, revision, check);
+    for (const scenario of officialScenariosOf(id)) add(official, scenario, revision, check);
   }
-  return [...groups.values()];
+  // An official scenario named as one of our areas (`ping`) is that area's folder already.
+  const areaNames = new Set([...areas.values()].map((g) => g.scenario));
+  return [...areas.values(), ...[...official.values()].filter((g) => !areaNames.has(g.scenario))];
 }
 
 /** The official runner's folder time: an ISO time with `:` and `.` made `-`. */
