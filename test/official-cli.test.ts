@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judgeScenarios, loadOfficialBaseline } from '../src/baseline/official.js';
 import { clientCommandOf, officialSide, requiredOf, serverAreaOf, translateOfficial } from '../src/cli/official.js';
-import { OFFICIAL_SERVER_SCENARIOS } from '../src/cli/official-server-scenarios.js';
+import { OFFICIAL_SERVER_SCENARIOS } from '../src/report/official-server-scenarios.js';
 import { UsageError } from '../src/cli/options.js';
 import { officialCheck, serverScenarios, writeOfficialResults } from '../src/report/official-results.js';
 import type { CheckResult } from '../src/schema/generated/report.js';

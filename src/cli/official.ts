@@ -8,7 +8,7 @@ import { CLIENT_SCENARIOS } from '../checks/client-side/scenarios.js';
 import { DEFAULTS } from '../config/defaults.js';
 import { REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { REQUIREMENT_SETS } from './official-requirements.js';
-import { OFFICIAL_SERVER_SCENARIOS } from './official-server-scenarios.js';
+import { OFFICIAL_SERVER_SCENARIOS } from '../report/official-server-scenarios.js';
 import { UsageError } from './options.js';
 
 export type Side = 'server' | 'client';

@@ -5,7 +5,7 @@
 // requirement and sentence ride in each check's `details`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { officialScenariosOf } from '../cli/official-server-scenarios.js';
+import { officialScenariosOf } from './official-server-scenarios.js';
 import type { CheckResult, Status } from '../schema/generated/report.js';
 import type { ClientOutput } from '../transport/client-process.js';
 
