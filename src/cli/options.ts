@@ -21,6 +21,15 @@ interface OptionRow {
 
 export class UsageError extends Error {}
 
+/** A subcommand's own parse: a flag it does not know is a usage error, followed by its usage. */
+export function parsedOr<T>(parse: () => T, usage: string): T {
+  try {
+    return parse();
+  } catch (err) {
+    throw new UsageError(`${(err as Error).message}\n\n${usage}`);
+  }
+}
+
 function seconds(value: string, flag: string): number {
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0)

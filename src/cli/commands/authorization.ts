@@ -8,7 +8,7 @@ import { renderConsole } from '../../report/console.js';
 import { checkFolder } from '../../report/output.js';
 import { writeReports } from '../../report/write.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { secondsOr, UsageError } from '../options.js';
+import { parsedOr, secondsOr, UsageError } from '../options.js';
 
 export const AUTHORIZATION_USAGE = `Usage: mcp-conformance authorization --url ISSUER [options]
 
@@ -34,12 +34,7 @@ Options:
   -h, --help              Show this help`;
 
 export async function authorizationCommand(argv: string[]): Promise<number> {
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    ({ values } = parse(argv));
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${AUTHORIZATION_USAGE}`);
-  }
+  const { values } = parsedOr(() => parse(argv), AUTHORIZATION_USAGE);
   if (values.help) {
     process.stdout.write(`${AUTHORIZATION_USAGE}\n`);
     return EXIT.ok;

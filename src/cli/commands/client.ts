@@ -9,7 +9,7 @@ import { writeReports } from '../../report/write.js';
 import { SCHEMA_REVISIONS } from '../../schema/revisions.js';
 import type { ScenarioRecord } from '../../checks/kit/client-check.js';
 import { EXIT, exitCodeFor } from '../exit-codes.js';
-import { secondsOr, UsageError } from '../options.js';
+import { parsedOr, secondsOr, UsageError } from '../options.js';
 
 export const CLIENT_USAGE = `Usage: mcp-conformance client [options] -- <client command…>
 
@@ -52,12 +52,7 @@ export async function clientCommand(
   const dash = argv.indexOf('--');
   const own = dash < 0 ? argv : argv.slice(0, dash);
   const command = dash < 0 ? [] : argv.slice(dash + 1);
-  let values: ReturnType<typeof parse>['values'];
-  try {
-    ({ values } = parse(own));
-  } catch (err) {
-    throw new UsageError(`${(err as Error).message}\n\n${CLIENT_USAGE}`);
-  }
+  const { values } = parsedOr(() => parse(own), CLIENT_USAGE);
   if (values.help) {
     process.stdout.write(`${CLIENT_USAGE}\n`);
     return EXIT.ok;
