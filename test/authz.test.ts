@@ -43,6 +43,7 @@ describe('authorization server checks on oidc-provider', () => {
     ['wrong-issuer', { 'authz/metadata/issuer': 'fail' }],
     ['no-s256', { 'authz/metadata/pkce-s256': 'fail' }],
     ['registration-no-client-id', { 'authz/registration/response': 'fail' }],
+    ['registration-partial', { 'authz/registration/metadata': 'fail' }],
     ['no-cimd', { 'authz/registration/cimd': 'warn' }],
     ['token-cacheable', { 'authz/code/token': 'fail' }],
     ['wrong-iss', { 'authz/authorize/iss': 'fail' }],

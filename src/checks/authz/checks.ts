@@ -37,6 +37,9 @@ function refusesVerifier(r: AuthzRecord, round: Round | undefined, what: string)
   });
 }
 
+/** The client metadata RFC 7591 §2 defines, of those the suite registers. */
+const RFC7591_FIELDS = ['redirect_uris', 'token_endpoint_auth_method', 'grant_types', 'response_types', 'client_name'];
+
 export const AUTHZ_CHECKS: AuthzCheckDef[] = [
   {
     id: 'authz/metadata/discovery',
@@ -134,6 +137,32 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
       return fail(`${said(a)}: ${problems.join(', ')}`, {
         expected: 'HTTP 201, application/json, with client_id',
         actual: { status: a.status, contentType: a.contentType ?? null, body: a.json ?? null },
+      });
+    },
+  },
+  {
+    id: 'authz/registration/metadata',
+    title: 'The registration response returns the metadata the client registered',
+    requirement: requirement(
+      'authz.registration.metadata',
+      'MUST',
+      'https://datatracker.ietf.org/doc/html/rfc7591#section-3.2.1',
+      'RFC 7591 §3.2.1: "Additionally, the authorization server MUST return all registered metadata about this client, including any fields provisioned by the authorization server itself."',
+    ),
+    breaks:
+      'MCP clients that read the registered token_endpoint_auth_method or redirect_uris from the response: they guess what was registered',
+    judge: (r) => {
+      const a = r.registration;
+      if (!a?.json || typeof a.json.client_id !== 'string')
+        return skip('no client was registered (authz/registration/response judges that)');
+      // The RFC 7591 §2 fields the suite sent; the server MAY substitute values, not leave them out. application_type is
+      // OpenID Connect's, which a plain RFC 7591 server ignores (RFC 7591 §2), so it is not asked for.
+      const sent = Object.keys(a.sent ?? {}).filter((k) => RFC7591_FIELDS.includes(k));
+      const missing = sent.filter((k) => a.json?.[k] === undefined);
+      if (missing.length === 0) return pass(`the registration response has ${sent.join(', ')}`);
+      return fail(`the registration response leaves out ${missing.join(', ')}, registered with the client`, {
+        expected: Object.fromEntries(sent.map((k) => [k, a.sent?.[k]])),
+        actual: Object.fromEntries(sent.map((k) => [k, a.json?.[k] ?? null])),
       });
     },
   },
