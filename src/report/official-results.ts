@@ -1,10 +1,12 @@
 // The official conformance suite's results layout, written beside our reports so that a CI script written for it
 // (one that reads `<output-dir>/*/checks.json`) reads ours unchanged: one folder per scenario, named as the official
-// runner names it (`<scenario>-<time>` for a client, `server-<scenario>-<time>` for a server), holding its checks in
+// runner names it (`<scenario>-<time>` for a client, `server-<scenario>-<time>` for a server,
+// `authorization-server-<scenario>-<time>` for an authorization server), holding its checks in
 // the official check shape, and a client scenario's folder the client's stdout.txt and stderr.txt. Our check id,
 // requirement and sentence ride in each check's `details`.
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { OFFICIAL_AUTHZ_SCENARIOS } from './official-authz-scenarios.js';
 import { officialScenariosOf } from './official-server-scenarios.js';
 import type { CheckResult, Status } from '../schema/generated/report.js';
 import type { ClientOutput } from '../transport/client-process.js';
@@ -100,6 +102,17 @@ export function serverScenarios(checks: readonly CheckResult[], timestamp: strin
   return [...areas.values(), ...[...official.values()].filter((g) => !areaNames.has(g.scenario))];
 }
 
+/** An authorization run's checks grouped into the official scenarios that have checks among them. */
+export function authzScenarios(checks: readonly CheckResult[], timestamp: string): ScenarioResult[] {
+  return Object.entries(OFFICIAL_AUTHZ_SCENARIOS).flatMap(([scenario, ids]) => {
+    const judged = checks.filter((c) => ids.includes(c.id)).map((c) => officialCheck(c, timestamp));
+    return judged.length > 0 ? [{ scenario, checks: judged }] : [];
+  });
+}
+
+/** The official runner's folder prefix for each side's scenarios. */
+const PREFIX = { client: '', server: 'server-', authorization: 'authorization-server-' } as const;
+
 /** The official runner's folder time: an ISO time with `:` and `.` made `-`. */
 const folderTime = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '-');
 
@@ -110,13 +123,13 @@ const folderTime = (ms: number) => new Date(ms).toISOString().replace(/[:.]/g, '
  */
 export async function writeOfficialResults(
   dir: string,
-  side: 'client' | 'server',
+  side: keyof typeof PREFIX,
   scenarios: readonly ScenarioResult[],
   startedAt = Date.now(),
 ): Promise<string[]> {
   const folders: string[] = [];
   for (const [i, s] of scenarios.entries()) {
-    const name = `${side === 'server' ? 'server-' : ''}${s.scenario}-${folderTime(startedAt + i)}`;
+    const name = `${PREFIX[side]}${s.scenario}-${folderTime(startedAt + i)}`;
     const folder = join(dir, name);
     await mkdir(folder, { recursive: true });
     await writeFile(join(folder, 'checks.json'), JSON.stringify(s.checks, null, 2));

@@ -1,9 +1,14 @@
 // `mcp-conformance authorization --url ISSUER` as a user runs it, against oidc-provider in this process: configured for
-// MCP it passes with every report written; without S256 it fails that check and exits 1.
-import { readFile } from 'node:fs/promises';
+// MCP it passes with every report written; without S256 it fails that check and exits 1; the official line writes the
+// official results layout.
+import { mkdtemp, readdir, readFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers.js';
+import { startMock } from '../fixtures/authz/oauth2-mock-server.js';
 import { type RunningProvider, startProvider } from '../fixtures/authz/oidc-provider.js';
 
 const running: RunningProvider[] = [];
@@ -29,4 +34,30 @@ describe('mcp-conformance authorization', () => {
     expect(failed?.map((c) => c.id)).toEqual(['authz/metadata/pkce-s256']);
     expect(failed?.[0].message).toContain('breaks: every MCP client');
   });
+
+  it('runs the official line: a pre-registered client, one scenario, its folder with checks.json', async () => {
+    const m = await startMock(false);
+    running.push(m);
+    const dir = await mkdtemp(join(tmpdir(), 'authz-official-'));
+    const line = ['--url', m.issuer, '--client-id', 'mcp-client', '-p', String(await freePort())];
+    const r = await runCli(['authorization', ...line, '-o', dir, '--scenario', 'authorization-code-grant']);
+    expect(r.exitCode, r.stdout + r.stderr).toBe(0);
+    const [folder, ...more] = await readdir(dir);
+    expect(more).toEqual([]);
+    expect(folder).toMatch(/^authorization-server-authorization-code-grant-\d{4}-\d\d-\d\dT[\d-]+Z$/);
+    const checks = JSON.parse(await readFile(join(dir, folder, 'checks.json'), 'utf8'));
+    expect(checks.map((c: { id: string; status: string }) => [c.id, c.status])).toEqual([
+      ['authz-code-token', 'SUCCESS'],
+      ['authz-authorize-iss', 'SUCCESS'],
+    ]);
+  });
 });
+
+/** A port free now, for a redirect_uri the line names (the official default, 3000, may be taken here). */
+async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}

@@ -1,7 +1,8 @@
 // `mcp-conformance authorization`: probes the authorization server once, judges the record with every authz/ check,
 // and returns a report in the shape of the other sides' (the same writers render it).
 import { AUTHZ_CHECKS } from '../../checks/authz/checks.js';
-import type { AuthzRecord } from '../../checks/authz/record.js';
+import type { AuthzCheckDef, AuthzRecord } from '../../checks/authz/record.js';
+import { explainData } from '../../explain/data.js';
 import type { CheckResult, Report } from '../../schema/generated/report.js';
 import { summarize } from '../../report/summary.js';
 import { selects } from '../../suite/glob.js';
@@ -11,17 +12,32 @@ import { checkResult } from '../result.js';
 import { type ProbeOptions, probe } from './probe.js';
 
 export interface AuthzRunOptions extends ProbeOptions {
+  /** The checks to run, before --only and --skip: an official scenario's. */
+  checks?: readonly string[];
+  /** Only the checks whose rule exists at this revision (its catalogue row's revisions). */
+  revision?: string;
   only?: string[];
   skip?: string[];
   strict?: boolean;
 }
 
+/** Whether a check's rule exists at `revision`, by its catalogue row. */
+export const appliesAt = (def: AuthzCheckDef, revision: string): boolean =>
+  explainData().requirements[def.requirement.id]?.revisions.includes(revision) ?? false;
+
 /** Every check's result on one record; a failure or warning says which MCP clients break. */
 export function judgeAuthz(
   record: AuthzRecord,
-  options: Pick<AuthzRunOptions, 'only' | 'skip' | 'strict'> = {},
+  options: Pick<AuthzRunOptions, 'checks' | 'revision' | 'only' | 'skip' | 'strict'> = {},
 ): CheckResult[] {
-  return AUTHZ_CHECKS.filter((c) => selects(c.id, options.only, options.skip)).map((def) => {
+  const { checks, revision } = options;
+  const chosen = AUTHZ_CHECKS.filter(
+    (c) =>
+      (!checks || checks.includes(c.id)) &&
+      (!revision || appliesAt(c, revision)) &&
+      selects(c.id, options.only, options.skip),
+  );
+  return chosen.map((def) => {
     const t0 = performance.now();
     let o = def.judge(record);
     if (o.status === 'fail' || o.status === 'warn') o = { ...o, message: `${o.message} — breaks: ${def.breaks}` };
