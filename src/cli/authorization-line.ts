@@ -103,11 +103,11 @@ async function readSettings(path: string): Promise<Settings> {
   }
   if (!isObject(value)) throw new UsageError(`settings file ${path}: must be a JSON object`);
   for (const [key, v] of Object.entries(value)) {
-    const type = SETTINGS[key as keyof Settings];
     if (!Object.hasOwn(SETTINGS, key))
       throw new UsageError(
         `settings file ${path}: unknown key ${JSON.stringify(key)} (expected ${Object.keys(SETTINGS).join(', ')})`,
       );
+    const type = SETTINGS[key as keyof Settings];
     if (typeof v !== type || (type === 'string' && v === ''))
       throw new UsageError(`settings file ${path}: ${key} must be a non-empty ${type}, not ${JSON.stringify(v)}`);
   }
