@@ -6,7 +6,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { judgeScenarios, loadOfficialBaseline } from '../src/baseline/official.js';
 import { clientCommandOf, officialSide, requiredOf, serverAreaOf, translateOfficial } from '../src/cli/official.js';
-import { OFFICIAL_SERVER_SCENARIOS } from '../src/report/official-server-scenarios.js';
+import { requiredLines } from '../src/cli/commands/official.js';
+import { AUTH_CORE } from '../src/cli/official-requirements.js';
+import { OFFICIAL_CLIENT_SUITES } from '../src/cli/official-suites.js';
+import { NOT_JUDGED_YET, OFFICIAL_SERVER_SCENARIOS } from '../src/report/official-server-scenarios.js';
 import { UsageError } from '../src/cli/options.js';
 import { officialCheck, serverScenarios, writeOfficialResults } from '../src/report/official-results.js';
 import type { CheckResult } from '../src/schema/generated/report.js';
@@ -36,6 +39,16 @@ describe('officialSide', () => {
     expect(officialSide(['client', '--scenario', 'initialize', '--', 'node', 'c.js', '--command'])).toBeUndefined();
     expect(officialSide(['list', '--server'])).toBeUndefined();
     expect(officialSide(['./server', '--url', 'x'])).toBeUndefined();
+  });
+
+  it('refuses the older official server --command and --interactive, naming our line that starts a server', () => {
+    for (const line of [
+      ['server', '--command', 'node s.js'],
+      ['server', '--url', 'u', '--interactive'],
+    ])
+      expect(() => officialSide(line)).toThrow(/takes --url alone now.*mcp-conformance -- CMD/);
+    // After our `--` a flag of that name is the server's own.
+    expect(officialSide(['server', '--url', 'u', '--', 'node', 's.js', '--command'])).toBe('server');
   });
 });
 
@@ -141,6 +154,131 @@ describe('translateOfficial', () => {
     ]);
   });
 
+  const named = (argv: readonly string[]) => argv.filter((_, i) => argv[i - 1] === '--scenario');
+  const suite = (name: string, ...more: string[]) =>
+    translateOfficial('client', ['--command', 'c', '--suite', name, ...more]);
+
+  it('selects each client suite as the official runner does, by the official names', () => {
+    // core: the four MCP scenarios and the tier-1 authorization ones; neither back-compat, nor draft, nor extensions.
+    expect(named(suite('core').argv)).toEqual([
+      'initialize',
+      'tools_call',
+      'elicitation-sep1034-client-defaults',
+      'sse-retry',
+      ...AUTH_CORE,
+    ]);
+    expect(named(suite('auth').argv)).toEqual(AUTH_CORE);
+    expect(named(suite('sep-835').argv).every((n) => n.startsWith('auth/scope-'))).toBe(true);
+    expect(named(suite('metadata').argv)).toEqual([
+      'auth/metadata-default',
+      'auth/metadata-var1',
+      'auth/metadata-var2',
+      'auth/metadata-var3',
+    ]);
+    expect(named(suite('extensions').argv)).toHaveLength(6);
+    const draft = named(suite('draft').argv);
+    expect(draft).toEqual(expect.arrayContaining(['request-metadata', 'auth/iss-supported', 'auth/resource-mismatch']));
+    expect(draft).not.toContain('tools_call');
+    // all: every official scenario we have; our own (client-requests, auth/state-mismatch) are not official.
+    const all = suite('all');
+    expect(named(all.argv)).toEqual(expect.arrayContaining(['auth/2025-03-26-oauth-endpoint-fallback', 'auth/dpop']));
+    expect(named(all.argv)).not.toContain('client-requests');
+    expect(all.notHere).toContainEqual({ scenario: 'sep-2640-client-no-prefetch', reason: 'no scenario here' });
+    expect(named(all.argv).length + (all.notHere?.length ?? 0)).toBe(OFFICIAL_CLIENT_SUITES.all.length);
+    // There is no pending client suite.
+    expect(() => suite('pending')).toThrow(/unknown suite "pending": the suites are all, core, extensions/);
+  });
+
+  it('keeps the official server suites alone: active, core, all, pending, draft', () => {
+    const server = (name: string) => translateOfficial('server', ['--url', 'u', '--suite', name]).argv;
+    expect(server('core')).toEqual(server('active'));
+    expect(server('all')).toContain('all');
+    for (const gone of ['auth', 'extensions'])
+      expect(() => server(gone)).toThrow(/the suites are active, core, all, pending, draft/);
+    // pending: the checks judging the scenarios its everything-server does not pass yet.
+    const pending = server('pending');
+    expect(pending).toEqual(
+      expect.arrayContaining([
+        '--only',
+        'tasks-ext/capability/create',
+        '--only',
+        'skills/**',
+        '--only',
+        'stateless/http/header-case',
+      ]),
+    );
+    expect(pending).not.toContain('ping/respond');
+  });
+
+  it('drops from a suite what does not apply at --spec-version, cumulatively; an extension at none', () => {
+    const at2025 = named(suite('all', '--spec-version', '2025-11-25').argv);
+    expect(at2025).toEqual(expect.arrayContaining(['initialize', 'auth/metadata-default', 'sse-retry']));
+    for (const off of [
+      'auth/iss-supported',
+      'request-metadata',
+      'auth/2025-03-26-oauth-metadata-backcompat',
+      'auth/dpop',
+    ])
+      expect(at2025).not.toContain(off);
+    expect(named(suite('backcompat', '--spec-version', '2025-03-26').argv)).toHaveLength(2);
+    const none = suite('extensions', '--spec-version', 'draft');
+    expect([none.argv, none.skipped]).toEqual([
+      [],
+      'nothing to run: the extensions suite has no scenario here at 2026-07-28',
+    ]);
+    expect(() => suite('all', '--spec-version', '2024-11-05')).toThrow(/--spec-version takes draft or one of/);
+  });
+
+  it('skips a named scenario that does not apply at --spec-version, and runs it at its own revisions with --force', () => {
+    const one = ['--command', 'c', '--scenario', 'auth/iss-supported', '--spec-version', '2025-11-25'];
+    expect(translateOfficial('client', one).skipped).toMatch(/auth\/iss-supported does not apply at 2025-11-25/);
+    const forced = translateOfficial('client', [...one, '--force']);
+    expect([named(forced.argv), forced.argv.includes('--revision'), forced.skipped]).toEqual([
+      ['auth/iss-supported'],
+      false,
+      undefined,
+    ]);
+    // Of several, the ones that apply run at the revision; a name we have not goes on to our run, which names it.
+    const some = translateOfficial('client', [...one, '--scenario', 'initialize', '--scenario', 'nope']);
+    expect([named(some.argv), some.notApplicable]).toEqual([['initialize', 'nope'], ['auth/iss-supported']]);
+  });
+
+  it('skips with exit 0 when nothing asked for applies at --spec-version, as the official runner does', async () => {
+    const r = await cliHere(['client', '--command', 'c', '--scenario', 'auth/dpop', '--spec-version', '2025-11-25']);
+    expect([r.exitCode, r.stdout]).toEqual([0, expect.stringMatching(/^skipped {5}auth\/dpop does not apply/)]);
+  });
+
+  it('scores a server set by official scenario name; what no check judges is not here, with why', () => {
+    const server = requiredOf('server', '2026-07-28');
+    expect(server.scored).toEqual(expect.arrayContaining(['server-stateless', 'caching', 'dns-rebinding-protection']));
+    expect(server.scored.every((n) => n in OFFICIAL_SERVER_SCENARIOS)).toBe(true);
+    expect(server.notScored).toContainEqual({ scenario: 'tasks-lifecycle', reason: 'extension' });
+    expect(server.missing).toEqual(
+      expect.arrayContaining([
+        { scenario: 'tools-call-image', reason: 'fixture-only' },
+        { scenario: 'tasks-mrtr-composition', reason: 'not judged yet' },
+      ]),
+    );
+    // The whole run at the set's revision: our areas run beside the scored scenarios.
+    const line = translateOfficial('server', ['--url', 'u', '--requirements', '2026-07-28']);
+    expect(line.argv).toEqual(['u', '--out', 'reports', '--revision', '2026-07-28']);
+    expect(line.notHere).toEqual(server.missing);
+  });
+
+  it('prints a server set scored by its scenarios, the unscored and our areas apart', () => {
+    const set = requiredOf('server', '2025-11-25');
+    const results = serverScenarios(
+      [result('ping/respond', 'pass'), result('lifecycle/version/echo', 'fail'), result('tools/x', 'fail')],
+      't',
+    );
+    expect(requiredLines(set, results, 'server').split('\n')).toEqual([
+      `required    2025-11-25 (frozen): ${set.scored.length} scenarios scored, 1 failing: server-initialize`,
+      'not scored  server-session-lifecycle (added-after-release)',
+      'our areas   2 (not scored), 2 failing: lifecycle, tools',
+      '',
+    ]);
+  });
+
   it('runs a frozen requirement set: its scenarios at its revision, the unscored ones apart', () => {
     const client = translateOfficial('client', ['--command', 'c', '--requirements', '2025-11-25']);
     const names = client.argv.filter((_, i) => client.argv[i - 1] === '--scenario');
@@ -149,16 +287,6 @@ describe('translateOfficial', () => {
     expect(client.requirements?.scored).toContain('initialize');
     expect(client.requirements?.scored).not.toContain('auth/dpop');
     expect(client.requirements?.notScored).toContainEqual({ scenario: 'auth/dpop', reason: 'extension' });
-    // A server's set is our areas: an area some scored scenario maps to is scored, whatever else maps to it.
-    const server = requiredOf('server', '2026-07-28');
-    expect(server.scored).toEqual(expect.arrayContaining(['stateless', 'tools', 'resources', 'prompts', 'transport']));
-    expect(server.notScored).toEqual([
-      { scenario: 'tasks-ext', reason: 'extension' },
-      { scenario: 'auth', reason: 'added-after-release' },
-    ]);
-    expect(translateOfficial('server', ['--url', 'u', '--requirements', '2026-07-28']).argv).toEqual(
-      expect.arrayContaining(['--only', 'tasks-ext/**', '--revision', '2026-07-28']),
-    );
     expect(() => requiredOf('client', '2024-01-01')).toThrow(/the frozen sets are 2025-11-25, 2026-07-28/);
   });
 
@@ -240,16 +368,20 @@ describe('the official results layout', () => {
     const ids = new Set([...suite.checks, ...suite.frameRules].map((c) => c.id));
     const doc = await readFile(join(import.meta.dirname, '..', 'docs', 'official-server-scenarios.md'), 'utf8');
     const table: Record<string, string[]> = {};
+    const notYet: string[] = [];
     for (const line of doc.split('\n')) {
       const cells = line.split(' | ');
       const name = /^\| `([a-z0-9-]+)`$/.exec(cells[0])?.[1];
       const judged = cells.at(-1) ?? '';
+      if (name && cells.length === 4 && judged.startsWith('Not judged yet')) notYet.push(name);
       // Only the scenario table's rows (four columns); fixture-only and unjudged rows have no checks here.
       if (!name || cells.length !== 4 || /^(Fixture-only|Not judged)/.test(judged)) continue;
       const named = [...judged.matchAll(/`([^`]+)`/g)].map((m) => m[1]).filter((t) => ids.has(t));
       table[name] = [...new Set(named)];
     }
     expect(OFFICIAL_SERVER_SCENARIOS).toEqual(table);
+    // The reason `--requirements` gives for a scenario no check judges: not yet, else fixture-only.
+    expect(NOT_JUDGED_YET).toEqual(notYet);
     // Every id is a check of this suite, so `--scenario NAME` never selects nothing.
     expect(
       Object.values(OFFICIAL_SERVER_SCENARIOS)

@@ -9,7 +9,7 @@ export interface RequirementSet {
   notScored: readonly { scenario: string; leg: 'server' | 'client'; reason: string }[];
 }
 
-const AUTH_CORE = [
+export const AUTH_CORE = [
   'auth/metadata-default',
   'auth/metadata-var1',
   'auth/metadata-var2',
@@ -26,14 +26,19 @@ const AUTH_CORE = [
   'auth/pre-registration',
 ];
 
-const AUTH_EXTENSIONS = [
+export const AUTH_EXTENSION_NAMES = [
   'auth/client-credentials-jwt',
   'auth/client-credentials-basic',
   'auth/enterprise-managed-authorization',
   'auth/dpop',
   'auth/dpop-nonce',
   'auth/wif-jwt-bearer',
-].map((scenario) => ({ scenario, leg: 'client' as const, reason: 'extension' }));
+];
+const AUTH_EXTENSIONS = AUTH_EXTENSION_NAMES.map((scenario) => ({
+  scenario,
+  leg: 'client' as const,
+  reason: 'extension',
+}));
 
 const TOOLS_CALLS = [
   'tools-list',
@@ -52,7 +57,7 @@ const PROMPTS = [
   'prompts-get-with-image',
 ];
 
-const TASKS = [
+export const TASKS = [
   'tasks-lifecycle',
   'tasks-capability-negotiation',
   'tasks-wire-fields',

@@ -6,9 +6,10 @@ import { parseArgs } from 'node:util';
 import { SCENARIOS as AUTH_SCENARIOS } from '../auth/scenarios.js';
 import { CLIENT_SCENARIOS } from '../checks/client-side/scenarios.js';
 import { DEFAULTS } from '../config/defaults.js';
-import { REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
+import { SCHEMA_REVISIONS, STATELESS_REVISION } from '../schema/revisions.js';
 import { REQUIREMENT_SETS } from './official-requirements.js';
-import { OFFICIAL_SERVER_SCENARIOS } from '../report/official-server-scenarios.js';
+import { OFFICIAL_CLIENT_SUITES, OFFICIAL_PENDING_SERVER } from './official-suites.js';
+import { OFFICIAL_SERVER_SCENARIOS, unjudgedReason } from '../report/official-server-scenarios.js';
 import { UsageError } from './options.js';
 
 export type Side = 'server' | 'client';
@@ -24,49 +25,68 @@ export interface OfficialLine {
   outputDir?: string;
   /** --expected-failures: read in the official shape, else handed to our run as our own baseline. */
   expectedFailures?: string;
-  /** --requirements: the frozen set in our scenario names (a server's: our areas), and what we have not. */
+  /** --requirements: the frozen set by official scenario name, and what we have not. */
   requirements?: Required;
+  /** Official names the suite or set lists that nothing here runs or judges, each with why. */
+  notHere?: Named[];
+  /** Named client scenarios left out as not applicable at --spec-version (the official runner skips them). */
+  notApplicable?: string[];
+  /** Nothing to run (every scenario asked for is not applicable at --spec-version): why; the run exits 0. */
+  skipped?: string;
 }
 
-/** A frozen requirement set mapped onto ours: what is scored, what runs unscored (with why), what we lack. */
+export interface Named {
+  scenario: string;
+  reason: string;
+}
+
+/** A frozen requirement set by official scenario name: what is scored, what runs unscored (with why), what we lack. */
 export interface Required {
   revision: string;
   scored: string[];
-  notScored: { scenario: string; reason: string }[];
-  missing: string[];
+  notScored: Named[];
+  missing: Named[];
 }
 
-/** The frozen set of `revision` for one side, in our names; the official names we have no scenario for are `missing`. */
+/**
+ * The frozen set of `revision` for one side. A client's names are our scenarios of the same names; a server's are the
+ * official scenarios checks here judge (official-server-scenarios.ts), each a folder of its own. A name we have no
+ * scenario for, or no check judging, is `missing`, with why.
+ */
 export function requiredOf(side: Side, revision: string): Required {
   const set = REQUIREMENT_SETS[revision];
   if (!set)
     throw new UsageError(
       `--requirements ${JSON.stringify(revision)}: the frozen sets are ${Object.keys(REQUIREMENT_SETS).join(', ')}`,
     );
-  const ours = side === 'server' ? serverAreaOf : (name: string) => name;
-  const known = new Set([...mcp, ...authNames]);
-  const have = (name: string) => side === 'server' || known.has(name);
-  const scored = [...new Set(set[side].filter(have).map(ours))];
-  const notScored = set.notScored
-    .filter((e) => e.leg === side && have(e.scenario) && !scored.includes(ours(e.scenario)))
-    .map((e) => ({ scenario: ours(e.scenario), reason: e.reason }));
-  const missing = [...set[side], ...set.notScored.filter((e) => e.leg === side).map((e) => e.scenario)].filter(
-    (n) => !have(n),
-  );
+  const have = side === 'server' ? (n: string) => n in OFFICIAL_SERVER_SCENARIOS : haveClient;
+  const why = side === 'server' ? unjudgedReason : () => NO_SCENARIO;
+  const notScored = set.notScored.filter((e) => e.leg === side);
   return {
     revision,
-    scored,
-    notScored: notScored.filter((e, i) => notScored.findIndex((o) => o.scenario === e.scenario) === i),
-    missing,
+    scored: set[side].filter(have),
+    notScored: notScored.filter((e) => have(e.scenario)).map(({ scenario, reason }) => ({ scenario, reason })),
+    missing: [...set[side], ...notScored.map((e) => e.scenario)]
+      .filter((n) => !have(n))
+      .map((scenario) => ({ scenario, reason: why(scenario) })),
   };
 }
 
 const has = (args: readonly string[], flag: string) => args.some((a) => a === flag || a.startsWith(`${flag}=`));
 
-/** Which official subcommand a line is, if any: `server --url …` or `client --command …` (before any `--`). */
+/**
+ * Which official subcommand a line is, if any: `server --url …` or `client --command …` (before any `--`). The older
+ * official `server --command` and `--interactive` (a server started by the runner, for its authorization suite) are
+ * gone from its newest command line, so they are a usage error naming ours.
+ */
 export function officialSide(argv: readonly string[]): Side | undefined {
   const [first, ...rest] = argv;
   const own = rest.includes('--') ? rest.slice(0, rest.indexOf('--')) : rest;
+  const gone = ['--command', '--interactive'].find((flag) => has(own, flag));
+  if (first === 'server' && gone)
+    throw new UsageError(
+      `server ${gone}: the official suite's server line takes --url alone now; to start a server by command, use ours: mcp-conformance -- CMD ARGS…`,
+    );
   if (first === 'server' && has(own, '--url')) return 'server';
   if (first === 'client' && has(own, '--command')) return 'client';
   return undefined;
@@ -85,7 +105,14 @@ const COMMON = {
 } as const;
 
 /** The official `--spec-version`: a dated revision, or `draft` (its alias of the next one: for us 2026-07-28). */
-const revisionOf = (v: string) => (v === 'draft' || v.startsWith('DRAFT-') ? STATELESS_REVISION : v);
+function revisionOf(v: string): string {
+  const revision = v === 'draft' || v.startsWith('DRAFT-') ? STATELESS_REVISION : v;
+  if (!(SCHEMA_REVISIONS as readonly string[]).includes(revision))
+    throw new UsageError(
+      `--spec-version takes draft or one of ${SCHEMA_REVISIONS.join(', ')}, not ${JSON.stringify(v)}`,
+    );
+  return revision;
+}
 
 function milliseconds(value: string): number {
   const n = Number(value);
@@ -111,6 +138,7 @@ const SERVER_AREA: [prefix: string, area: string][] = [
   ['http-', 'transport'],
   ['json-schema', 'tools'],
   ['sep-2350', 'auth'],
+  ['sep-2640-skills', 'skills'],
   ['server-session', 'lifecycle'],
 ];
 
@@ -124,36 +152,46 @@ export function serverSelectionOf(name: string): readonly string[] {
   return OFFICIAL_SERVER_SCENARIOS[name] ?? [`${serverAreaOf(name)}/**`];
 }
 
-/** What each official server suite selects, as our flags. */
+/** Selects the checks judging each official scenario, as `--only` flags. */
+const selecting = (names: readonly string[]) =>
+  [...new Set(names.flatMap(serverSelectionOf))].flatMap((glob) => ['--only', glob]);
+
+/**
+ * What each official server suite selects, as our flags. `active` (and its alias `core`) is every scenario of the
+ * released revisions, which our default run is (each era the server speaks); `pending`, the scenarios out of `active`
+ * as its everything-server does not pass them yet, is the checks judging those.
+ */
 const SERVER_SUITES: Record<string, string[]> = {
   active: [],
   core: [],
-  // We have no pending tier: every check that applies runs, so pending selects what active does.
-  pending: [],
   all: ['--revision', 'all'],
+  pending: selecting(OFFICIAL_PENDING_SERVER),
   draft: ['--revision', STATELESS_REVISION],
-  auth: ['--only', 'auth/**'],
-  extensions: ['--only', 'apps/**', '--only', 'tasks-ext/**', '--only', 'skills/**'],
 };
 
-const auth = (tier: string) => AUTH_SCENARIOS.filter((s) => s.tier === tier).map((s) => s.name);
-const mcp = CLIENT_SCENARIOS.map((s) => s.name);
-const draftOnly = CLIENT_SCENARIOS.filter((s) => s.revisions.every((r) => r === STATELESS_REVISION)).map((s) => s.name);
-const authNames = AUTH_SCENARIOS.map((s) => s.name);
-/** The authorization scenarios of the oldest revision alone (2025-03-26: before resource metadata). */
-const backcompat = AUTH_SCENARIOS.filter((s) => s.revisions.every((r) => r === REVISIONS.at(-1))).map((s) => s.name);
+const NO_SCENARIO = 'no scenario here';
+/** Our client scenarios, the MCP ones and the authorization ones: name → its revisions, and whether an extension. */
+const CLIENT_SIDE = new Map<string, { revisions: readonly string[]; extension: boolean }>([
+  ...CLIENT_SCENARIOS.map((s) => [s.name, { revisions: s.revisions, extension: false }] as const),
+  ...AUTH_SCENARIOS.map((s) => [s.name, { revisions: s.revisions, extension: s.tier === 'extension' }] as const),
+]);
+const haveClient = (name: string) => CLIENT_SIDE.has(name);
 
-/** What each official client suite selects, as our scenario names. */
-const CLIENT_SUITES: Record<string, () => string[]> = {
-  all: () => [...mcp, ...authNames],
-  core: () => [...mcp, ...auth('core')],
-  auth: () => [...auth('core'), ...auth('draft')],
-  extensions: () => auth('extension'),
-  backcompat: () => backcompat,
-  metadata: () => authNames.filter((n) => n.startsWith('auth/metadata-')),
-  'sep-835': () => authNames.filter((n) => n.startsWith('auth/scope-')),
-  draft: () => [...draftOnly, ...auth('draft')],
-};
+/** The revisions oldest first: a scenario's window runs from its first revision to its last. */
+const TIMELINE = [...SCHEMA_REVISIONS].reverse() as readonly string[];
+
+/**
+ * Whether our client scenario applies at `revision` as the official runner reads a scenario's window (cumulative:
+ * from the revision it came in until one it is gone from). An extension is off the timeline: no revision selects it. A
+ * name we have not is left to our run, which names the nearest.
+ */
+function appliesAt(name: string, revision: string): boolean {
+  const s = CLIENT_SIDE.get(name);
+  if (!s) return true;
+  const at = s.revisions.map((r) => TIMELINE.indexOf(r));
+  const i = TIMELINE.indexOf(revision);
+  return !s.extension && Math.min(...at) <= i && i <= Math.max(...at);
+}
 
 /** A suite's flags with `revision`, when one is asked for, in place of the suite's own. */
 function withRevision(flags: readonly string[], revision: string | undefined): string[] {
@@ -201,9 +239,8 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
   const out = outputDir ?? DEFAULTS.out;
   const timeout = str('timeout') === undefined ? undefined : milliseconds(str('timeout')!) / 1000;
   const required = requirements === undefined ? undefined : requiredOf(side, requirements);
-  const runs = required && [...required.scored, ...required.notScored.map((e) => e.scenario)];
   const common = {
-    ...(required && { requirements: required }),
+    ...(required && { requirements: required, ...(required.missing.length > 0 && { notHere: required.missing }) }),
     side,
     out,
     ...(outputDir && { outputDir }),
@@ -211,11 +248,9 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
   };
 
   if (side === 'server') {
-    const selection = runs
-      ? runs.flatMap((a) => ['--only', `${a}/**`])
-      : scenarios.length > 0
-        ? [...new Set(scenarios.flatMap(serverSelectionOf))].flatMap((glob) => ['--only', glob])
-        : SERVER_SUITES[suite ?? 'active'];
+    // Under a requirement set the whole run goes at its revision: the scored scenarios' checks span most of our
+    // areas, and the areas beside them are reported apart.
+    const selection = required ? [] : scenarios.length > 0 ? selecting(scenarios) : SERVER_SUITES[suite ?? 'active'];
     if (!selection) throw unknownSuite(suite!, SERVER_SUITES);
     return {
       ...common,
@@ -232,18 +267,41 @@ export function translateOfficial(side: Side, argv: readonly string[]): Official
 
   const command = str('command');
   if (!command) throw new UsageError('client: --command is empty');
-  let names = runs ?? scenarios;
+  let names = required ? [...required.scored, ...required.notScored.map((e) => e.scenario)] : scenarios;
+  let notHere: Named[] = [];
   if (suite) {
-    const pick = CLIENT_SUITES[suite];
-    if (!pick) throw unknownSuite(suite, CLIENT_SUITES);
-    names = pick();
+    const official = OFFICIAL_CLIENT_SUITES[suite];
+    if (!official) throw unknownSuite(suite, OFFICIAL_CLIENT_SUITES);
+    names = official.filter(haveClient);
+    notHere = official.filter((n) => !haveClient(n)).map((scenario) => ({ scenario, reason: NO_SCENARIO }));
   } else if (names.length === 0 && requirements === undefined)
     throw new UsageError('client: either --scenario or --suite is required (mcp-conformance list --client lists them)');
+  // At --spec-version the official runner drops from a suite what does not apply there, and skips a named scenario
+  // that does not unless --force; a set runs what it names. Ours run at the revisions they have, so --force runs such
+  // a scenario at those.
+  const off = revision && !required ? names.filter((n) => !appliesAt(n, revision)) : [];
+  const forced = values.force === true && !suite && off.length > 0;
+  if (!forced) names = names.filter((n) => !off.includes(n));
+  const notes = {
+    ...(notHere.length > 0 && { notHere }),
+    // Some left out of several: said beside the run (all of them: the skip says it).
+    ...(off.length > 0 && !forced && names.length > 0 && { notApplicable: off }),
+  };
+  if (names.length === 0)
+    return {
+      ...common,
+      ...notes,
+      argv: [],
+      skipped: suite
+        ? `nothing to run: the ${suite} suite has no scenario here${revision ? ` at ${revision}` : ''}`
+        : `${off.join(', ')} does not apply at ${revision} (--force runs it at the revisions it has)`,
+    };
   return {
     ...common,
+    ...notes,
     argv: [
       ...names.flatMap((n) => ['--scenario', n]),
-      ...(revision ? ['--revision', revision] : []),
+      ...(revision && !forced ? ['--revision', revision] : []),
       ...(timeout !== undefined ? ['--scenario-timeout', String(timeout)] : []),
       '--out',
       out,

@@ -110,4 +110,26 @@ describe.concurrent('the official command line', () => {
       server.kill();
     }
   });
+
+  it('server --url … --requirements 2025-11-25: the reference server meets the set, scored by official scenario', async () => {
+    const server = execa(process.execPath, [HTTP_SERVER, '--port', '0'], { reject: false });
+    try {
+      const url = await new Promise<string>((resolve) =>
+        server.stderr!.on('data', (d: Buffer) => {
+          const m = /serving MCP at (\S+)/.exec(String(d));
+          if (m) resolve(m[1]!);
+        }),
+      );
+      const r = await official(['server', '--url', url, '--requirements', '2025-11-25', '-o', 'results']);
+      expect(r.exitCode, r.output).toBe(0);
+      expect(r.output).toMatch(/^required {4}2025-11-25 \(frozen\): \d+ scenarios scored, 0 failing$/m);
+      expect(r.output).toMatch(/^our areas {3}\d+ \(not scored\)/m);
+      expect(r.output).toMatch(/^not here {4}.*tools-call-image \(fixture-only\)/m);
+      // Each scored scenario has its folder, beside our areas'.
+      const folders = Object.keys(await checksIn(join(r.cwd, 'results'))).map((n) => n.replace(/-\d{4}-.*$/, ''));
+      expect(folders).toEqual(expect.arrayContaining(['server-server-initialize', 'server-ping', 'server-lifecycle']));
+    } finally {
+      server.kill();
+    }
+  });
 });

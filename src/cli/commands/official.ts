@@ -11,6 +11,7 @@ import {
   serverScenarios,
   writeOfficialResults,
 } from '../../report/official-results.js';
+import { OFFICIAL_SERVER_SCENARIOS } from '../../report/official-server-scenarios.js';
 import type { Report } from '../../schema/generated/report.js';
 import { visible } from '../../report/text.js';
 import { EXIT } from '../exit-codes.js';
@@ -18,6 +19,12 @@ import { type Required, type Side, translateOfficial } from '../official.js';
 
 export async function officialCommand(side: Side, argv: string[], signal?: AbortSignal): Promise<number> {
   const line = translateOfficial(side, argv);
+  if (line.notApplicable) process.stdout.write(`not at rev  ${line.notApplicable.join(', ')} (skipped, as there)\n`);
+  // Nothing asked for applies at --spec-version: the official runner skips it and exits 0.
+  if (line.skipped) {
+    process.stdout.write(`skipped     ${line.skipped}\n`);
+    return EXIT.ok;
+  }
   const baseline = line.expectedFailures ? await loadOfficialBaseline(line.expectedFailures) : undefined;
   // A file of ours (a list of {id, reason} entries) is our run's own baseline.
   const ours =
@@ -41,7 +48,9 @@ export async function officialCommand(side: Side, argv: string[], signal?: Abort
   // Under a requirement set only its scored scenarios count, for the baseline too; the others are reported apart.
   const required = line.requirements;
   const scored = required ? scenarios.filter((s) => required.scored.includes(s.scenario)) : scenarios;
-  if (required) process.stdout.write(requiredLines(required, scored));
+  if (required) process.stdout.write(requiredLines(required, scenarios, side));
+  if (line.notHere)
+    process.stdout.write(`not here    ${line.notHere.map((e) => `${e.scenario} (${e.reason})`).join(', ')}\n`);
   // A run the harness could not judge stays exit 2 whatever the official verdict.
   if (code === EXIT.usage) return code;
   if (baseline) {
@@ -57,14 +66,30 @@ const failing = (results: readonly ScenarioResult[]) => [
   ...new Set(results.filter((r) => r.checks.some((c) => c.status === 'FAILURE')).map((r) => r.scenario)),
 ];
 
-/** What the requirement set scored, what ran beside it unscored, and what this suite has no scenario for. */
-function requiredLines(required: Required, scored: readonly ScenarioResult[]): string {
-  const failed = failing(scored);
-  const unscored = required.notScored.map((e) => `${e.scenario} (${e.reason})`);
+/**
+ * What the requirement set scored, what ran beside it unscored (with why, and failing or not), and, on a server, our
+ * areas: reported apart, never scored.
+ */
+export function requiredLines(required: Required, results: readonly ScenarioResult[], side: Side): string {
+  const of = (names: readonly string[]) => results.filter((r) => names.includes(r.scenario));
+  const failed = failing(of(required.scored));
+  const unscored = required.notScored.map(
+    (e) => `${e.scenario} (${e.reason}${failing(of([e.scenario])).length > 0 ? ', failing' : ''})`,
+  );
+  const official = new Set([...required.scored, ...required.notScored.map((e) => e.scenario)]);
+  const areas =
+    side === 'server'
+      ? results.filter((r) => !official.has(r.scenario) && !(r.scenario in OFFICIAL_SERVER_SCENARIOS))
+      : [];
+  const areasFailing = failing(areas);
   return [
     `required    ${required.revision} (frozen): ${required.scored.length} scenarios scored, ${failed.length} failing${failed.length > 0 ? `: ${failed.join(', ')}` : ''}`,
     ...(unscored.length > 0 ? [`not scored  ${unscored.join(', ')}`] : []),
-    ...(required.missing.length > 0 ? [`not here    ${required.missing.join(', ')}`] : []),
+    ...(areas.length > 0
+      ? [
+          `our areas   ${new Set(areas.map((a) => a.scenario)).size} (not scored), ${areasFailing.length} failing${areasFailing.length > 0 ? `: ${areasFailing.join(', ')}` : ''}`,
+        ]
+      : []),
     '',
   ].join('\n');
 }
