@@ -140,6 +140,17 @@ describe('index.html as text', () => {
     expect(timed).toMatch(/<\/h1>\n<p class="meta" id="critical-path">Where the time went: 19\.4 s: 24 server starts/);
     expect(timed).not.toContain(IMG);
     expect(page).not.toContain('id="critical-path"');
+    // Beside it, the server starts the report lists (what each was for is in report.json).
+    const servers = [
+      { for: 'shared session', checks: ['ping/basic'] },
+      { for: 'fresh session for lifecycle/version/echo', checks: ['lifecycle/version/echo'] },
+    ];
+    const counted = renderHtml({
+      ...report,
+      processes: { started: 2, mostAlive: 2, servers },
+      criticalPath: { line, slowCalls: [], fixedWaits: [] },
+    });
+    expect(counted).toMatch(/id="critical-path">Where the time went: [^<]* · 2 server starts<\/p>/);
   });
 
   it('bounds a long diff, and shows none when the whole value differs', () => {

@@ -9,6 +9,7 @@ import { bounded, duration, toJson } from './text.js';
 import { type Side, acrossSides, areaIn, byRevision, sidesOf, unprefixed } from './side-by-side.js';
 import { formatEntry } from './transcript-format.js';
 import { triad } from './triad.js';
+import { startsCount } from './starts.js';
 
 /** Bounds that keep one check readable and the page a reasonable size; transcript frames are capped when recorded. */
 const LIMITS = { indent: 2, maxJson: 20_000 };
@@ -66,7 +67,7 @@ export function renderHtml(report: Report): string {
 <h1>${name} <span class="verdict s-${result}">${VERDICT[result]}</span></h1>${
     report.criticalPath &&
     html`
-<p class="meta" id="critical-path">Where the time went: ${report.criticalPath.line}</p>`
+<p class="meta" id="critical-path">Where the time went: ${report.criticalPath.line}${startsCount(report) && ` · ${startsCount(report)}`}</p>`
   }
 ${facts(report, sides)}
 ${report.interrupted && html`<p class="notice">The run was interrupted before every check ran.</p>`}

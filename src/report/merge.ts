@@ -85,6 +85,7 @@ function span(reports: readonly Report[]): Omit<Report, 'checks'> {
         ...counted[0],
         started: counted.reduce((n, c) => n + c.started, 0),
         mostAlive: Math.max(...counted.map((c) => c.mostAlive)),
+        ...(counted.some((c) => c.servers) && { servers: counted.flatMap((c) => c.servers ?? []) }),
       },
     }),
     ...(reports.some((r) => r.strict) && { strict: true }),

@@ -8,7 +8,6 @@ import { STATELESS_REVISION } from '../schema/revisions.js';
 import type { Exchange, Session } from '../session/session.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { redact, redactUrl, secretsOf } from '../transport/secrets.js';
-import type { ProcessCount } from '../transport/server-process.js';
 import type { TransportKind } from '../transport/transport.js';
 import { TOOL } from '../version.js';
 import { bounded } from '../json.js';
@@ -40,7 +39,7 @@ export interface Finished {
    */
   framesSkipped?: string;
   /** Server processes the run started, and the most alive at once. */
-  processes: ProcessCount;
+  processes: NonNullable<Report['processes']>;
   /** Where the run's time went. */
   criticalPath?: CriticalPath;
 }

@@ -11,6 +11,7 @@ import { checkResult } from './result.js';
 import type { HandOn } from './hand-on.js';
 import type { ScratchSessions } from './scratch.js';
 import { processStory, type SharedServer } from './shared-server.js';
+import { alone, freshFor, SECOND_CONNECTION, used } from './process-log.js';
 
 /** The run's whole budget (--budget) was spent before the check finished. */
 export class BudgetSpent extends Error {}
@@ -24,7 +25,8 @@ export type Generation = Pick<CheckContext, 'seed' | 'runs' | 'toolCalls' | 'slo
 export interface RunState {
   profile: ServerProfile;
   shared: SharedServer;
-  open: () => Promise<Session>;
+  /** A new session; `why` it is started, for the report (see process-log). */
+  open: (why: string) => Promise<Session>;
   /** Stdio runs only. */
   scratch?: ScratchSessions;
   /** How many scratch sessions a stdio run opens (see scratchLanes). */
@@ -49,8 +51,8 @@ export interface RunState {
 }
 
 /** A new session on the shared one's wire, not yet initialized: the stateless wire needs no handshake, only the protocol fields. */
-export async function freshOn({ open, shared }: Pick<RunState, 'open' | 'shared'>): Promise<Session> {
-  const s = await open();
+export async function freshOn({ open, shared }: Pick<RunState, 'open' | 'shared'>, why: string): Promise<Session> {
+  const s = await open(why);
   if (shared.session.requestMeta) {
     s.requestMeta = shared.session.requestMeta;
     s.revision = shared.session.revision;
@@ -90,8 +92,13 @@ function slowToolsAt(run: Map<string, string>): Map<string, string> {
   return view;
 }
 
-/** Runs a check once; `scratch` gives it the session its ownSession() returns. */
-export async function attempt(def: CheckDef, state: RunState, scratch?: () => Promise<Session>): Promise<CheckResult> {
+/** Runs a check once; `scratch` gives it the session its ownSession() returns; `again`: its run alone after a scratch turn. */
+export async function attempt(
+  def: CheckDef,
+  state: RunState,
+  scratch?: () => Promise<Session>,
+  again = false,
+): Promise<CheckResult> {
   const { profile, shared, memo, timeoutMs, deadline, interruption, generation } = state;
   const t = performance.now();
   const excerpt: TranscriptEntry[] = [];
@@ -104,6 +111,7 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     const session = await state.handOn?.take(def.id, initialized);
     if (!session) return undefined;
     handed = { session, from: session.transcript.length };
+    used(session, def.id);
     // Frames are judged by the revision of the version it was initialized with, as on a session made ready here.
     if (initialized) session.revision ??= profile.revision;
     return session;
@@ -126,28 +134,32 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
         throw err;
       });
       excerpt.push(reply.sent, reply.entry);
+      used(shared.session, def.id);
       return reply;
     },
     async fresh() {
       const given = await takeHanded(false);
       if (given) return given;
-      const s = await freshOn(state);
+      const s = await freshOn(state, again ? alone(def.id) : freshFor(def.id));
+      used(s, def.id);
       fresh.push(s);
       return s;
     },
     async ownSession() {
       if (!scratch) return (await takeHanded(true)) ?? ready(await ctx.fresh(), profile);
       const session = await scratch();
+      used(session, def.id);
       scratched = { session, from: session.transcript.length };
       return session;
     },
     async elsewhere() {
-      state.elsewhere ??= freshOn(state).then(async (session) => ({
+      state.elsewhere ??= freshOn(state, SECOND_CONNECTION).then(async (session) => ({
         session,
         lists: await walkLists(session, profile),
       }));
       const second = await state.elsewhere;
       elsewhere ??= { session: second.session, from: second.session.transcript.length };
+      used(second.session, def.id);
       return second;
     },
     initialize: initializeAs,
@@ -157,6 +169,7 @@ export async function attempt(def: CheckDef, state: RunState, scratch?: () => Pr
     },
     async closeShared() {
       const { session, exit } = await shared.close();
+      used(session, def.id);
       // The process's own story (spawn, stderr, signals, exit) is this check's transcript.
       excerpt.push(...processStory(session));
       return exit;

@@ -23,6 +23,7 @@ import { Interrupted } from './attempt.js';
 import { FRESH_POOL, type Warm, keepInbound } from './warm.js';
 import type { OnProgress, Progress } from './progress.js';
 import { ISSUER_ENV, JWKS_ENV, LocalIssuer } from '../auth/issuer.js';
+import { AUTO_PROBE, STARTED_AHEAD, serversOf, started } from './process-log.js';
 
 export interface Conformed {
   report: Report;
@@ -33,7 +34,7 @@ export interface Conformed {
   /** Why --revision auto left an era out, when the server said it does not speak it. */
   note?: string;
   /** Server processes the whole command started (the auto probe's too), and the most alive at once. */
-  processes?: ProcessCount;
+  processes?: NonNullable<Report['processes']>;
   /** Where the whole command's time went (the auto probe's too). */
   criticalPath?: CriticalPath;
   /** Why the server does not speak this revision, one of several asked for (--revision all): its checks skipped. */
@@ -223,6 +224,7 @@ async function runEach(options: ResolvedOptions, signal?: AbortSignal, onProgres
     ...counted,
     ...(startsAtOnce !== undefined && { startsAtOnce }),
     ...(firstStartMs !== undefined && { firstStartMs }),
+    servers: runs.flatMap((run) => run.report.processes?.servers ?? []),
   };
   const whole = (report: Report): Report => ({
     ...report,
@@ -326,6 +328,9 @@ async function runEachCounted(
   if (statelessAt >= 0 && !took.has(statelessAt)) await release(spoken?.statelessHandover);
   const failed = ended.find((e) => e.status === 'rejected');
   if (failed) throw failed.reason;
+  // The auto probe's processes that no run went on in (and sessions started ahead that the first run did not take).
+  const first = runs[order[0]]?.report.processes;
+  first?.servers?.unshift(...serversOf(spoken?.probed ?? []));
   return spokenNone(runs.filter(Boolean));
 }
 
@@ -444,6 +449,8 @@ async function spokenRevisions(
   statelessHandover?: Handover;
   refused?: string;
   warm: Promise<Warm>[];
+  /** Every session it started (each a process over stdio), for the report's list of processes. */
+  probed: Session[];
 }> {
   const connection = connect(plan, { timeoutMs, probeVersion: REVISIONS[0] });
   // A Ctrl-C or SIGTERM stops the waiting at once (a silent server would hold each wait for --timeout); the sessions
@@ -455,11 +462,16 @@ async function spokenRevisions(
   stopped.catch(() => {});
   const until = <T>(p: Promise<T>) => Promise.race([p, stopped]);
   // Sessions after the first give up a server start still waiting its turn when the run is stopped.
-  const open = async (first = false) => {
+  const probed: Session[] = [];
+  const open = async (first = false, why = AUTO_PROBE) => {
     const transcript = new Transcript();
-    const opening = connection
-      .open(transcript, first ? undefined : signal)
-      .then((transport) => new Session(transport, transcript, timeoutMs));
+    const opening = connection.open(transcript, first ? undefined : signal).then((transport) => {
+      const session = new Session(transport, transcript, timeoutMs);
+      // Over HTTP the probe's first session is on the server its connection started, if it did.
+      if (transport.kind === 'stdio' || (first && plan.command)) started(session, why);
+      probed.push(session);
+      return session;
+    });
     return until(opening).catch((err: unknown) => {
       void opening.then(
         (s) => s.close(),
@@ -502,7 +514,8 @@ async function spokenRevisions(
       // Over stdio, the first fresh sessions of the run start now, while the probe waits on server/discover and the
       // checks load; not before the probe's server has answered, which must never lose a start-up race (a lock, a port)
       // to them.
-      if (plan.url === undefined) warm = Array.from({ length: warmCount }, () => open().then(keepInbound));
+      if (plan.url === undefined)
+        warm = Array.from({ length: warmCount }, () => open(false, STARTED_AHEAD).then(keepInbound));
       for (const w of warm) w.catch(() => {}); // a failed start is reported to the check that takes it
       legacy = initialized !== undefined && isObject(initialized.message.result);
       // The grace for server/discover after initialize was answered: a server this run started (stdio) has it until it
@@ -544,7 +557,7 @@ async function spokenRevisions(
       }
       if (legacy && !stateless) {
         handover = { ...kept, connection, initialized: initialized! };
-        return { revisions: [REVISIONS[0]], handover, refused, warm };
+        return { revisions: [REVISIONS[0]], handover, refused, warm, probed };
       }
       // A server that speaks both eras answered initialize here too: over stdio, the initialize wire's run goes on in
       // this session (a server start fewer), as a legacy server's does.
@@ -575,6 +588,7 @@ async function spokenRevisions(
       warm,
       handover,
       statelessHandover,
+      probed,
     };
   } catch (err) {
     await release(undefined, warm);

@@ -24,6 +24,7 @@ import { FRESH_POOL, type Warm } from './warm.js';
 import { handOnPairs } from './hand-on.js';
 import { MAX_RESTARTS, SharedServer } from './shared-server.js';
 import { lockedOut, lockedProfile } from './locked.js';
+import { RESTART, SHARED, STARTED_AHEAD, serversOf, sharesProcessOf, started, taken } from './process-log.js';
 import type { LocalIssuer } from '../auth/issuer.js';
 import type { OnProgress } from './progress.js';
 
@@ -124,9 +125,12 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     handover?.connection ?? connect(options.plan, { timeoutMs: options.timeoutMs, probeVersion: REVISIONS[0] });
   // A fresh session's server start is given up when the run is stopped while it waits its turn (not the shared one's:
   // the stopped run still reports on it).
-  const open = async (signal?: AbortSignal) => {
+  const open = async (why: string, signal?: AbortSignal) => {
     const transcript = new Transcript();
     const session = new Session(await connection.open(transcript, signal), transcript, options.timeoutMs);
+    // Over stdio each session is a process; over HTTP the first is on the server the run started, if it did.
+    if (session.transport.kind === 'stdio' || (sessions.length === 0 && options.plan.command)) started(session, why);
+    else if (sessions.length > 0) sharesProcessOf(session, sessions[0]);
     sessions.push(session);
     monitor.watch(session);
     return session;
@@ -139,15 +143,20 @@ export async function runSuite(options: RunOptions): Promise<Report> {
 
   // A launch error propagates: it is the user's to fix (exit 2).
   const shared = handover
-    ? adopt(handover)
-    : await open().catch(async (err: Error) => {
+    ? taken(adopt(handover), SHARED)
+    : await open(SHARED).catch(async (err: Error) => {
         await connection.close();
         throw err;
       });
   const kind = shared.transport.kind;
   const lanes = scratchLanes(kind !== 'stdio' || gateFor(options.plan).roomy);
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
-  const sharedServer = new SharedServer(shared, open, protocolVersion, overStdio(kind) ? MAX_RESTARTS : 0);
+  const sharedServer = new SharedServer(
+    shared,
+    () => open(RESTART),
+    protocolVersion,
+    overStdio(kind) ? MAX_RESTARTS : 0,
+  );
   // Fresh sessions (version probes, uninitialized cases, scratch sessions) over stdio cost a process start each: a few
   // are started ahead (beside the auto probe, `warm`, else now, while discovery runs) and handed out first; no more
   // than the run will take, so a narrow run starts none it does not use.
@@ -165,7 +174,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       second +
       Math.min(lanes, applies.filter((c) => c.scratch).length);
     for (const w of warm.splice(0, takers)) pool.push(w.then(adopt));
-    for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open(options.signal));
+    for (let i = pool.length; i < Math.min(FRESH_POOL, takers); i++) pool.push(open(STARTED_AHEAD, options.signal));
     for (const p of pool) p.catch(() => {}); // a failed start is reported to the check that takes it
   }
   // Started for a run that takes fewer (a narrow one).
@@ -227,7 +236,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
       const state: RunState = {
         profile,
         shared: sharedServer,
-        open: () => pool.shift() ?? open(options.signal),
+        open: (why) => pool.shift()?.then((s) => taken(s, why)) ?? open(why, options.signal),
         memo,
         timeoutMs: options.timeoutMs,
         deadline,
@@ -269,7 +278,11 @@ export async function runSuite(options: RunOptions): Promise<Report> {
     monitor,
     transport: kind,
     framesSkipped: locked ?? (notSpoken && `not run: the server does not support ${protocolVersion} (${notSpoken})`),
-    processes: { ...processes.stop(), ...(options.plan.command && gateFacts(options.plan)) },
+    processes: {
+      ...processes.stop(),
+      ...(options.plan.command && gateFacts(options.plan)),
+      servers: serversOf(sessions, protocolVersion),
+    },
     criticalPath: timing.stop(performance.now() - t0),
   });
 }

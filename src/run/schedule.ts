@@ -8,6 +8,7 @@ import { type TransportKind, overStdio } from '../transport/transport.js';
 import { attempt, ready, freshOn, type RunState } from './attempt.js';
 import { HandOn, handOnPairs } from './hand-on.js';
 import { ScratchSessions } from './scratch.js';
+import { scratchWhy } from './process-log.js';
 import { type OnProgress, progressTracker } from './progress.js';
 import { notRun } from './result.js';
 import type { Session } from '../session/session.js';
@@ -61,7 +62,7 @@ export async function runChecks(
   const scratchers = checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined).length;
   if (overStdio(kind) && scratchers > 0)
     state.scratch = new ScratchSessions(
-      async () => ready(await freshOn(state), profile),
+      async (gone) => ready(await freshOn(state, await scratchWhy(gone)), profile),
       Math.min(state.scratchLanes, scratchers),
       (session) => healthAnswer(session, profile),
     );
@@ -172,7 +173,7 @@ async function runCheck(def: CheckDef, state: RunState): Promise<CheckResult> {
       (first?.status === 'warn' && turn.checked))
   )
     return turn.result;
-  const alone = await attempt(def, state);
+  const alone = await attempt(def, state, undefined, true);
   if (!first || first.status === alone.status) return alone;
   const said = first.message.split('\n')[0];
   return {

@@ -16,6 +16,13 @@ interface Lane {
   touched: boolean;
   /** What the session answered to the health request before its first turn (see ScratchSessions.health). */
   baseline?: Promise<string>;
+  /** The session a check's input killed or disturbed, which the next one replaces (for the report, see process-log). */
+  gone?: Gone;
+}
+
+export interface Gone {
+  session: Promise<Session>;
+  how: 'killed' | 'disturbed';
 }
 
 /** Sessions a lane opens in place of ones a check's input killed; after that, the checks left run alone. */
@@ -42,7 +49,7 @@ export class ScratchSessions {
   /** `count` sessions are opened at once, before the checks that open servers of their own take the pre-started ones. */
   constructor(
     /** A new session, ready like the shared one (initialized). */
-    private readonly open: () => Promise<Session>,
+    private readonly open: (replacing?: Gone) => Promise<Session>,
     count: number,
     /**
      * The answer to one harmless request (a list the server declared), told as a string: asked of each session before
@@ -58,7 +65,7 @@ export class ScratchSessions {
 
   /** The lane with a new session, and that session's health answer asked for once it is ready. */
   private fresh(lane: Lane): Lane {
-    const session = this.open();
+    const session = this.open(lane.gone);
     session.catch(() => {}); // a failed start is reported to the check that takes it
     lane.session = session;
     lane.touched = false;
@@ -104,11 +111,11 @@ export class ScratchSessions {
       );
       // A session that died during the turn died of this check's input (it was alive when the turn began).
       const killed = used && !alive;
-      if (killed) lane.session = undefined;
+      if (killed) [lane.session, lane.gone] = [undefined, { session, how: 'killed' }];
       else if (used && !keep(result)) this.stopped = true;
       else if (used && (await this.disturbed(lane, await session))) {
         // Disturbed, not killed: closed, and the next turn gets a new session (MAX_REPLACED counts these too).
-        lane.session = undefined;
+        [lane.session, lane.gone] = [undefined, { session, how: 'disturbed' }];
         void session.then((s) => s.close());
       }
       return { result, untouched, killed, checked };

@@ -1,3 +1,4 @@
+import { serverLines, startsCount } from '../../report/starts.js';
 import { baselineAdvice } from '../../baseline/advice.js';
 import { findConfig } from '../../config/config.js';
 import { DEFAULTS } from '../../config/defaults.js';
@@ -200,12 +201,14 @@ const processesLine = ({ processes: p }: Report) => {
  * `time        19.4 s: 24 server starts at 1.2 s each; …`, then the slowest requests and every fixed wait with its
  * length (--verbose).
  */
-const criticalPathLines = ({ criticalPath: c }: Report) => {
+const criticalPathLines = (report: Report) => {
+  const c = report.criticalPath;
   if (!c) return '';
+  const starts = startsCount(report);
   const calls = c.slowCalls.map((s) => `${s.method}${s.name === undefined ? '' : ` ${s.name}`} ${s.ms} ms`);
   const waits = c.fixedWaits.map((w) => `${w.what}: ${w.ms} ms${w.count > 1 ? ` × ${w.count}` : ''}`);
   return [
-    `time        ${visible(c.line)}
+    `time        ${visible(c.line)}${starts ? ` · ${starts}` : ''}
 `,
     ...(c.starts
       ? [
@@ -221,6 +224,10 @@ const criticalPathLines = ({ criticalPath: c }: Report) => {
       : []),
     ...waits.map(
       (w) => `fixed wait  ${visible(w)}
+`,
+    ),
+    ...serverLines(report).map(
+      (s) => `started     ${visible(s)}
 `,
     ),
   ].join('');

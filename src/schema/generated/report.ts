@@ -63,6 +63,10 @@ export interface Report {
      * What the first process cost until its first line (or answer at its URL), in milliseconds of CPU time where the system says, else of wall time: what decided startsAtOnce.
      */
     firstStartMs?: number;
+    /**
+     * Every server process counted in started, in the order they started: why each was started and the checks that used it. Of a run of several revisions, this run's own (the whole command's, each with its revision, in the combined report); the auto probe's ones no run went on in are the first run's. Absent in reports written before it was added.
+     */
+    servers?: ServerStart[];
   };
   criticalPath?: CriticalPath;
   summary: Summary;
@@ -111,6 +115,27 @@ export interface Run {
   revision?: string;
   target: Target;
   server?: Server;
+}
+/**
+ * One server process the run started.
+ */
+export interface ServerStart {
+  /**
+   * Why it was started: auto probe, shared session, started ahead (and what took it), fresh session for <check>, scratch session (replacing a session <check> killed or disturbed), second connection, alone: <check> again on a server of its own, restart after the server was lost.
+   */
+  for: string;
+  /**
+   * The checks that used it, each once, in the order they first did (a session handed on lists its taker too).
+   */
+  checks: string[];
+  /**
+   * The revision of the run it served (absent for the auto probe's that no run went on in).
+   */
+  revision?: string;
+  /**
+   * Its process id (absent for a server started for a URL).
+   */
+  pid?: number;
 }
 /**
  * Where the run's time went: the waits that set its length. Runs side by side each count what both did, as processes does.
