@@ -29,7 +29,7 @@ export interface RunState {
   open: (why: string) => Promise<Session>;
   /** Stdio runs only. */
   scratch?: ScratchSessions;
-  /** How many scratch sessions a stdio run opens (see scratchLanes). */
+  /** How many scratch sessions a stdio run opens (see scratchLanes); none: the shared one is lent to the turns. */
   scratchLanes: number;
   /** Sessions of checks that failed for silence, listening for late answers before they close (see attempt). */
   settling: Promise<unknown>[];

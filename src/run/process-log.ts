@@ -68,6 +68,7 @@ export const STARTED_AHEAD = 'started ahead';
 export const SCRATCH = 'scratch session';
 export const SECOND_CONNECTION = 'second connection';
 export const RESTART = 'restart after the server was lost';
+export const AFTER_TURN = 'shared session again, in place of one a scratch turn killed or left disturbed';
 export const freshFor = (check: string) => `fresh session for ${check}`;
 export const alone = (check: string) => `alone: ${check} again on a server of its own`;
 export const replacing = (check: string, how: 'killed' | 'disturbed') =>

@@ -24,7 +24,16 @@ import { FRESH_POOL, type Warm } from './warm.js';
 import { handOnPairs } from './hand-on.js';
 import { MAX_RESTARTS, SharedServer } from './shared-server.js';
 import { lockedOut, lockedProfile } from './locked.js';
-import { RESTART, SHARED, STARTED_AHEAD, serversOf, sharesProcessOf, started, taken } from './process-log.js';
+import {
+  AFTER_TURN,
+  RESTART,
+  SHARED,
+  STARTED_AHEAD,
+  serversOf,
+  sharesProcessOf,
+  started,
+  taken,
+} from './process-log.js';
 import type { LocalIssuer } from '../auth/issuer.js';
 import type { OnProgress } from './progress.js';
 
@@ -153,7 +162,7 @@ export async function runSuite(options: RunOptions): Promise<Report> {
   // Over stdio, a server lost mid-run is restarted for the checks after (the handshake again, not discovery).
   const sharedServer = new SharedServer(
     shared,
-    () => open(RESTART),
+    (afterTurn) => open(afterTurn ? AFTER_TURN : RESTART),
     protocolVersion,
     overStdio(kind) ? MAX_RESTARTS : 0,
   );

@@ -58,12 +58,16 @@ export async function runChecks(
   onProgress?: OnProgress,
 ): Promise<CheckResult[]> {
   const { profile } = state;
-  // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
-  const scratchers = checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined).length;
-  if (overStdio(kind) && scratchers > 0)
+  // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions),
+  // or, for a server heavy to start, on the shared one, once every other check is done with it.
+  const scratchers = overStdio(kind)
+    ? checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined)
+    : [];
+  const lent = new Set(state.scratchLanes === 0 ? scratchers : []);
+  if (scratchers.length > 0 && lent.size === 0)
     state.scratch = new ScratchSessions(
       async (gone) => ready(await freshOn(state, await scratchWhy(gone)), profile),
-      Math.min(state.scratchLanes, scratchers),
+      Math.min(state.scratchLanes, scratchers.length),
       (session) => healthAnswer(session, profile),
     );
   const view = profileView(profile);
@@ -105,17 +109,30 @@ export async function runChecks(
   // All at once: first those that may wait on slow work (their timeout then overlaps the rest of the run), then those
   // that open sessions of their own: their servers start while the others start. Each
   // check's synchronous start (compiling schemas, generating values) can take tens of milliseconds: between two,
-  // the event loop turns, so the exchanges already under way (scratch sessions' turns) go on meanwhile. Scratch
-  // turns go in this order too: case files (a few exchanges) before generated checks (a hundred values), so a
-  // case that must run again alone starts early.
-  const concurrent = checks.filter((c) => !c.last);
+  // the event loop turns, so the exchanges already under way go on meanwhile. Scratch turns go in this order too:
+  // case files (a few exchanges) before generated checks (a hundred values), so a case that must run again alone
+  // starts early.
   const order = (c: CheckDef) => (c.slowWork ? -1 : c.fresh ? 0 : c.scratch ? (c.source !== undefined ? 1 : 2) : 3);
-  const started: Promise<CheckResult>[] = [];
-  for (const def of [...concurrent].sort((a, b) => order(a) - order(b))) {
-    started.push(runOne(def));
-    await new Promise(setImmediate);
+  const together = async (defs: CheckDef[]) => {
+    const started: Promise<CheckResult>[] = [];
+    for (const def of [...defs].sort((a, b) => order(a) - order(b))) {
+      started.push(runOne(def));
+      await new Promise(setImmediate);
+    }
+    return Promise.all(started);
+  };
+  const first = await together(checks.filter((c) => !c.last && !lent.has(c)));
+  if (lent.size > 0) {
+    const { shared } = state;
+    state.scratch = new ScratchSessions(
+      () => shared.lend(),
+      1,
+      (session) => healthAnswer(session, profile),
+      (session) => shared.giveBack(session),
+    );
+    first.push(...(await together([...lent])));
+    shared.endLending();
   }
-  const first = await Promise.all(started);
   const last: CheckResult[] = [];
   for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
   const byId = new Map([...first, ...last].map((r) => [r.id, r]));

@@ -1,11 +1,5 @@
 import type { Session } from '../session/session.js';
 
-/**
- * Scratch sessions of a stdio run: the checks that take turns on them run in this many lines at once; a server heavy
- * to start gets one (each line is a process start the machine pays for, see StartGate).
- */
-export const scratchLanes = (roomy: boolean) => (roomy ? 2 : 1);
-
 interface Lane {
   /** Settles when the lane's last queued turn has ended. */
   tail: Promise<void>;
@@ -29,26 +23,35 @@ export interface Gone {
 export const MAX_REPLACED = 4;
 
 /**
- * Over stdio every session costs a server process. Checks that need an initialized session apart from the shared one
- * only to keep what they send away from it (bad input, session state: CheckDef.scratch) take turns on a few scratch
- * sessions instead of starting a server each. A check that fails on one is run again on a new server of its own,
- * whose verdict stands, so taking turns never changes a failure into a verdict of its own; unless it was the first to
- * use the session, which nothing had touched then but the handshake, as a server of its own.
+ * Scratch sessions of a stdio run: the checks that take turns on them run in this many lines at once. A server heavy
+ * to start gets none: its scratch checks take their turns on the run's shared session, once every other check is done
+ * with it (each line is a process start the machine pays for, see StartGate).
+ */
+export const scratchLanes = (roomy: boolean) => (roomy ? 2 : 0);
+
+/**
+ * Over stdio every session costs a server process. Checks that need an initialized session apart from the other
+ * checks only to keep what they send away from them (bad input, session state: CheckDef.scratch) take turns on a few
+ * scratch sessions instead of starting a server each; a run lends them its shared session, once every other check is
+ * done with it (`borrowed`). A check that fails on one is run again on a new server of its own, whose verdict stands,
+ * so taking turns never changes a failure into a verdict of its own; unless it was the first to use a session that
+ * nothing had touched but the handshake (never a borrowed one), as a server of its own.
  *
  * A check whose input kills the session's server is judged on that (`killed`: its verdict names its input, and it
  * does not run again alone); the lane opens another session for the next turn, MAX_REPLACED times at most. Turns
  * stop at the first check that fails (or errs) on a scratch session it leaves alive: that session may be hung or
  * broken, and a server that fails one such check often fails the next in the same slow way (waiting out timeouts),
- * which turns taken one after another would add up. The checks after it each run alone, side by side.
+ * which turns taken one after another would add up. The checks after it each run alone, side by side. A borrowed
+ * session left disturbed or failing is closed too: what uses it after the turns gets a new one, not a broken one.
  */
 export class ScratchSessions {
   private readonly lanes: Lane[];
   private stopped = false;
   private replaced = 0;
 
-  /** `count` sessions are opened at once, before the checks that open servers of their own take the pre-started ones. */
+  /** `count` sessions are opened at once. */
   constructor(
-    /** A new session, ready like the shared one (initialized). */
+    /** A new session, ready like the shared one (initialized), or the shared one lent. */
     private readonly open: (replacing?: Gone) => Promise<Session>,
     count: number,
     /**
@@ -57,10 +60,17 @@ export class ScratchSessions {
      * gets a new one, and a warning on a session whose answer had not changed stands.
      */
     private readonly health?: (session: Session) => Promise<string>,
+    /**
+     * Given when the sessions are lent, touched already (the run's shared one): no check's first turn counts as
+     * untouched, and a session to be closed is given back through it instead.
+     */
+    private readonly giveBack?: (session: Session) => void,
   ) {
-    this.lanes = Array.from({ length: count }, () =>
-      this.fresh({ tail: Promise.resolve(), queued: 0, touched: false }),
-    );
+    this.lanes = Array.from({ length: count }, () => {
+      const lane = this.fresh({ tail: Promise.resolve(), queued: 0, touched: false });
+      lane.touched = giveBack !== undefined;
+      return lane;
+    });
   }
 
   /** The lane with a new session, and that session's health answer asked for once it is ready. */
@@ -97,6 +107,16 @@ export class ScratchSessions {
         this.fresh(lane);
       }
       const session = lane.session!;
+      // A session that could not be had (a lent one whose server is lost for good): the check runs alone.
+      if (
+        !(await session.then(
+          (s) => s.alive,
+          () => false,
+        ))
+      ) {
+        this.stopped = true;
+        return undefined;
+      }
       const untouched = !lane.touched;
       // Every turn after the first begins on a session whose health answer was the same after the turn before.
       const checked = this.health !== undefined;
@@ -112,17 +132,26 @@ export class ScratchSessions {
       // A session that died during the turn died of this check's input (it was alive when the turn began).
       const killed = used && !alive;
       if (killed) [lane.session, lane.gone] = [undefined, { session, how: 'killed' }];
-      else if (used && !keep(result)) this.stopped = true;
-      else if (used && (await this.disturbed(lane, await session))) {
+      else if (used && !keep(result)) {
+        this.stopped = true;
+        if (this.giveBack) this.close(lane, session, 'disturbed');
+      } else if (used && (await this.disturbed(lane, await session))) {
         // Disturbed, not killed: closed, and the next turn gets a new session (MAX_REPLACED counts these too).
-        [lane.session, lane.gone] = [undefined, { session, how: 'disturbed' }];
-        void session.then((s) => s.close());
+        this.close(lane, session, 'disturbed');
       }
       return { result, untouched, killed, checked };
     } finally {
       lane.queued--;
       done();
     }
+  }
+
+  private close(lane: Lane, session: Promise<Session>, how: Gone['how']): void {
+    [lane.session, lane.gone] = [undefined, { session, how }];
+    void session.then((s) => {
+      if (this.giveBack) this.giveBack(s);
+      else void s.close();
+    });
   }
 
   /** The session no longer answers its health request as it did before its first turn. */

@@ -30,10 +30,15 @@ export class SharedServer {
   private restarting?: Promise<Session>;
   private spawning?: Promise<Session>;
   private closing = false;
+  /** The session lent to scratch turns (see lend): its loss is the turn's check's verdict, not the run's. */
+  private lent?: Session;
+  /** Lent sessions given back disturbed or failing: closed, and replaced on the next request. */
+  private readonly retired = new WeakSet<Session>();
 
   constructor(
     first: Session,
-    private readonly open: () => Promise<Session>,
+    /** A new session; `afterTurn`: in place of one a scratch turn killed or gave back (see lend). */
+    private readonly open: (afterTurn: boolean) => Promise<Session>,
     private readonly protocolVersion: string,
     private readonly maxRestarts = MAX_RESTARTS,
   ) {
@@ -48,6 +53,26 @@ export class SharedServer {
 
   async request(method: string, params?: unknown, opts?: { id?: RequestId; timeoutMs?: number }): Promise<Reply> {
     return (await this.live(method)).request(method, params, opts);
+  }
+
+  /**
+   * The live session, lent to the scratch turns that run once every other check is done with it (see
+   * ScratchSessions): a loss while it is lent is no loss of the run's server but what a check's input did.
+   */
+  async lend(): Promise<Session> {
+    this.lent = await this.live('a scratch turn');
+    return this.lent;
+  }
+
+  /** A lent session given back to be closed: the next request starts a new server. */
+  giveBack(session: Session): void {
+    this.retired.add(session);
+    void session.close();
+  }
+
+  /** The scratch turns are over: a loss from now on is the run's again. */
+  endLending(): void {
+    this.lent = undefined;
   }
 
   /** Shuts the server down on purpose (restarting a lost one first, so the shutdown is tested on a live server). */
@@ -65,7 +90,8 @@ export class SharedServer {
 
   /** The live session; a lost one while restarts remain is replaced first. */
   private async live(method: string): Promise<Session> {
-    if (this.current.alive || this.closing || this.restarts >= this.maxRestarts) return this.current;
+    const usable = this.current.alive && !this.retired.has(this.current);
+    if (usable || this.closing || this.restarts >= this.maxRestarts) return this.current;
     this.restarting ??= this.restart().finally(() => (this.restarting = undefined));
     try {
       return await this.restarting;
@@ -83,7 +109,8 @@ export class SharedServer {
     // The run ended during the pause: no server is started that nothing would stop.
     if (this.closing) throw new Error('the run is ending');
     this.restarts++;
-    const session = await (this.spawning = this.open());
+    // A lent session a scratch turn killed or gave back is replaced for that, not for a loss of the run's server.
+    const session = await (this.spawning = this.open(this.retired.has(this.current) || this.current === this.lent));
     this.watch(session);
     await handshake(session, this.protocolVersion);
     this.current = session;
@@ -92,6 +119,7 @@ export class SharedServer {
 
   private watch(session: Session): void {
     session.onLost((why, pending) => {
+      if (session === this.lent) return;
       this.losses.push({
         why,
         pending: pending.map((e) => `${e.method} (id ${JSON.stringify(e.id)})`),

@@ -5,7 +5,7 @@ import { runConformance } from '../../src/index.js';
 import { REFERENCE } from '../helpers.js';
 
 const WHY =
-  /^(auto probe|shared session|started ahead|fresh session for \S+|scratch session|second connection|alone: \S+ again on a server of its own|restart after the server was lost)(, taken as .+)?$|^scratch session replacing a session \S+ (killed|disturbed)$/;
+  /^(auto probe|shared session|started ahead|fresh session for \S+|scratch session|second connection|alone: \S+ again on a server of its own|restart after the server was lost|shared session again, in place of one a scratch turn killed or left disturbed)(, taken as .+)?$|^scratch session replacing a session \S+ (killed|disturbed)$/;
 
 // One at a time: processes.started counts every process this test process starts meanwhile.
 describe('processes.servers', () => {

@@ -35,13 +35,13 @@ async function counted(args: string[], faults = ''): Promise<{ report: Report; s
 const statuses = (r: Report) => Object.fromEntries(r.checks.map((c) => [c.id, c.status]));
 
 describe('server processes of a stdio run', () => {
-  it('a default run starts 9: the probe (then the shared session), 3 version probes, 1 for the uninitialized cases and then the cancellation, 2 scratch sessions (1 when the first start measured heavy), 1 declaring client capabilities, 1 for the progress probe', async () => {
+  it('a default run starts 9: the probe (then the shared session), 3 version probes, 1 for the uninitialized cases and then the cancellation, 2 scratch sessions (none when the first start measured heavy: the shared one is lent), 1 declaring client capabilities, 1 for the progress probe', async () => {
     const { report, starts } = await counted([]);
     expect(report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
     // The faulty server's first start costs about 0.5 s of CPU, the line between light and heavy (see StartGate): a
-    // light one is let start two a core and gets two scratch sessions, a heavy one one a core and one.
+    // light one is let start two a core and gets two scratch sessions, a heavy one one a core and none.
     const light = report.processes?.startsAtOnce === 2 * availableParallelism();
-    const expected = light ? 9 : 8;
+    const expected = light ? 9 : 7;
     expect(starts).toBe(expected);
     // The report counts them too, and says how many were let start at once.
     expect(report.processes).toMatchObject({
@@ -82,12 +82,33 @@ describe('server processes of a stdio run', () => {
     // Each run sizes its scratch pool from its own first start (two when light, one when heavy), and two runs side by
     // side on a loaded machine may size it differently: compare the starts beyond the pool.
     const beyondPool = (r: { report: Report; starts: number }) =>
-      r.starts - (r.report.processes?.startsAtOnce === 2 * availableParallelism() ? 2 : 1);
+      r.starts - (r.report.processes?.startsAtOnce === 2 * availableParallelism() ? 2 : 0);
     expect(beyondPool(poisoned)).toBeGreaterThan(beyondPool(clean));
     const noted = (r: Report) =>
       r.checks.filter((c) => c.message.includes('(this is its run on a server of its own')).map((c) => c.id);
     expect(noted(poisoned.report)).toEqual([]);
     expect(noted(clean.report)).toEqual([]);
+  });
+
+  it('a server heavy to start lends its shared session to the scratch turns: no verdict moves, and no start is left for them', async () => {
+    // --max-starts 1 makes the server heavy to start (see StartGate.roomy): no scratch session is started.
+    const heavy = ['--max-starts', '1'];
+    const [clean, poisoned, crashing] = await Promise.all([
+      counted(heavy),
+      counted(heavy, 'poisoned-by-garbage'),
+      counted(heavy, 'crash-on-malformed'),
+    ]);
+    expect(clean.report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+    expect(clean.starts).toBe(7);
+    // The turns go on the shared session once every other check is done with it, and a session the garbage poisoned
+    // is given back and replaced (a start), not judged on.
+    expect(statuses(poisoned.report)).toEqual(statuses(clean.report));
+    expect(poisoned.starts).toBeGreaterThan(clean.starts);
+    // A check whose input kills the lent server fails for it alone: the loss is no loss of the run's shared server.
+    const crashed = statuses(crashing.report);
+    expect(crashed['base/robustness/malformed-json']).toBe('fail');
+    expect(crashed['lifecycle/process/alive']).toBe('pass');
+    expect(crashed['lifecycle/shutdown/stdin-close']).toBe('pass');
   });
 
   it("none when a case file of the user's is malformed: it is read before the probe's server starts", async () => {
