@@ -126,7 +126,7 @@ export async function mergeMatrixCommand(argv: string[]): Promise<number> {
   });
   if (v.help) {
     process.stdout.write(
-      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server (or client) report folders (a matrix run's OUT/<server>/, or a run's\n--out), one column per server and revision (a client's run is one column), in the order given. --out defaults to reports.\n",
+      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server (client, authorization server) report folders (a matrix run's\nOUT/<server>/, or a run's --out), one column per server and revision (a client's or authorization server's run is one\ncolumn), in the order given. --out defaults to reports.\n",
     );
     return EXIT.ok;
   }
