@@ -28,8 +28,24 @@ function serversValidator(): ValidateFunction<MatrixServers> {
 
 const isUrl = (s: string) => /^[a-z][a-z0-9+.-]*:\/\//i.test(s);
 
-/** Fields that say how to start or drive a server: a client entry (`client`) has none of them. */
+/** Fields that say how to start or drive a server: a client or authorization entry has none of them. */
 const SERVER_ONLY = ['target', 'command', 'cwd', 'env', 'transport', 'url', 'toolCalls', 'allowTools'] as const;
+/** The authorization command's options: for an `authorization` entry alone. */
+const AUTHORIZATION_ONLY = ['clientId', 'clientSecret', 'resource', 'scope', 'port'] as const;
+
+/** The first field of another side's an entry has, and why it is refused there. */
+function misplaced(s: MatrixServer): { field: string; message: string } | undefined {
+  const side =
+    s.authorization !== undefined ? 'an authorization server' : s.client !== undefined ? 'a client' : 'a server';
+  const other = (fields: readonly (keyof MatrixServer)[]) => fields.find((k) => s[k] !== undefined);
+  const server = side !== 'a server' && other(SERVER_ONLY);
+  if (server) return { field: server, message: `a server field, and this entry is ${side}` };
+  const client = side !== 'a client' && other(['client', 'scenarios']);
+  if (client) return { field: client, message: `a client field, and this entry is ${side}` };
+  const authz = side !== 'an authorization server' && other(AUTHORIZATION_ONLY);
+  if (authz) return { field: authz, message: `an authorization server field, and this entry is ${side}` };
+  return undefined;
+}
 
 /**
  * Reads and validates a servers file: a mistake is a ConfigError naming file, line and field. Relative paths (target,
@@ -47,15 +63,23 @@ export async function loadServersFile(file: string): Promise<PlannedServer[]> {
     if (seen.has(s.name))
       throw yaml.error(['servers', i, 'name'], `${JSON.stringify(s.name)} names another server already`);
     seen.add(s.name);
-    if (s.client !== undefined) {
-      const other = SERVER_ONLY.find((k) => s[k] !== undefined);
-      if (other) throw yaml.error(['servers', i, other], 'a server field, and this entry is a client');
+    const wrong = misplaced(s);
+    if (wrong) throw yaml.error(['servers', i, wrong.field], wrong.message);
+    if (s.authorization !== undefined) {
+      if (!/^https?:\/\//i.test(s.authorization) || !URL.canParse(s.authorization))
+        throw yaml.error(['servers', i, 'authorization'], "the issuer's URL (http or https), as --url takes it");
+      if (s.resource !== undefined && (!URL.canParse(s.resource) || new URL(s.resource).hash))
+        throw yaml.error(['servers', i, 'resource'], 'an absolute URI without a fragment (RFC 8707 §2)');
+      if (s.revision === 'all')
+        throw yaml.error(['servers', i, 'revision'], 'an authorization server is judged at one revision (or auto)');
       return;
     }
-    if (s.scenarios !== undefined)
-      throw yaml.error(['servers', i, 'scenarios'], 'a client field, and this entry is a server');
+    if (s.client !== undefined) return;
     if ((s.target === undefined) === (s.command === undefined))
-      throw yaml.error(['servers', i], 'give either target or command (or client, for a client)');
+      throw yaml.error(
+        ['servers', i],
+        'give either target or command (or client, for a client; authorization, for an authorization server)',
+      );
     if (s.url !== undefined && s.command === undefined)
       throw yaml.error(['servers', i, 'url'], 'url needs the command that starts the server');
   });

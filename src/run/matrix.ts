@@ -46,6 +46,7 @@ function cliPath(): string {
 /** The CLI arguments of one server's run, its reports going to `out`. */
 export function cliArgs(server: PlannedServer, options: Omit<MatrixRunOptions, 'out' | 'jobs'>, out: string): string[] {
   if (server.client) return clientArgs(server, options, out);
+  if (server.authorization) return authorizationArgs(server, options, out);
   const args = ['--out', out, '--no-color', '--budget', String(server.budget ?? options.budgetMs / 1000)];
   const add = (flag: string, value: string | number | undefined) =>
     value !== undefined && args.push(flag, String(value));
@@ -97,6 +98,32 @@ function clientArgs(entry: PlannedServer, options: Omit<MatrixRunOptions, 'out' 
 }
 
 /**
+ * An authorization entry's run: `mcp-conformance authorization --url <issuer>` with its own options and the matrix's
+ * that apply (--timeout, --strict). Its budget is the matrix's alone: past it the run is ended (it writes no partial
+ * report, so the entry shows why there is none).
+ */
+function authorizationArgs(
+  entry: PlannedServer,
+  options: Omit<MatrixRunOptions, 'out' | 'jobs'>,
+  out: string,
+): string[] {
+  const args = ['authorization', '--url', entry.authorization!, '--out', out];
+  const add = (flag: string, value: string | number | undefined) =>
+    value !== undefined && args.push(flag, String(value));
+  add('--client-id', entry.clientId);
+  add('--client-secret', entry.clientSecret);
+  add('--port', entry.port);
+  add('--resource', entry.resource);
+  add('--scope', entry.scope);
+  // auto: every check, whichever revision its rule came in.
+  add('--spec-version', entry.revision === 'auto' ? undefined : entry.revision);
+  add('--timeout', entry.timeout ?? options.timeout);
+  if (options.strict) args.push('--strict');
+  add('--expected-failures', entry.expectedFailures);
+  return args;
+}
+
+/**
  * Runs every server's suite as a child process of its own (the CLI), `jobs` at a time, each writing its usual reports
  * into `out/<folder>/` and how it ended into matrix-run.json there. A server that cannot start or hangs costs at most
  * its budget (then its run is stopped, and its partial reports kept); the others go on. Aborting `signal` stops every
@@ -136,7 +163,7 @@ export async function runServers(
       options.out,
       {
         name: servers[i].name,
-        ...(servers[i].client && { side: 'client' as const }),
+        ...sideOf(servers[i]),
         ...(servers[i].labels && { labels: servers[i].labels }),
         timedOut: false,
         durationMs: 0,
@@ -147,6 +174,10 @@ export async function runServers(
   }
   return outcomes;
 }
+
+/** The side an entry's outcome records: absent for a server. */
+const sideOf = (entry: PlannedServer): Pick<ServerOutcome, 'side'> =>
+  entry.client ? { side: 'client' } : entry.authorization ? { side: 'authorization' } : {};
 
 /** SIGTERM to the run's process group; SIGKILL to it and every process under it (servers run in groups of their own). */
 function stop(child: ChildProcess, signal: 'SIGTERM' | 'SIGKILL'): void {
@@ -217,7 +248,7 @@ async function runServer(
         : lastLines(text) || `exited with code ${ended.code} without a report`;
   const outcome: ServerOutcome = {
     name: server.name,
-    ...(server.client && { side: 'client' as const }),
+    ...sideOf(server),
     ...(server.labels && { labels: server.labels }),
     ...(ended.code !== null && { exitCode: ended.code }),
     timedOut,

@@ -21,7 +21,9 @@ const USAGE = [
   'Runs the suite on every server of the servers file (schema/matrix-servers.schema.json), several at a time, each',
   'as its own run with its usual reports in OUT/<server>/, then writes OUT/matrix.json and OUT/matrix.html: checks',
   "by area against server × revision, with each server's verdict and what differs from the majority. An entry with",
-  '`client: [command, args…]` is a client, run as `mcp-conformance client -- <command…>` would run it: one column.',
+  '`client: [command, args…]` is a client, run as `mcp-conformance client -- <command…>` would run it: one column;',
+  'one with `authorization: ISSUER` is an authorization server, run as `mcp-conformance authorization --url ISSUER`',
+  'would run it (clientId, clientSecret, resource, scope, port: its options): one column.',
   '',
   'Options:',
   "  --out DIR            Folder for the matrix and the servers' folders (default: reports)",
@@ -35,7 +37,7 @@ const USAGE = [
   '  --max-starts N       Server processes each run may start at once (1: one at a time)',
   '  -h, --help           Show this help',
   '',
-  'Exit codes: 0 every server passed, 1 a server failed, 2 usage error, or a server errored or left no report.',
+  'Exit codes: 0 every entry passed, 1 one failed, 2 usage error, or an entry errored or left no report.',
 ].join('\n');
 
 function parse<T extends Record<string, { type: 'string' | 'boolean'; multiple?: boolean; short?: string }>>(
@@ -124,7 +126,7 @@ export async function mergeMatrixCommand(argv: string[]): Promise<number> {
   });
   if (v.help) {
     process.stdout.write(
-      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server (or client) report folders (a matrix run's OUT/<server>/, or a run's\n--out), one column per server and revision (a client's run is one column), in the order given. --out defaults to reports.\n",
+      "Usage: mcp-conformance report --matrix <DIR>... [--out DIR]\n\nBuilds matrix.json and matrix.html from server (client, authorization server) report folders (a matrix run's\nOUT/<server>/, or a run's --out), one column per server and revision (a client's or authorization server's run is one\ncolumn), in the order given. --out defaults to reports.\n",
     );
     return EXIT.ok;
   }

@@ -20,8 +20,8 @@ import { bounded, visible } from '../text.js';
  */
 export interface ServerOutcome {
   name: string;
-  /** A client entry's run (`mcp-conformance client`); absent for a server. */
-  side?: 'client';
+  /** A client entry's run (`mcp-conformance client`) or an authorization server's; absent for a server. */
+  side?: 'client' | 'authorization';
   labels?: Record<string, string>;
   exitCode?: number;
   /** The run overran its budget: it was told to stop (and killed if it did not). */
@@ -134,6 +134,17 @@ function revisionOf(report: Report): string {
   return report.server?.protocolVersion ?? '-';
 }
 
+/** An authorization server's report: every check of it judges the authorization server (`mcp-conformance authorization`). */
+const isAuthorization = (report: Report) =>
+  !report.server && !report.client && report.checks.length > 0 && report.checks.every((c) => areaOf(c) === 'authz');
+
+/** What a folder's runs judged: the side its runs say, else the one the matrix recorded (a run without a report). */
+function sideOf(f: ServerFolder): NonNullable<MatrixServerRun['side']> {
+  if (f.runs.some((r) => r.report.client)) return 'client';
+  if (f.runs.some((r) => isAuthorization(r.report))) return 'authorization';
+  return f.outcome?.side ?? 'server';
+}
+
 /** Who a report is of, as it named itself: a client's clientInfo, or a server's serverInfo. */
 function infoOf(report: Report): Pick<MatrixColumn, 'clientInfo' | 'serverInfo'> | undefined {
   const s = report.client ?? report.server;
@@ -173,7 +184,7 @@ function matrixOf(folders: readonly ServerFolder[], outDir: string): Matrix {
     const target = f.runs[0]?.report.target;
     servers.push({
       name: o?.name ?? basename(f.folder),
-      side: f.runs.some((r) => r.report.client) || o?.side === 'client' ? 'client' : 'server',
+      side: sideOf(f),
       ...(target?.description && { command: target.description }),
       folder: linkPath(outDir, f.folder),
       verdict:
@@ -261,10 +272,11 @@ function cellOf(check: CheckResult): MatrixCell {
 }
 
 /**
- * An entry as the matrix names it, the same for both sides: what the server or client called itself (serverInfo,
- * clientInfo) and what was run (its command or target).
+ * An entry as the matrix names it, the same for every side: what the server or client called itself (serverInfo,
+ * clientInfo) and what was run (its command or target); an authorization server by its issuer, which its run names.
  */
 export function entryName(matrix: Matrix, entry: MatrixServerRun): string {
+  if (entry.side === 'authorization') return entry.command ?? 'authorization server';
   const column = matrix.columns.find((c) => matrix.servers[c.server] === entry);
   const side = entry.side ?? 'server';
   const info = side === 'client' ? column?.clientInfo : column?.serverInfo;

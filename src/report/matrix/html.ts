@@ -36,9 +36,12 @@ export function renderMatrixHtml(matrix: Matrix): string {
     })),
   };
   const failing = matrix.servers.filter((s) => s.verdict !== 'pass').length;
-  const clients = matrix.servers.filter((s) => s.side === 'client').length;
-  const servers = matrix.servers.length - clients;
-  const entries = `${servers} server${servers === 1 ? '' : 's'}${clients > 0 ? ` · ${clients} client${clients === 1 ? '' : 's'}` : ''}`;
+  const sides = sidesOf(matrix);
+  const entries = sides.map(([side, n]) => `${n} ${side}${n === 1 ? '' : 's'}`).join(' · ');
+  const names = sides.map(([side]) => side);
+  // "Servers", "Servers and clients", "Servers, clients and authorization servers"…
+  const plural = names.map((side) => `${side}s`);
+  const heading = plural.length > 1 ? `${plural.slice(0, -1).join(', ')} and ${plural.at(-1)}` : plural[0];
   const page = PAGES.matrix;
   return html`${pageHead(page.csp, page.style, `MCP conformance matrix · ${entries}`)}
 <body>
@@ -47,11 +50,11 @@ export function renderMatrixHtml(matrix: Matrix): string {
 <p class="meta">${entries} · ${matrix.columns.length} runs · ${matrix.rows.length} checks · ${failing} not passing</p>
 </header>
 <section id="servers">
-<h2>${clients > 0 ? 'Servers and clients' : 'Servers'}</h2>
-${serversTable(matrix)}
+<h2>${heading[0].toUpperCase()}${heading.slice(1)}</h2>
+${serversTable(matrix, names.join(' or '))}
 </section>
 <section id="grid">
-<h2>Checks by ${clients > 0 ? 'server or client' : 'server'} and revision</h2>
+<h2>Checks by ${names.join(' or ')} and revision</h2>
 ${filters(areas)}
 ${grid(matrix, areas)}
 </section>
@@ -67,7 +70,17 @@ ${explained(matrix)}
 `.value;
 }
 
-function serversTable(matrix: Matrix): Html {
+const SIDE_NAME = { server: 'server', client: 'client', authorization: 'authorization server' } as const;
+
+/** Each side with entries and how many, in this order; servers always (a matrix of clients says "0 servers"). */
+function sidesOf(matrix: Matrix): [string, number][] {
+  const count = (side: keyof typeof SIDE_NAME) => matrix.servers.filter((s) => (s.side ?? 'server') === side).length;
+  return (['server', 'client', 'authorization'] as const)
+    .map((side): [string, number] => [SIDE_NAME[side], count(side)])
+    .filter(([, n], i) => i === 0 || n > 0);
+}
+
+function serversTable(matrix: Matrix, entry: string): Html {
   const row = (s: MatrixServerRun) => {
     const labels = Object.entries(s.labels ?? {})
       .map(([k, v]) => `${k}: ${v}`)
@@ -78,7 +91,7 @@ function serversTable(matrix: Matrix): Html {
     return html`<tr><th scope="row">${link}${who}</th><td>${labels}</td><td><span class="verdict s-${s.verdict}">${VERDICT[s.verdict]}</span></td><td>${counts(s.summary)}</td><td>${s.durationMs !== undefined ? duration(s.durationMs) : ''}</td><td>${s.exitCode !== undefined ? `exit ${s.exitCode}` : ''}${s.timedOut ? ' · over budget' : ''}</td><td>${s.reason ?? ''}</td></tr>
 `;
   };
-  return html`<table class="servers"><thead><tr><th>${matrix.servers.some((s) => s.side === 'client') ? 'server or client' : 'server'}</th><th>labels</th><th>verdict</th><th>checks</th><th>time</th><th>run</th><th>note</th></tr></thead><tbody>
+  return html`<table class="servers"><thead><tr><th>${entry}</th><th>labels</th><th>verdict</th><th>checks</th><th>time</th><th>run</th><th>note</th></tr></thead><tbody>
 ${matrix.servers.map(row)}</tbody></table>`;
 }
 
@@ -104,7 +117,7 @@ function grid(matrix: Matrix, areas: readonly string[]): Html {
     html`<th class="sum"><span class="verdict s-${c.verdict}">${VERDICT[c.verdict]}</span><br>${counts(c.summary)}<br>${c.durationMs !== undefined ? duration(c.durationMs) : ''}${c.differs > 0 ? html`<br>≠ majority: ${c.differs}` : ''}</th>`;
   return html`<table class="grid">
 <thead>
-<tr><th>check</th>${spans.map(({ server, span }) => html`<th colspan="${span}">${server.name}<br><span class="meta">${server.side ?? 'server'}</span></th>`)}</tr>
+<tr><th>check</th>${spans.map(({ server, span }) => html`<th colspan="${span}">${server.name}<br><span class="meta">${SIDE_NAME[server.side ?? 'server']}</span></th>`)}</tr>
 <tr><th>revision</th>${columns.map((c) => html`<th>${c.revision}</th>`)}</tr>
 <tr><th>verdict</th>${columns.map(summary)}</tr>
 </thead>

@@ -1,7 +1,7 @@
 /* Generated from schema/ by `npm run generate`. Do not edit. */
 
 /**
- * The servers file of `mcp-conformance matrix`: the servers (and clients) to test, each run as its own mcp-conformance run. Relative paths are relative to the file's folder.
+ * The servers file of `mcp-conformance matrix`: the servers (and clients, and authorization servers) to test, each run as its own mcp-conformance run. Relative paths are relative to the file's folder.
  */
 export interface MatrixServers {
   /**
@@ -14,7 +14,7 @@ export interface MatrixServers {
   servers: [MatrixServer, ...MatrixServer[]];
 }
 /**
- * One server, or one client. A server has a target or a command; with url, the command starts an HTTP server that answers there. A client has `client` (run as `mcp-conformance client -- <client…>`) and none of the server's fields (target, command, cwd, env, transport, url, toolCalls, allowTools).
+ * One server, one client, or one authorization server. A server has a target or a command; with url, the command starts an HTTP server that answers there. A client has `client` (run as `mcp-conformance client -- <client…>`) and none of the server's fields (target, command, cwd, env, transport, url, toolCalls, allowTools). An authorization server has `authorization` (run as `mcp-conformance authorization --url <issuer>`), none of the server's fields and no scenarios; clientId, clientSecret, resource, scope and port are for it alone.
  */
 export interface MatrixServer {
   /**
@@ -37,6 +37,30 @@ export interface MatrixServer {
    * @minItems 1
    */
   client?: [string, ...string[]];
+  /**
+   * This entry is an authorization server: its issuer identifier (a URL), as `mcp-conformance authorization --url <issuer>` takes it.
+   */
+  authorization?: string;
+  /**
+   * An authorization server only: a pre-registered client (as --client-id).
+   */
+  clientId?: string;
+  /**
+   * An authorization server only: that client's secret (as --client-secret).
+   */
+  clientSecret?: string;
+  /**
+   * An authorization server only: the resource to ask tokens for, an absolute URI without a fragment (as --resource).
+   */
+  resource?: string;
+  /**
+   * An authorization server only: the scope to ask for (as --scope).
+   */
+  scope?: string;
+  /**
+   * An authorization server only: the redirect_uri's loopback port (as --port; with clientId the default is 3000).
+   */
+  port?: number;
   /**
    * A client only: the scenarios to run (as --scenario; default every one).
    *
@@ -62,7 +86,7 @@ export interface MatrixServer {
    */
   url?: string;
   /**
-   * As --revision (default auto): each revision run of a server is a column of the matrix; a client's run (every revision its scenarios have, or this one) is one column.
+   * As --revision (default auto): each revision run of a server is a column of the matrix; a client's run (every revision its scenarios have, or this one) is one column. For an authorization server, a dated revision is --spec-version (only the checks whose rule exists then); all is refused.
    */
   revision?: '2026-07-28' | '2025-11-25' | '2025-06-18' | '2025-03-26' | 'all' | 'auto';
   /**
@@ -78,11 +102,11 @@ export interface MatrixServer {
    */
   expectedFailures?: string;
   /**
-   * Seconds to wait for each response (as --timeout; for a client, for its answers to the test server's requests).
+   * Seconds to wait for each response (as --timeout; for a client, for its answers to the test server's requests; for an authorization server, for each of its answers).
    */
   timeout?: number;
   /**
-   * Seconds this server (or client) may take in all (default: the matrix's --budget); past it the run is ended and its partial reports kept.
+   * Seconds this server (or client, or authorization server) may take in all (default: the matrix's --budget); past it the run is ended and its partial reports kept.
    */
   budget?: number;
   /**

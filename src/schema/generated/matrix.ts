@@ -3,7 +3,7 @@
 export type Verdict = 'pass' | 'fail' | 'error' | 'no-report';
 
 /**
- * matrix.json: the checks of several servers' (and clients') runs side by side, one column per server and revision, and one per client. matrix.html is rendered from it.
+ * matrix.json: the checks of several servers' (and clients' and authorization servers') runs side by side, one column per server and revision, and one per client or authorization server. matrix.html is rendered from it.
  */
 export interface Matrix {
   tool: {
@@ -26,9 +26,9 @@ export interface Matrix {
 export interface MatrixServerRun {
   name: string;
   /**
-   * What was judged: a server (the suite played the client) or a client (the suite served it).
+   * What was judged: a server (the suite played the client), a client (the suite served it) or an authorization server (the suite played an MCP client getting a token).
    */
-  side?: 'server' | 'client';
+  side?: 'server' | 'client' | 'authorization';
   /**
    * What was run: the command it was started with, or its target (the report's target).
    */
@@ -72,7 +72,7 @@ export interface MatrixColumn {
    */
   server: number;
   /**
-   * The revision this run stood for (its folder, when the server ran in several), else the one the server negotiated; for a client, the revisions its scenarios ran at (newest first, joined by ' + '); - when there is no report.
+   * The revision this run stood for (its folder, when the server ran in several), else the one the server negotiated; for a client, the revisions its scenarios ran at (newest first, joined by ' + '); - when there is no report, and for an authorization server (it has no revision).
    */
   revision: string;
   /**
