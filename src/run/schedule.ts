@@ -58,18 +58,32 @@ export async function runChecks(
   onProgress?: OnProgress,
 ): Promise<CheckResult[]> {
   const { profile } = state;
-  // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions),
-  // or, for a server heavy to start, on the shared one, once every other check is done with it.
-  const scratchers = overStdio(kind)
-    ? checks.filter((c) => c.scratch && elsewhere(c, kind, profile.revision) === undefined)
-    : [];
-  const lent = new Set(state.scratchLanes === 0 ? scratchers : []);
-  if (scratchers.length > 0 && lent.size === 0)
+  const applies = (c: CheckDef) => elsewhere(c, kind, profile.revision) === undefined;
+  // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
+  // On the stateless wire, one: the run's second connection, once the checks that use it are done (a process started
+  // anyway; they are quick, so the turns overlap the slow work on the shared session). On the initialize wire, a light
+  // server's two of their own; a heavy one's shared session, once every other check is done with it.
+  const scratchers = overStdio(kind) ? checks.filter((c) => c.scratch && applies(c)) : [];
+  const stateless = profile.revision === STATELESS_REVISION;
+  const lent = new Set(!stateless && state.scratchLanes === 0 ? scratchers : []);
+  const secondDone = deferred();
+  if (scratchers.length > 0 && lent.size === 0) {
+    let secondTaken = !stateless;
     state.scratch = new ScratchSessions(
-      async (gone) => ready(await freshOn(state, await scratchWhy(gone)), profile),
-      Math.min(state.scratchLanes, scratchers.length),
+      async (gone) => {
+        if (!secondTaken) {
+          secondTaken = true;
+          await secondDone.promise;
+          const second = await state.elsewhere?.catch(() => undefined);
+          if (second?.session.alive) return second.session;
+        }
+        return ready(await freshOn(state, await scratchWhy(gone)), profile);
+      },
+      stateless ? 1 : Math.min(state.scratchLanes, scratchers.length),
       (session) => healthAnswer(session, profile),
+      stateless ? {} : undefined,
     );
+  }
   const view = profileView(profile);
   // Over stdio, where a session is a server process, a check may hand its session on to the one after it (HAND_ON).
   if (overStdio(kind))
@@ -113,30 +127,52 @@ export async function runChecks(
   // case files (a few exchanges) before generated checks (a hundred values), so a case that must run again alone
   // starts early.
   const order = (c: CheckDef) => (c.slowWork ? -1 : c.fresh ? 0 : c.scratch ? (c.source !== undefined ? 1 : 2) : 3);
-  const together = async (defs: CheckDef[]) => {
+  /** Starts `defs` one event-loop turn apart; `all` settles with every result, `seconders` once those `marked` ended. */
+  const together = (defs: CheckDef[], marked: (id: string) => boolean = () => false) => {
     const started: Promise<CheckResult>[] = [];
-    for (const def of [...defs].sort((a, b) => order(a) - order(b))) {
-      started.push(runOne(def));
-      await new Promise(setImmediate);
-    }
-    return Promise.all(started);
+    const sorted = [...defs].sort((a, b) => order(a) - order(b));
+    const launched = (async () => {
+      for (const def of sorted) {
+        started.push(runOne(def));
+        await new Promise(setImmediate);
+      }
+    })();
+    const all = launched.then(() => Promise.all(started));
+    const seconders = launched.then(() =>
+      Promise.allSettled(started.filter((_, i) => marked(sorted[i].id))).then(() => undefined),
+    );
+    return { all, seconders };
   };
-  const first = await together(checks.filter((c) => !c.last && !lent.has(c)));
+  // The checks that use the stateless wire's second connection: once they are done, it is the scratch turns'.
+  const seconders = new Set(stateless ? checks.filter((c) => c.elsewhere && applies(c)).map((c) => c.id) : []);
+  const firstRun = together(
+    checks.filter((c) => !c.last && !lent.has(c)),
+    (id) => seconders.has(id),
+  );
+  void firstRun.seconders.then(secondDone.resolve);
+  const first = await firstRun.all;
   if (lent.size > 0) {
     const { shared } = state;
     state.scratch = new ScratchSessions(
       () => shared.lend(),
       1,
       (session) => healthAnswer(session, profile),
-      (session) => shared.giveBack(session),
+      { giveBack: (session) => shared.giveBack(session) },
     );
-    first.push(...(await together([...lent])));
+    first.push(...(await together([...lent]).all));
     shared.endLending();
   }
   const last: CheckResult[] = [];
   for (const def of checks.filter((c) => c.last)) last.push(await runOne(def));
   const byId = new Map([...first, ...last].map((r) => [r.id, r]));
   return checks.map((c) => byId.get(c.id)!);
+}
+
+/** A promise and its resolve. */
+function deferred(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((r) => (resolve = r));
+  return { promise, resolve };
 }
 
 /** The lists a scratch session's health request may be, in order of preference: the first the server declares. */

@@ -61,14 +61,15 @@ export class ScratchSessions {
      */
     private readonly health?: (session: Session) => Promise<string>,
     /**
-     * Given when the sessions are lent, touched already (the run's shared one): no check's first turn counts as
-     * untouched, and a session to be closed is given back through it instead.
+     * Given when the first sessions are lent, used already by other checks (the run's shared one, or its second
+     * connection on the stateless wire): no check's first turn on one counts as untouched, and a session to be closed
+     * is given back through `giveBack` when there is one.
      */
-    private readonly giveBack?: (session: Session) => void,
+    private readonly lent?: { giveBack?: (session: Session) => void },
   ) {
     this.lanes = Array.from({ length: count }, () => {
       const lane = this.fresh({ tail: Promise.resolve(), queued: 0, touched: false });
-      lane.touched = giveBack !== undefined;
+      lane.touched = lent !== undefined;
       return lane;
     });
   }
@@ -134,7 +135,7 @@ export class ScratchSessions {
       if (killed) [lane.session, lane.gone] = [undefined, { session, how: 'killed' }];
       else if (used && !keep(result)) {
         this.stopped = true;
-        if (this.giveBack) this.close(lane, session, 'disturbed');
+        if (this.lent?.giveBack) this.close(lane, session, 'disturbed');
       } else if (used && (await this.disturbed(lane, await session))) {
         // Disturbed, not killed: closed, and the next turn gets a new session (MAX_REPLACED counts these too).
         this.close(lane, session, 'disturbed');
@@ -149,7 +150,7 @@ export class ScratchSessions {
   private close(lane: Lane, session: Promise<Session>, how: Gone['how']): void {
     [lane.session, lane.gone] = [undefined, { session, how }];
     void session.then((s) => {
-      if (this.giveBack) this.giveBack(s);
+      if (this.lent?.giveBack) this.lent.giveBack(s);
       else void s.close();
     });
   }

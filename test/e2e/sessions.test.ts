@@ -111,6 +111,25 @@ describe('server processes of a stdio run', () => {
     expect(crashed['lifecycle/shutdown/stdin-close']).toBe('pass');
   });
 
+  it('on the stateless wire the scratch turns take the second connection once its checks are done: no start of their own', async () => {
+    const stateless = ['--revision', '2026-07-28', '--env', 'MCP_REVISION=2026-07-28'];
+    const [clean, crashing] = await Promise.all([counted(stateless), counted(stateless, 'crash-on-malformed')]);
+    expect(clean.report.summary).toMatchObject({ fail: 0, warn: 0, error: 0 });
+    // The shared session, the second connection, and the two checks that need a process of their own.
+    expect(clean.starts).toBe(4);
+    const second = clean.report.processes?.servers?.find((s) => s.for.endsWith('second connection'));
+    expect(second?.checks).toEqual(
+      expect.arrayContaining(['stateless/lists/per-connection', 'base/robustness/malformed-json']),
+    );
+    // A check whose input kills it fails for that alone, and the turns after go on in a session started in its place.
+    const crashed = statuses(crashing.report);
+    expect(crashed['base/robustness/malformed-json']).toBe('fail');
+    expect(crashed['lifecycle/process/alive']).toBe('pass');
+    expect(crashing.report.processes?.servers?.map((s) => s.for)).toContain(
+      'scratch session replacing a session base/robustness/malformed-json killed',
+    );
+  });
+
   it("none when a case file of the user's is malformed: it is read before the probe's server starts", async () => {
     const dir = await mkdtemp(join(tmpdir(), 'mcpc-cases-'));
     await writeFile(join(dir, 'bad.yaml'), 'id: mine/bad\ntitle: [unclosed\n');
