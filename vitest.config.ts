@@ -9,9 +9,13 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  */
 const SLOWEST = [
   // npm test
-  'test/faults.test.ts',
   'test/http-faults.test.ts',
+  'test/stateless-http-faults.test.ts',
+  'test/faults.test.ts',
+  'test/run-budget.test.ts',
+  'test/report-sarif.test.ts',
   'test/stateless.test.ts',
+  'test/http-slow-server.test.ts',
   'test/report-html.test.ts',
   'test/golden-reports.test.ts',
   'test/in-process.test.ts',

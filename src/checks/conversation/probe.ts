@@ -74,6 +74,8 @@ interface ProbeRun {
   working: Promise<Traced | undefined>;
   /** Every call answered, given up on, or found working: the tools to leave out of further calls, with why. */
   sorted: Promise<Map<string, string>>;
+  /** Every call of the first round answered or given up on (before any is called again at the upper end). */
+  traced: Promise<Traced[]>;
   done: Promise<Probe>;
 }
 
@@ -267,7 +269,7 @@ export function probeRun(ctx: CheckContext): Promise<ProbeRun> {
       await callAgain(ctx, session, traces);
       return { session, traces, leftOut: tools.leftOut, slow };
     });
-    return { calls: tools.calls, traces: run.traces, working: run.working, sorted, done };
+    return { calls: tools.calls, traces: run.traces, working: run.working, sorted, traced: run.done, done };
   });
 }
 

@@ -170,8 +170,9 @@ export const HTTP_ISOLATION_CHECKS: CheckDef[] = [
     elsewhere: true,
     slowWork: true,
     async run(ctx): Promise<Outcome> {
-      // The run's progress probe found which callable tools report progress (the tool-call policy applied there).
-      const { traces } = await (await probeRun(ctx)).done;
+      // The run's progress probe found which callable tools report progress (the tool-call policy applied there): its
+      // first round tells, without waiting for the calls it makes again at the upper end of their arguments.
+      const traces = await (await probeRun(ctx)).traced;
       const tool = traces.find((t) => t.method === 'tools/call' && t.progress.length > 0 && t.reply && !t.timedOut);
       if (!tool) return skip('no tool the run may call reported progress in the progress probe');
       const two = await twoClients(ctx);
