@@ -17,17 +17,18 @@ export const notPassing = (r: Report) =>
 type FaultyApp = Awaited<ReturnType<typeof createFaultyHttpApp>> & { http: Server };
 
 /**
- * Runs the suite in `revision` against the faulty app with `fault` on, served here until the run ends; `change` alters
- * the app first, and `only` narrows the run.
+ * Runs the suite in `revision` against the faulty app with `fault` on (none: the reference server's behaviour), served
+ * here until the run ends; `change` alters the app first, `only` narrows the run, `runs` sizes the generated checks.
  */
 export async function run(
-  fault: string,
+  fault: string | undefined,
   revision: string,
   change?: (app: FaultyApp) => void,
   only?: string[],
+  runs = 10,
 ): Promise<Report> {
   // createHttpServer adds `http` after building the app object, which the type inferred from JavaScript does not see.
-  const app = (await createFaultyHttpApp([fault], {
+  const app = (await createFaultyHttpApp(fault ? [fault] : [], {
     revision: revision === STATELESS_REVISION ? revision : undefined,
   })) as FaultyApp;
   change?.(app);
@@ -38,7 +39,7 @@ export async function run(
       target: `http://127.0.0.1:${port}/mcp`,
       revision: revision as ConformanceOptions['revision'],
       seed: 7,
-      runs: 10,
+      runs,
       only,
     });
   } finally {

@@ -28,3 +28,12 @@ describe.concurrent('each stateless HTTP fault trips exactly the check that targ
     });
   }
 });
+
+// An x-mcp-header argument whose generated invalid value is no string, number or boolean has no header to go in: the
+// reference server refuses such a call with HeaderMismatch before the tool runs, which is no warning.
+it('passes tools/call/invalid-arguments where an invalid value cannot be mirrored in its Mcp-Param header', async () => {
+  const report = await run(undefined, STATELESS_REVISION, undefined, ['tools/call/invalid-arguments'], 100);
+  const check = report.checks.find((c) => c.id === 'tools/call/invalid-arguments')!;
+  expect(check.status).toBe('pass');
+  expect(check.message).toMatch(/refused with -32020 before the tool ran: greeting is mirrored in a header/);
+});

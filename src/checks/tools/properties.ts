@@ -21,6 +21,7 @@ import { boundaryArguments, type EdgeKind } from '../../generate/boundary.js';
 import { checkProperty, type Stratum } from '../kit/property-runner.js';
 import { anyText, schemaArbitraries } from '../../generate/schema-arbitrary.js';
 import { callableTools } from '../../generate/tool-policy.js';
+import { paramHeadersOf } from '../../discovery/discover.js';
 
 interface Call {
   tool: string;
@@ -179,6 +180,12 @@ export const TOOL_PROPERTIES: CheckDef[] = [
               expected,
               actual: describeReply(reply),
             });
+          // On the stateless wire an x-mcp-header argument is mirrored in its Mcp-Param header, which a value that is
+          // no string, number or boolean cannot be: the server refuses the request at the header (HeaderMismatch),
+          // before the tool sees it, as the header rule asks.
+          const unmirrored = code === -32020 ? unmirroredArguments(ctx, call) : [];
+          if (unmirrored.length > 0)
+            return pass(`refused with -32020 before the tool ran: ${unmirrored.join(', ')} is mirrored in a header`);
           if (code !== -32602)
             return warn(`answered error ${JSON.stringify(code)} instead of an isError result`, {
               expected,
@@ -269,3 +276,17 @@ export const TOOL_PROPERTIES: CheckDef[] = [
     },
   },
 ];
+
+/**
+ * The arguments of `call` its tool mirrors in Mcp-Param headers (x-mcp-header, 2026-07-28) whose value no header can
+ * carry: present, and no string, number or boolean.
+ */
+function unmirroredArguments(ctx: CheckContext, call: { tool: string; arguments: unknown }): string[] {
+  if (ctx.profile.revision !== STATELESS_REVISION || typeof call.arguments !== 'object' || call.arguments === null)
+    return [];
+  const args = call.arguments as Record<string, unknown>;
+  const mirrored = paramHeadersOf(ctx.profile.tools).get(call.tool) ?? {};
+  return Object.keys(mirrored).filter(
+    (arg) => arg in args && !['string', 'number', 'boolean'].includes(typeof args[arg]),
+  );
+}
