@@ -47,6 +47,7 @@ describe('authorization server checks on oidc-provider', () => {
     ['no-cimd', { 'authz/registration/cimd': 'warn' }],
     ['token-cacheable', { 'authz/code/token': 'fail' }],
     ['wrong-iss', { 'authz/authorize/iss': 'fail' }],
+    ['no-iss', { 'authz/authorize/iss-included': 'warn' }],
     ['pkce-optional', { 'authz/pkce/required': 'fail' }],
     ['no-audience', { 'authz/resource/audience': 'warn' }],
     ['no-rotation', { 'authz/token/refresh-rotation': 'fail' }],
@@ -98,8 +99,10 @@ describe('authorization server checks on oauth2-mock-server (a pre-registered cl
   };
 
   it('as it comes: no client ID metadata documents, a code without PKCE, a code redeemed without its verifier, no audience, a replaced refresh token taken', async () => {
+    // No iss in its authorization responses either (RFC 9207, a SHOULD of 2026-07-28): a warning.
     expect(await judged(false)).toEqual({
       'authz/registration/cimd': 'warn',
+      'authz/authorize/iss-included': 'warn',
       'authz/pkce/required': 'fail',
       'authz/pkce/verifier': 'fail',
       'authz/resource/audience': 'warn',
@@ -108,8 +111,12 @@ describe('authorization server checks on oauth2-mock-server (a pre-registered cl
   });
 
   it('hooked to leave its verifier alone as its one fault: only authz/pkce/verifier fails', async () => {
-    // It has no client ID metadata documents either: a SHOULD, so a warning beside the one failure.
-    expect(await judged(true)).toEqual({ 'authz/registration/cimd': 'warn', 'authz/pkce/verifier': 'fail' });
+    // It has no client ID metadata documents and sends no iss either: SHOULDs, so warnings beside the one failure.
+    expect(await judged(true)).toEqual({
+      'authz/registration/cimd': 'warn',
+      'authz/authorize/iss-included': 'warn',
+      'authz/pkce/verifier': 'fail',
+    });
   });
 });
 

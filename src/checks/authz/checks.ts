@@ -268,6 +268,37 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
     },
   },
   {
+    id: 'authz/authorize/iss-included',
+    title: 'Every authorization response carries iss (RFC 9207), errors too',
+    requirement: requirement(
+      'authz.authorize.iss-included',
+      'SHOULD',
+      MCP_AUTH('authorization-response-validation'),
+      'MCP: "MCP authorization servers SHOULD include the iss parameter in authorization responses, including error responses, as defined in RFC9207 Section 2."',
+    ),
+    breaks:
+      'no client today; MCP clients cannot tell a mix-up attack from this server, and a future revision is expected to make iss a MUST',
+    judge: (r) => {
+      const responses = Object.values(r.rounds).flatMap((round) =>
+        round?.authorized.redirect ? [round.authorized.redirect] : [],
+      );
+      if (responses.length === 0) return skip(r.noRounds ?? 'no authorization response came back');
+      const without = responses.filter((u) => !u.searchParams.has('iss'));
+      if (without.length === 0) return pass(`${responses.length} authorization responses, each with iss`);
+      // Advertised and missing breaks a MUST: authz/authorize/iss fails it, once.
+      if (r.metadata?.authorization_response_iss_parameter_supported === true)
+        return skip('the metadata advertises iss: authz/authorize/iss judges a response without it');
+      const what = without.map((u) =>
+        u.searchParams.has('error') ? `the error (${u.searchParams.get('error')})` : 'the code',
+      );
+      return warn(`${without.length} of ${responses.length} authorization responses carry no iss: ${what.join(', ')}`, {
+        expected: { iss: r.issuer },
+        // The parameters' names only: a code is a credential.
+        actual: without.map((u) => [...u.searchParams.keys()]),
+      });
+    },
+  },
+  {
     id: 'authz/pkce/required',
     title: 'An authorization request without code_challenge is refused',
     requirement: requirement(
