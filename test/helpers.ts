@@ -1,5 +1,7 @@
 import { execa } from 'execa';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -155,4 +157,13 @@ export function fakeCheck(
     durationMs: 2.5,
     ...over,
   };
+}
+
+/** A loopback port free now, for a line that names one (a redirect_uri's: the official default, 3000, may be taken). */
+export async function freePort(): Promise<number> {
+  const server = http.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }

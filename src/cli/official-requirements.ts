@@ -9,6 +9,30 @@ export interface RequirementSet {
   notScored: readonly { scenario: string; leg: 'server' | 'client'; reason: string }[];
 }
 
+/** The authorization scenarios the official list calls draft: introduced in 2026-07-28, not in `auth` or `core`. */
+export const AUTH_DRAFT = [
+  'auth/resource-mismatch',
+  'auth/offline-access-scope',
+  'auth/offline-access-not-supported',
+  'auth/authorization-server-migration',
+  'auth/iss-supported',
+  'auth/iss-not-advertised',
+  'auth/iss-supported-missing',
+  'auth/iss-wrong-issuer',
+  'auth/iss-unexpected',
+  'auth/iss-normalized',
+  'auth/metadata-issuer-mismatch',
+];
+
+/** The other client scenarios introduced in 2026-07-28 (the official draft slot, for us 2026-07-28). */
+export const DRAFT_MCP_AFTER_AUTH = [
+  'sep-2322-client-request-state',
+  'http-standard-headers',
+  'http-custom-headers',
+  'http-invalid-tool-headers',
+  'json-schema-ref-no-deref',
+];
+
 export const AUTH_CORE = [
   'auth/metadata-default',
   'auth/metadata-var1',
@@ -135,27 +159,7 @@ export const REQUIREMENT_SETS: Record<string, RequirementSet> = {
         'validate-input',
       ].map((s) => `input-required-result-${s}`),
     ],
-    client: [
-      'tools_call',
-      'request-metadata',
-      ...AUTH_CORE,
-      'auth/resource-mismatch',
-      'auth/offline-access-scope',
-      'auth/offline-access-not-supported',
-      'auth/authorization-server-migration',
-      'auth/iss-supported',
-      'auth/iss-not-advertised',
-      'auth/iss-supported-missing',
-      'auth/iss-wrong-issuer',
-      'auth/iss-unexpected',
-      'auth/iss-normalized',
-      'auth/metadata-issuer-mismatch',
-      'sep-2322-client-request-state',
-      'http-standard-headers',
-      'http-custom-headers',
-      'http-invalid-tool-headers',
-      'json-schema-ref-no-deref',
-    ],
+    client: ['tools_call', 'request-metadata', ...AUTH_CORE, ...AUTH_DRAFT, ...DRAFT_MCP_AFTER_AUTH],
     notScored: [
       ...AUTH_EXTENSIONS,
       { scenario: 'json-schema-2020-12-preservation', leg: 'client', reason: 'added-after-release' },

@@ -2,37 +2,13 @@
 // them: what `client --suite NAME` runs (mapped onto our scenarios of the same names) and the server's `pending` list.
 // The names are frozen here, as the requirement sets are, so that a suite means what it means there and not what our
 // tiers would make of it (docs/official-command-line.md).
-import { AUTH_CORE, AUTH_EXTENSION_NAMES, TASKS } from './official-requirements.js';
+import { AUTH_CORE, AUTH_DRAFT, AUTH_EXTENSION_NAMES, DRAFT_MCP_AFTER_AUTH, TASKS } from './official-requirements.js';
 
 /** The official core client scenarios beside the authorization ones (its tier-1 list). */
 const CORE_MCP = ['initialize', 'tools_call', 'elicitation-sep1034-client-defaults', 'sse-retry'];
 
 /** Authorization as 2025-03-26 had it: optional back-compat, in no suite but its own and `all`. */
 const BACKCOMPAT = ['auth/2025-03-26-oauth-metadata-backcompat', 'auth/2025-03-26-oauth-endpoint-fallback'];
-
-/** The authorization scenarios the official list calls draft: introduced in 2026-07-28, not in `auth` or `core`. */
-const AUTH_DRAFT = [
-  'auth/resource-mismatch',
-  'auth/offline-access-scope',
-  'auth/offline-access-not-supported',
-  'auth/authorization-server-migration',
-  'auth/iss-supported',
-  'auth/iss-not-advertised',
-  'auth/iss-supported-missing',
-  'auth/iss-wrong-issuer',
-  'auth/iss-unexpected',
-  'auth/iss-normalized',
-  'auth/metadata-issuer-mismatch',
-];
-
-/** The other client scenarios introduced in 2026-07-28 (the official draft slot, for us 2026-07-28). */
-const DRAFT_MCP_AFTER_AUTH = [
-  'sep-2322-client-request-state',
-  'http-standard-headers',
-  'http-custom-headers',
-  'http-invalid-tool-headers',
-  'json-schema-ref-no-deref',
-];
 
 /** The skills extension's client scenarios (SEP-2640): off the revision timeline, in `all` alone. */
 const SKILLS_CLIENT = [

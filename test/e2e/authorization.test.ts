@@ -2,12 +2,10 @@
 // MCP it passes with every report written; without S256 it fails that check and exits 1; the official line writes the
 // official results layout.
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers.js';
+import { freePort, runCli } from '../helpers.js';
 import { startMock } from '../fixtures/authz/oauth2-mock-server.js';
 import { type RunningProvider, startProvider } from '../fixtures/authz/oidc-provider.js';
 
@@ -52,12 +50,3 @@ describe('mcp-conformance authorization', () => {
     ]);
   });
 });
-
-/** A port free now, for a redirect_uri the line names (the official default, 3000, may be taken here). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

@@ -1,8 +1,6 @@
 // `mcp-conformance matrix` with an authorization entry, as a user runs it: oauth2-mock-server in this process, judged by
 // `mcp-conformance authorization` in its own folder, its one failure excused by the entry's baseline; and a servers file
 // whose issuer is no URL, refused before anything runs.
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readdirSync } from 'node:fs';
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -12,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Matrix } from '../../src/schema/generated/matrix.js';
 import type { Report } from '../../src/schema/generated/report.js';
 import { type RunningMock, startMock } from '../fixtures/authz/oauth2-mock-server.js';
-import { CLI } from '../helpers.js';
+import { CLI, freePort } from '../helpers.js';
 
 const VERIFIER = 'authz/pkce/verifier';
 
@@ -99,12 +97,3 @@ describe('mcp-conformance matrix with an authorization server', () => {
     expect(String(r.stderr)).not.toMatch(/^\s+at /m);
   });
 });
-
-/** A port free now, for the pre-registered client's redirect_uri (the official default, 3000, may be taken here). */
-async function freePort(): Promise<number> {
-  const server = http.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}

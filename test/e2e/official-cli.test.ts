@@ -69,14 +69,8 @@ describe.concurrent('the official command line', () => {
   });
 
   it('server --url … -o results --expected-failures: folders by area, and a listed scenario that passes is stale (exit 1)', async () => {
-    const server = execa(process.execPath, [HTTP_SERVER, '--port', '0'], { reject: false });
+    const { server, url } = await referenceOverHttp();
     try {
-      const url = await new Promise<string>((resolve) =>
-        server.stderr!.on('data', (d: Buffer) => {
-          const m = /serving MCP at (\S+)/.exec(String(d));
-          if (m) resolve(m[1]!);
-        }),
-      );
       const dir = await mkdtemp(join(tmpdir(), 'official-baseline-'));
       const baseline = join(dir, 'conformance-baseline.yml');
       await writeFile(baseline, 'server:\n  - tools\nclient:\n  - initialize\n');
@@ -112,14 +106,8 @@ describe.concurrent('the official command line', () => {
   });
 
   it('server --url … --requirements 2025-11-25: the reference server meets the set, scored by official scenario', async () => {
-    const server = execa(process.execPath, [HTTP_SERVER, '--port', '0'], { reject: false });
+    const { server, url } = await referenceOverHttp();
     try {
-      const url = await new Promise<string>((resolve) =>
-        server.stderr!.on('data', (d: Buffer) => {
-          const m = /serving MCP at (\S+)/.exec(String(d));
-          if (m) resolve(m[1]!);
-        }),
-      );
       const r = await official(['server', '--url', url, '--requirements', '2025-11-25', '-o', 'results']);
       expect(r.exitCode, r.output).toBe(0);
       expect(r.output).toMatch(/^required {4}2025-11-25 \(frozen\): \d+ scenarios scored, 0 failing$/m);
@@ -133,3 +121,15 @@ describe.concurrent('the official command line', () => {
     }
   });
 });
+
+/** The reference server over HTTP on a free port, and the URL it said it serves MCP at. */
+async function referenceOverHttp() {
+  const server = execa(process.execPath, [HTTP_SERVER, '--port', '0'], { reject: false });
+  const url = await new Promise<string>((resolve) =>
+    server.stderr!.on('data', (d: Buffer) => {
+      const m = /serving MCP at (\S+)/.exec(String(d));
+      if (m) resolve(m[1]!);
+    }),
+  );
+  return { server, url };
+}

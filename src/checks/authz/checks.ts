@@ -40,6 +40,10 @@ function refusesVerifier(r: AuthzRecord, round: Round | undefined, what: string)
 /** The client metadata RFC 7591 §2 defines, of those the suite registers. */
 const RFC7591_FIELDS = ['redirect_uris', 'token_endpoint_auth_method', 'grant_types', 'response_types', 'client_name'];
 
+/** The authorization responses the rounds got back (redirects to the redirect_uri), the refused ones too. */
+const authorizationResponses = (r: AuthzRecord): URL[] =>
+  Object.values(r.rounds).flatMap((round) => (round?.authorized.redirect ? [round.authorized.redirect] : []));
+
 export const AUTHZ_CHECKS: AuthzCheckDef[] = [
   {
     id: 'authz/metadata/discovery',
@@ -243,9 +247,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
     breaks:
       'MCP clients of 2026-07-28 reject an authorization response whose iss is missing where advertised, wrong, or not advertised',
     judge: (r) => {
-      const responses = Object.values(r.rounds).flatMap((round) =>
-        round?.authorized.redirect ? [round.authorized.redirect] : [],
-      );
+      const responses = authorizationResponses(r);
       if (responses.length === 0) return skip(r.noRounds ?? 'no authorization response came back');
       const supported = r.metadata?.authorization_response_iss_parameter_supported === true;
       const wrong = responses.flatMap((u) => {
@@ -279,9 +281,7 @@ export const AUTHZ_CHECKS: AuthzCheckDef[] = [
     breaks:
       'no client today; MCP clients cannot tell a mix-up attack from this server, and a future revision is expected to make iss a MUST',
     judge: (r) => {
-      const responses = Object.values(r.rounds).flatMap((round) =>
-        round?.authorized.redirect ? [round.authorized.redirect] : [],
-      );
+      const responses = authorizationResponses(r);
       if (responses.length === 0) return skip(r.noRounds ?? 'no authorization response came back');
       const without = responses.filter((u) => !u.searchParams.has('iss'));
       if (without.length === 0) return pass(`${responses.length} authorization responses, each with iss`);
