@@ -163,6 +163,7 @@ export async function attempt(
       return second;
     },
     initialize: initializeAs,
+    readFrom: (session) => used(session, def.id),
     memo: (key, fn) => {
       if (!memo.has(key)) memo.set(key, fn());
       return memo.get(key) as never;

@@ -27,7 +27,7 @@ export const MAX_REPLACED = 4;
  * to start gets none: its scratch checks take their turns on the run's shared session, once every other check is done
  * with it (each line is a process start the machine pays for, see StartGate).
  */
-export const scratchLanes = (roomy: boolean) => (roomy ? 2 : 0);
+export const scratchLanes = (roomy: boolean) => (roomy ? 1 : 0);
 
 /**
  * Over stdio every session costs a server process. Checks that need an initialized session apart from the other

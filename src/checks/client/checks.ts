@@ -14,12 +14,14 @@ import type { TranscriptEntry } from '../../schema/generated/report.js';
 import { serverRequestDefinition, validate } from '../../schema/validators.js';
 import {
   type Message,
+  type Reply,
   type ServerRequestHandler,
   RequestTimeout,
   SessionClosed,
   type Session,
 } from '../../session/session.js';
 import { TOOL } from '../../version.js';
+import { UNSUPPORTED, claimUnsupported } from '../kit/version-answer.js';
 import { type CheckContext, type CheckDef, type Outcome, fail, pass, skip, warn, worst } from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
 
@@ -102,28 +104,64 @@ function answerFor(message: Message, round: Round, root: string, seed: number): 
   }
 }
 
-/**
- * initialize declaring `capabilities`, and the version the server answered with (else the one asked for). Only the
- * version is kept: the probe's frame would hold the whole answer (megabytes, for some servers) while its calls run.
- */
-async function negotiate(
-  session: Session,
-  protocolVersion: string,
-  capabilities: Record<string, unknown>,
-): Promise<string> {
-  const init = await session.request('initialize', {
+/** initialize declaring `capabilities`. */
+function initializeDeclaring(session: Session, protocolVersion: string, capabilities: Record<string, unknown>) {
+  return session.request('initialize', {
     protocolVersion,
     capabilities,
     clientInfo: { name: TOOL.name, version: TOOL.version },
   });
-  const negotiated = (init.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-  return typeof negotiated === 'string' ? negotiated : protocolVersion;
+}
+
+/** The version in an initialize result. */
+function versionIn(reply: Reply): string | undefined {
+  const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * The probe's session, `setUp` before its initialize declaring `capabilities`, and the version the server answered
+ * with (else the run's). It asks for the unsupported version first when `settle` says no version check has: a
+ * counter-offer of the run's own version makes the session as good as one that asked for it, and spares those checks
+ * a process; any other answer, or none, gets the probe a session of its own as before. Only the version is kept: the
+ * probe's frame would hold the whole answer (megabytes, for some servers) while its calls run.
+ */
+async function probeSession(
+  ctx: CheckContext,
+  capabilities: Record<string, unknown>,
+  setUp: (session: Session) => void,
+  settle: ReturnType<typeof claimUnsupported>,
+): Promise<{ session: Session; negotiated: string }> {
+  const wanted = ctx.profile.protocolVersion;
+  if (settle) {
+    let reply: Reply | undefined;
+    let session: Session | undefined;
+    try {
+      session = await ctx.fresh();
+      setUp(session);
+      reply = await initializeDeclaring(session, UNSUPPORTED, capabilities).catch((err: unknown) => {
+        if (err instanceof RequestTimeout || err instanceof SessionClosed) return undefined;
+        throw err;
+      });
+      if (reply && versionIn(reply) === wanted) return { session, negotiated: wanted };
+      await session.close();
+    } finally {
+      settle(reply, session);
+    }
+  }
+  const session = await ctx.fresh();
+  setUp(session);
+  return { session, negotiated: versionIn(await initializeDeclaring(session, wanted, capabilities)) ?? wanted };
 }
 
 /** Initializes `session` declaring the client capabilities, then calls the tools and answers what the server asks. */
 async function probe(ctx: CheckContext): Promise<Probe> {
-  const root = await mkdtemp(join(tmpdir(), 'mcp-conformance-root-'));
-  const session: Session = await ctx.fresh();
+  // Claimed before the first await: the version checks start a moment after this one.
+  const settle = claimUnsupported(ctx);
+  const root = await mkdtemp(join(tmpdir(), 'mcp-conformance-root-')).catch((err: unknown) => {
+    settle?.();
+    throw err;
+  });
   const asked: Asked[] = [];
   const ended: Call[] = [];
   const inFlight = new Set<string>();
@@ -131,14 +169,21 @@ async function probe(ctx: CheckContext): Promise<Probe> {
   const calls: { tool: string; arguments: unknown }[] = [];
   let round: Round = 'together';
   const capabilities = capabilitiesFor(ctx.profile.revision);
-  session.clientCapabilities = capabilities;
-  session.serverRequestHandler = (message) => {
-    const answer = answerFor(message, round, root, ctx.seed);
-    asked.push({ message, answer, round, during: [...inFlight] });
-    return answer;
+  const setUp = (session: Session) => {
+    session.clientCapabilities = capabilities;
+    session.serverRequestHandler = (message) => {
+      const answer = answerFor(message, round, root, ctx.seed);
+      asked.push({ message, answer, round, during: [...inFlight] });
+      return answer;
+    };
   };
+  const opened = await probeSession(ctx, capabilities, setUp, settle).catch(async (err: unknown) => {
+    await rm(root, { recursive: true, force: true });
+    throw err;
+  });
+  const { session } = opened;
   try {
-    session.revision = schemaRevision(await negotiate(session, ctx.profile.protocolVersion, capabilities));
+    session.revision = schemaRevision(opened.negotiated);
     session.notify('notifications/initialized');
     // A server may ask right after initialized (roots, for one): a round trip lets those requests come first.
     await session.request('ping').catch(() => undefined);
@@ -325,6 +370,7 @@ export const CLIENT_REQUEST_CHECKS: CheckDef[] = [
     id: 'client/sampling/create-message',
     title: "Sampling requests are valid, pair every tool use with its result, and take the client's answer",
     fresh: true,
+    slowWork: true,
     requirement: requirement(
       's2c.sampling.tool-msgs',
       'MUST',
@@ -359,6 +405,7 @@ export const CLIENT_REQUEST_CHECKS: CheckDef[] = [
     title:
       'Elicitation requests are valid (form: flat primitive fields; URL mode: a valid URL) and take a decline and an accept',
     fresh: true,
+    slowWork: true,
     revisions: ['2025-06-18', '2025-11-25'],
     requirement: requirement(
       's2c.elicit.url-params',
@@ -383,6 +430,7 @@ export const CLIENT_REQUEST_CHECKS: CheckDef[] = [
     id: 'client/roots/list',
     title: "roots/list requests are valid and take the client's roots",
     fresh: true,
+    slowWork: true,
     requirement: requirement(
       's2c.roots',
       'MUST',

@@ -58,6 +58,8 @@ export interface CheckContext {
   elsewhere(): Promise<{ session: Session; lists: ListsWalked }>;
   /** Initializes a session (fresh ones) with the given protocol version; returns the reply. */
   initialize(session: Session, protocolVersion: string): Promise<Reply>;
+  /** Notes that the check judged what another check's `session` was answered: the report lists it among that process's checks. */
+  readFrom(session: Session): void;
   /** Runs `fn` once per run for `key` and shares the promise: probes several checks judge. */
   memo<T>(key: string, fn: () => Promise<T>): Promise<T>;
   /** Shuts the shared session down (for the shutdown check, which runs last). */

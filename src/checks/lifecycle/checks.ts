@@ -1,30 +1,24 @@
 import { KNOWN_VERSIONS } from '../../schema/revisions.js';
 import { REVISIONS, SCHEMA_REVISIONS, validate, shapeBroken } from '../../schema/validators.js';
-import { type CheckContext, type CheckDef, describeReply, fail, pass, resultOf, warn } from '../kit/check.js';
+import { type CheckContext, type CheckDef, type Outcome, fail, pass, warn } from '../kit/check.js';
+import { UNSUPPORTED, type VersionAnswer, askedOnce, versionAnswer, withExchange } from '../kit/version-answer.js';
 import { requirement } from '../kit/requirement.js';
 
 /** The check that reports a shared server lost mid-run: the cause the checks it left unanswered name. */
 export const PROCESS_ALIVE = 'lifecycle/process/alive';
 
-const UNSUPPORTED = '1999-01-01';
-
-/** What the server answered to initialize with one requested version, in a fresh process. */
-interface VersionAnswer {
-  requested: string;
-  /** The version in the result, when the answer was a result. */
-  answered?: string;
-  reply: unknown;
-}
-
+/** What the server answered to initialize with `requested`, in a fresh process (asked once a run). */
 function probeVersion(ctx: CheckContext, requested: string): Promise<VersionAnswer> {
-  return ctx.memo(`version:${requested}`, async () => {
-    // The shared session already asked for one version.
-    if (requested === ctx.profile.requestedVersion)
-      return { requested, answered: ctx.profile.protocolVersion, reply: { result: ctx.profile.initializeResult } };
+  // The shared session already asked for one version.
+  if (requested === ctx.profile.requestedVersion)
+    return Promise.resolve({
+      requested,
+      answered: ctx.profile.protocolVersion,
+      reply: { result: ctx.profile.initializeResult },
+    });
+  return askedOnce(ctx, requested, async () => {
     const session = await ctx.fresh();
-    const reply = await ctx.initialize(session, requested);
-    const v = resultOf(reply)?.protocolVersion;
-    return { requested, answered: typeof v === 'string' ? v : undefined, reply: describeReply(reply) };
+    return versionAnswer(requested, await ctx.initialize(session, requested));
   });
 }
 
@@ -32,6 +26,38 @@ function probeVersion(ctx: CheckContext, requested: string): Promise<VersionAnsw
 async function supported(ctx: CheckContext): Promise<{ answers: VersionAnswer[]; echoed: string[] }> {
   const answers = await Promise.all(REVISIONS.map((r) => probeVersion(ctx, r)));
   return { answers, echoed: answers.filter((a) => a.answered === a.requested).map((a) => a.requested) };
+}
+
+/** The verdict on the answer to an unsupported version, given the versions the server echoed. */
+function counterOffer(answer: VersionAnswer, echoed: string[]): Outcome {
+  const expected = `a result with a version the server supports (${echoed.join(', ') || 'none echoed'})`;
+  const err = (answer.reply as { error?: { code?: unknown; data?: unknown } }).error;
+  if (answer.answered === UNSUPPORTED)
+    return fail(`the server echoed ${UNSUPPORTED}, a version that does not exist`, {
+      expected,
+      actual: answer.reply,
+    });
+  if (err) {
+    // The spec's own error-handling example shows -32602 with data.supported (requirements §5.1): tolerated.
+    if (err.code === -32602)
+      return warn('answered with error -32602 instead of a result naming a supported version', {
+        expected,
+        actual: answer.reply,
+      });
+    return fail(`answered with error ${JSON.stringify(err.code)} instead of a supported version`, {
+      expected,
+      actual: answer.reply,
+    });
+  }
+  if (answer.answered === undefined || !KNOWN_VERSIONS.includes(answer.answered))
+    return fail('the answer names no known protocol version', { expected, actual: answer.reply });
+  if (echoed.length > 0 && !echoed.includes(answer.answered)) {
+    return fail(`counter-offered ${answer.answered}, which it did not accept when asked for it`, {
+      expected,
+      actual: answer.reply,
+    });
+  }
+  return pass(`counter-offered ${answer.answered}`);
 }
 
 export const LIFECYCLE_CHECKS: CheckDef[] = [
@@ -94,34 +120,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     ),
     async run(ctx) {
       const [answer, { echoed }] = await Promise.all([probeVersion(ctx, UNSUPPORTED), supported(ctx)]);
-      const expected = `a result with a version the server supports (${echoed.join(', ') || 'none echoed'})`;
-      const err = (answer.reply as { error?: { code?: unknown; data?: unknown } }).error;
-      if (answer.answered === UNSUPPORTED)
-        return fail(`the server echoed ${UNSUPPORTED}, a version that does not exist`, {
-          expected,
-          actual: answer.reply,
-        });
-      if (err) {
-        // The spec's own error-handling example shows -32602 with data.supported (requirements §5.1): tolerated.
-        if (err.code === -32602)
-          return warn('answered with error -32602 instead of a result naming a supported version', {
-            expected,
-            actual: answer.reply,
-          });
-        return fail(`answered with error ${JSON.stringify(err.code)} instead of a supported version`, {
-          expected,
-          actual: answer.reply,
-        });
-      }
-      if (answer.answered === undefined || !KNOWN_VERSIONS.includes(answer.answered))
-        return fail('the answer names no known protocol version', { expected, actual: answer.reply });
-      if (echoed.length > 0 && !echoed.includes(answer.answered)) {
-        return fail(`counter-offered ${answer.answered}, which it did not accept when asked for it`, {
-          expected,
-          actual: answer.reply,
-        });
-      }
-      return pass(`counter-offered ${answer.answered}`);
+      return withExchange(answer, counterOffer(answer, echoed));
     },
   },
   {
@@ -139,11 +138,15 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
       if (answer.answered === undefined || echoed.length === 0)
         return { status: 'skip', message: 'no counter-offer to compare (see lifecycle/version/unsupported)' };
       const newest = [...echoed].sort().at(-1)!;
-      if (answer.answered === newest) return pass(`counter-offered ${newest}, the newest it supports`);
-      return warn(`counter-offered ${answer.answered}, but it supports ${newest}`, {
-        expected: newest,
-        actual: answer.answered,
-      });
+      if (answer.answered === newest)
+        return withExchange(answer, pass(`counter-offered ${newest}, the newest it supports`));
+      return withExchange(
+        answer,
+        warn(`counter-offered ${answer.answered}, but it supports ${newest}`, {
+          expected: newest,
+          actual: answer.answered,
+        }),
+      );
     },
   },
   {
