@@ -6,7 +6,7 @@ import { LaunchError } from '../target/launch-error.js';
 import type { LaunchPlan } from '../target/launch-plan.js';
 import { TOOL } from '../version.js';
 import type { HttpTarget } from './http-base.js';
-import { failure, mediaType, send, sessionAgent } from './http-client.js';
+import { failure, mediaType, readBody, send, sessionAgent } from './http-client.js';
 import { StreamableHttpTransport } from './http.js';
 import { redact, redactUrl, secretsOf } from './secrets.js';
 import { type ServerProcess, formatCommand, spawnServer } from './server-process.js';
@@ -220,9 +220,16 @@ async function detect(
       note(`POST initialize: no response within ${waitMs} ms; assuming Streamable HTTP`);
       return 'http';
     }
-    res.resume();
     const status = res.statusCode ?? 0;
-    if (![400, 404, 405].includes(status)) {
+    const refused = [400, 404, 405].includes(status);
+    // A JSON-RPC error in a refusal's body is a Streamable HTTP server's answer (a server of the stateless wire refuses
+    // initialize so): the GET below would wait a whole --timeout for an `endpoint` event on a stream it may hold open.
+    const { text } = refused ? await readBody(res, DETECT_BODY_BYTES) : (res.resume(), { text: '' });
+    if (refused && isJsonRpcError(text)) {
+      note(`POST initialize → ${status} with a JSON-RPC error: Streamable HTTP`);
+      return 'http';
+    }
+    if (!refused) {
       note(`POST initialize → ${status}: Streamable HTTP`);
       const sid = res.headers['mcp-session-id'];
       if (typeof sid === 'string') {
@@ -255,6 +262,19 @@ async function detect(
     return legacy ? 'sse' : 'http';
   } finally {
     agent.destroy();
+  }
+}
+
+/** Enough of a refusal's body for a JSON-RPC error. */
+const DETECT_BODY_BYTES = 64 * 1024;
+
+/** Whether `text` is a JSON-RPC error response. */
+function isJsonRpcError(text: string): boolean {
+  try {
+    const m = JSON.parse(text) as { jsonrpc?: unknown; error?: unknown } | null;
+    return m?.jsonrpc === '2.0' && typeof m.error === 'object' && m.error !== null;
+  } catch {
+    return false;
   }
 }
 
