@@ -49,9 +49,13 @@ export const PAGE_SIZE = 2;
 export const TASKS_VERSION = '2025-11-25';
 // Long enough that a client cancelling at once always meets the task working, even on a loaded machine.
 const TASK_WORK_MS = 30_000;
-/** count-slowly: its steps and their length (long enough that a client can cancel it after its first progress). */
+/**
+ * count-slowly: its steps and their length, 1.5 s in all: long enough that a client can cancel it after its first
+ * progress (the cancellation check does so 300 ms after it, leaving 1.2 s), short because the checks that follow
+ * progress wait for it.
+ */
 const SLOW_STEPS = 5;
-const SLOW_STEP_MS = 400;
+const SLOW_STEP_MS = 300;
 export const RELATED_TASK = 'io.modelcontextprotocol/related-task';
 export const LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
 
