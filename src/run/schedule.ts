@@ -59,10 +59,10 @@ export async function runChecks(
 ): Promise<CheckResult[]> {
   const { profile } = state;
   const applies = (c: CheckDef) => elsewhere(c, kind, profile.revision) === undefined;
-  // Over stdio, where a session is a server process, scratch checks take turns on a few sessions (see ScratchSessions).
+  // Over stdio, where a session is a server process, scratch checks take turns on one session (see ScratchSessions).
   // On the stateless wire, one: the run's second connection, once the checks that use it are done (a process started
   // anyway; they are quick, so the turns overlap the slow work on the shared session). On the initialize wire, a light
-  // server's two of their own; a heavy one's shared session, once every other check is done with it.
+  // server's one of its own; a heavy one's shared session, once every other check is done with it.
   const scratchers = overStdio(kind) ? checks.filter((c) => c.scratch && applies(c)) : [];
   const stateless = profile.revision === STATELESS_REVISION;
   const lent = new Set(!stateless && state.scratchLanes === 0 ? scratchers : []);
