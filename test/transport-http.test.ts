@@ -281,6 +281,26 @@ describe('legacy HTTP+SSE transport and transport detection', () => {
     expect(seen.map((r) => `${r.method} ${r.headers['mcp-session-id'] ?? ''}`)).toEqual(['POST ', 'DELETE probe']);
   });
 
+  it('takes a 400 with a JSON-RPC error for Streamable HTTP without the GET, whose stream it may hold open', async () => {
+    // A server of the stateless wire refuses initialize so, and this one holds a GET open without an endpoint event.
+    const { url, seen } = await serve((req, res) => {
+      if (req.method === 'GET') return void res.writeHead(200, { 'Content-Type': 'text/event-stream' }).flushHeaders();
+      json(res, 400, { jsonrpc: '2.0', id: 'mcp-conformance-detect', error: { code: -32602, message: 'no _meta' } });
+    });
+    const connection = connect(
+      { description: String(url), command: '', args: [], cwd: '.', env: {}, url: String(url), transport: 'http' },
+      { timeoutMs: 2000, probeVersion: REVISIONS[0] },
+    );
+    const transcript = new Transcript();
+    const t = await connection.open(transcript);
+    expect(t.kind).toBe('http');
+    await t.close();
+    expect(seen.map((r) => r.method)).toEqual(['POST']);
+    expect(transcript.entries.map((e) => e.text)).toContain(
+      'transport detection: POST initialize → 400 with a JSON-RPC error: Streamable HTTP',
+    );
+  });
+
   it('says in one line when nothing answers at a URL', async () => {
     const { url } = await serve(() => {});
     for (const s of servers.splice(0)) s.close();
