@@ -1,4 +1,6 @@
 import { execa } from 'execa';
+import _Ajv2020 from 'ajv/dist/2020.js';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -166,4 +168,14 @@ export async function freePort(): Promise<number> {
   const { port } = server.address() as AddressInfo;
   await new Promise((resolve) => server.close(resolve));
   return port;
+}
+
+let matrixSchema: ReturnType<InstanceType<typeof _Ajv2020.default>['compile']> | undefined;
+
+/** What schema/matrix.schema.json finds wrong with `matrix` (nothing: it follows the schema). */
+export function matrixSchemaErrors(matrix: unknown): unknown[] {
+  matrixSchema ??= new _Ajv2020.default({ allErrors: true }).compile(
+    JSON.parse(readFileSync(join(ROOT, 'schema/matrix.schema.json'), 'utf8')) as object,
+  );
+  return matrixSchema(matrix) ? [] : (matrixSchema.errors ?? []);
 }

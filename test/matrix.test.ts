@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { matrixSchemaErrors } from './helpers.js';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import _Ajv2020 from 'ajv/dist/2020.js';
 import type { Browser } from 'playwright-core';
 import { NO_CHROMIUM, launchChromium } from './browser.js';
 import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest';
@@ -13,7 +13,6 @@ import { writeReports } from '../src/report/write.js';
 import type { Matrix } from '../src/schema/generated/matrix.js';
 import type { CheckResult, Report, Status } from '../src/schema/generated/report.js';
 
-const Ajv2020 = _Ajv2020.default;
 /** Markup a hostile server (or a servers file) might put in any string. */
 const IMG = '<img src=x onerror="window.__pwned=1">';
 const CLOSE_SCRIPT = '</script><script>window.__pwned=1</script>';
@@ -112,12 +111,8 @@ describe('the matrix of report folders', () => {
   });
   afterAll(() => rm(root, { recursive: true, force: true }));
 
-  it('follows its JSON Schema', async () => {
-    const schema = JSON.parse(
-      await readFile(new URL('../schema/matrix.schema.json', import.meta.url), 'utf8'),
-    ) as object;
-    const validate = new Ajv2020({ allErrors: true }).compile(schema);
-    expect(validate(matrix), JSON.stringify(validate.errors)).toBe(true);
+  it('follows its JSON Schema', () => {
+    expect(matrixSchemaErrors(matrix)).toEqual([]);
   });
 
   it('has a column per server and revision, and a server without a report as such', () => {

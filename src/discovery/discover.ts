@@ -54,13 +54,23 @@ export function unspokenBy(err: unknown, revision: string): string | undefined {
 export const handshakeCheckId = (revision: string): string =>
   revision === STATELESS_REVISION ? 'stateless/discover/result' : 'lifecycle/initialize/result';
 
-/** Sends initialize; the caller judges the reply. */
-export function initialize(session: Session, protocolVersion: string): Promise<Reply> {
+/** Sends initialize, declaring `capabilities` (none by default); the caller judges the reply. */
+export function initialize(
+  session: Session,
+  protocolVersion: string,
+  capabilities: Record<string, unknown> = {},
+): Promise<Reply> {
   return session.request('initialize', {
     protocolVersion,
-    capabilities: {},
+    capabilities,
     clientInfo: { name: TOOL.name, version: TOOL.version },
   });
+}
+
+/** The version an initialize result names, when the reply is a result that names one. */
+export function versionIn(reply: Reply): string | undefined {
+  const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+  return typeof v === 'string' ? v : undefined;
 }
 
 const asObject = (v: unknown): Record<string, unknown> | undefined => (isObject(v) ? v : undefined);

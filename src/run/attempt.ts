@@ -1,7 +1,7 @@
 // One check run once: the context it is given, the budget and interruption it races, and the verdict on what it threw.
 import { timeoutVerdict } from '../checks/kit/timeouts.js';
 import type { CheckContext, CheckDef, Outcome } from '../checks/kit/check.js';
-import { initialize, type ListsWalked, schemaRevision, walkLists } from '../discovery/discover.js';
+import { initialize, type ListsWalked, schemaRevision, versionIn, walkLists } from '../discovery/discover.js';
 import type { ServerProfile } from '../discovery/profile.js';
 import type { CheckResult, TranscriptEntry } from '../schema/generated/report.js';
 import { STATELESS_REVISION } from '../schema/revisions.js';
@@ -72,8 +72,7 @@ export async function ready(session: Session, profile: ServerProfile): Promise<S
 /** initialize, and the schema revision of the version the server answered with. */
 async function initializeAs(session: Session, protocolVersion: string) {
   const reply = await initialize(session, protocolVersion);
-  const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-  session.revision = schemaRevision(typeof v === 'string' ? v : protocolVersion);
+  session.revision = schemaRevision(versionIn(reply) ?? protocolVersion);
   return reply;
 }
 

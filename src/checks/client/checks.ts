@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import fc from 'fast-check';
-import { schemaRevision, walkList } from '../../discovery/discover.js';
+import { initialize, schemaRevision, versionIn, walkList } from '../../discovery/discover.js';
 import { isObject } from '../../json.js';
 import { schemaArbitraries } from '../../generate/schema-arbitrary.js';
 import { callableTools } from '../../generate/tool-policy.js';
@@ -20,7 +20,6 @@ import {
   SessionClosed,
   type Session,
 } from '../../session/session.js';
-import { TOOL } from '../../version.js';
 import { UNSUPPORTED, claimUnsupported } from '../kit/version-answer.js';
 import { type CheckContext, type CheckDef, type Outcome, fail, pass, skip, warn, worst } from '../kit/check.js';
 import { requirement } from '../kit/requirement.js';
@@ -104,21 +103,6 @@ function answerFor(message: Message, round: Round, root: string, seed: number): 
   }
 }
 
-/** initialize declaring `capabilities`. */
-function initializeDeclaring(session: Session, protocolVersion: string, capabilities: Record<string, unknown>) {
-  return session.request('initialize', {
-    protocolVersion,
-    capabilities,
-    clientInfo: { name: TOOL.name, version: TOOL.version },
-  });
-}
-
-/** The version in an initialize result. */
-function versionIn(reply: Reply): string | undefined {
-  const v = (reply.message.result as { protocolVersion?: unknown } | undefined)?.protocolVersion;
-  return typeof v === 'string' ? v : undefined;
-}
-
 /**
  * The probe's session, `setUp` before its initialize declaring `capabilities`, and the version the server answered
  * with (else the run's). It asks for the unsupported version first when `settle` says no version check has: a
@@ -139,7 +123,7 @@ async function probeSession(
     try {
       session = await ctx.fresh();
       setUp(session);
-      reply = await initializeDeclaring(session, UNSUPPORTED, capabilities).catch((err: unknown) => {
+      reply = await initialize(session, UNSUPPORTED, capabilities).catch((err: unknown) => {
         if (err instanceof RequestTimeout || err instanceof SessionClosed) return undefined;
         throw err;
       });
@@ -151,7 +135,7 @@ async function probeSession(
   }
   const session = await ctx.fresh();
   setUp(session);
-  return { session, negotiated: versionIn(await initializeDeclaring(session, wanted, capabilities)) ?? wanted };
+  return { session, negotiated: versionIn(await initialize(session, wanted, capabilities)) ?? wanted };
 }
 
 /** Initializes `session` declaring the client capabilities, then calls the tools and answers what the server asks. */

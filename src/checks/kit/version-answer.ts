@@ -2,7 +2,8 @@
 // asks for the unsupported one on its own session first, a server process fewer over stdio.
 import type { TranscriptEntry } from '../../schema/generated/report.js';
 import type { Reply, Session } from '../../session/session.js';
-import { type CheckContext, type Outcome, describeReply, resultOf } from './check.js';
+import { versionIn } from '../../discovery/discover.js';
+import { type CheckContext, type Outcome, describeReply } from './check.js';
 
 /** A version that does not exist: asked for it, a server answers with one it supports. */
 export const UNSUPPORTED = '1999-01-01';
@@ -18,8 +19,7 @@ export interface VersionAnswer {
 }
 
 export function versionAnswer(requested: string, reply: Reply): VersionAnswer {
-  const v = resultOf(reply)?.protocolVersion;
-  return { requested, answered: typeof v === 'string' ? v : undefined, reply: describeReply(reply) };
+  return { requested, answered: versionIn(reply), reply: describeReply(reply) };
 }
 
 const key = (requested: string) => `version:${requested}`;
