@@ -33,15 +33,15 @@ export const scratchLanes = (roomy: boolean) => (roomy ? 1 : 0);
  * Over stdio every session costs a server process. Checks that need an initialized session apart from the other
  * checks only to keep what they send away from them (bad input, session state: CheckDef.scratch) take turns on a few
  * scratch sessions instead of starting a server each; a run lends them its shared session, once every other check is
- * done with it (`borrowed`). A check that fails on one is run again on a new server of its own, whose verdict stands,
+ * done with it (the `lent` option). A check that fails on one is run again on a new server of its own, whose verdict stands,
  * so taking turns never changes a failure into a verdict of its own; unless it was the first to use a session that
- * nothing had touched but the handshake (never a borrowed one), as a server of its own.
+ * nothing had touched but the handshake (never a lent one), as a server of its own.
  *
  * A check whose input kills the session's server is judged on that (`killed`: its verdict names its input, and it
  * does not run again alone); the lane opens another session for the next turn, MAX_REPLACED times at most. Turns
  * stop at the first check that fails (or errs) on a scratch session it leaves alive: that session may be hung or
  * broken, and a server that fails one such check often fails the next in the same slow way (waiting out timeouts),
- * which turns taken one after another would add up. The checks after it each run alone, side by side. A borrowed
+ * which turns taken one after another would add up. The checks after it each run alone, side by side. A lent
  * session left disturbed or failing is closed too: what uses it after the turns gets a new one, not a broken one.
  */
 export class ScratchSessions {
